@@ -1,0 +1,1 @@
+export { persistOversizedResult, resultTextLength, previewOf, formatSize, resultFileName, PREVIEW_BYTES } from "./persist.js";

@@ -1,0 +1,68 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { ToolResultBlock, ToolResultContent } from "../tool/types.js";
+
+export const PREVIEW_BYTES = 2_000;
+
+/** Characters of text in a result (images are not counted: they are not text in the context). */
+export function resultTextLength(content: ToolResultContent): number {
+  if (typeof content === "string") return content.length;
+  let n = 0;
+  for (const block of content) if (block.type === "text") n += block.text.length;
+  return n;
+}
+
+function resultText(content: ToolResultContent): string {
+  if (typeof content === "string") return content;
+  return content
+    .filter((b) => b.type === "text")
+    .map((b) => (b as { text: string }).text)
+    .join("\n");
+}
+
+export function formatSize(chars: number): string {
+  if (chars < 1024) return `${chars} B`;
+  if (chars < 1024 * 1024) return `${(chars / 1024).toFixed(1)} KB`;
+  return `${(chars / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** A file name that is safe for any tool_use id a model may send. */
+export function resultFileName(toolUseId: string): string {
+  const safe = toolUseId.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 128) || "result";
+  return `${safe}.txt`;
+}
+
+/** Cuts a string at a byte budget without splitting a UTF-8 character, preferring a line end. */
+export function previewOf(text: string, maxBytes = PREVIEW_BYTES): { preview: string; more: boolean } {
+  const bytes = Buffer.from(text, "utf8");
+  if (bytes.length <= maxBytes) return { preview: text, more: false };
+  let cut = bytes.subarray(0, maxBytes).toString("utf8");
+  if (cut.endsWith("\uFFFD")) cut = cut.slice(0, -1);
+  const nl = cut.lastIndexOf("\n");
+  if (nl > maxBytes / 2) cut = cut.slice(0, nl);
+  return { preview: cut, more: true };
+}
+
+/**
+ * Writes a result that is over its tool's budget to `<sessionDir>/tool-results/<id>.txt` and
+ * returns the block that replaces it: `<persisted-output>` with the size, the path and a
+ * 2 KB preview. Image blocks of a rich result stay inline.
+ */
+export async function persistOversizedResult(block: ToolResultBlock, sessionDir: string): Promise<ToolResultBlock> {
+  const text = resultText(block.content);
+  const dir = join(sessionDir, "tool-results");
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, resultFileName(block.tool_use_id));
+  await writeFile(path, text, "utf8");
+  const { preview, more } = previewOf(text);
+  const message =
+    `<persisted-output>\nOutput too large (${formatSize(text.length)}). Full output saved to: ${path}\n` +
+    `Use Read with offset and limit (or Grep) on that file to see the rest.\n\n` +
+    `Preview (first 2KB):\n${preview}${more ? "\n..." : ""}\n</persisted-output>`;
+  const images = typeof block.content === "string" ? [] : block.content.filter((b) => b.type === "image");
+  const replaced: ToolResultBlock = {
+    ...block,
+    content: images.length === 0 ? message : [{ type: "text", text: message }, ...images],
+  };
+  return replaced;
+}

@@ -1,0 +1,121 @@
+import { readFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { toOpenAIToolMessages } from "../providers/openai.js";
+import { parseTurnsFile, TurnParseError, type ParsedTurn } from "../providers/turns.js";
+import { createSession, type SessionOptions } from "../session/session.js";
+import { PERMISSION_MODES, type PermissionMode } from "../tool/types.js";
+import { builtinTools } from "../tools/index.js";
+import { UsageError, type CliIO } from "./io.js";
+import { terminalApprover } from "./prompt.js";
+import { loadExecSettings } from "./settings.js";
+
+export const EXEC_HELP = `Usage: armature exec [FILE|-] [options]
+
+Runs assistant turns of tool calls and prints their tool_result blocks.
+Input: JSON Lines, one turn a line (an array of tool_use blocks, an Anthropic assistant
+message, or an OpenAI assistant message with tool_calls); a whole-file JSON document is
+one turn. Output: one JSON line per turn.
+
+Options:
+  --cwd DIR              working directory (default: the current one)
+  --mode MODE            ${PERMISSION_MODES.join(" | ")}
+  --allow RULE           allow rule (repeatable)
+  --ask RULE             ask rule (repeatable)
+  --deny RULE            deny rule (repeatable)
+  --add-dir DIR          an additional working directory (repeatable)
+  --settings FILE        a settings file (JSON) on top of the project's
+  --format FORMAT        anthropic | openai (default: the shape of the input)
+  --max-concurrency N    concurrency-safe calls at once (default 10)
+  --interactive          ask on the terminal when a call needs approval
+  -h, --help             this text
+`;
+
+export async function execCommand(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      cwd: { type: "string" },
+      mode: { type: "string" },
+      allow: { type: "string", multiple: true },
+      ask: { type: "string", multiple: true },
+      deny: { type: "string", multiple: true },
+      "add-dir": { type: "string", multiple: true },
+      settings: { type: "string" },
+      format: { type: "string" },
+      "max-concurrency": { type: "string" },
+      interactive: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) {
+    io.stdout.write(EXEC_HELP);
+    return 0;
+  }
+  if (positionals.length > 1) throw new UsageError(`exec takes one input file, got ${positionals.length}: ${positionals.join(" ")}`);
+  const mode = values.mode;
+  if (mode !== undefined && !PERMISSION_MODES.includes(mode as PermissionMode)) {
+    throw new UsageError(`--mode must be one of ${PERMISSION_MODES.join(", ")}; got ${JSON.stringify(mode)}`);
+  }
+  const format = values.format;
+  if (format !== undefined && format !== "anthropic" && format !== "openai") {
+    throw new UsageError(`--format must be anthropic or openai; got ${JSON.stringify(format)}`);
+  }
+  let maxConcurrency: number | undefined;
+  if (values["max-concurrency"] !== undefined) {
+    maxConcurrency = Number(values["max-concurrency"]);
+    if (!Number.isInteger(maxConcurrency) || maxConcurrency < 1) {
+      throw new UsageError(`--max-concurrency must be a whole number ≥ 1; got ${JSON.stringify(values["max-concurrency"])}`);
+    }
+  }
+
+  const file = positionals[0] ?? "-";
+  let text: string;
+  try {
+    text = file === "-" ? await io.readStdin() : await readFile(file, "utf8");
+  } catch (err) {
+    throw new UsageError(`cannot read the input ${file === "-" ? "from stdin" : `file ${file}`}: ${(err as Error).message}`);
+  }
+  let turns: ParsedTurn[];
+  try {
+    turns = parseTurnsFile(text);
+  } catch (err) {
+    if (err instanceof TurnParseError) throw new UsageError(`${file === "-" ? "stdin" : file}: ${err.message}`);
+    throw err;
+  }
+
+  const cwd = values.cwd ?? process.cwd();
+  const settings = await loadExecSettings({
+    cwd,
+    settingsFile: values.settings,
+    cli: { allow: values.allow, ask: values.ask, deny: values.deny, mode: mode as PermissionMode | undefined, addDirs: values["add-dir"] },
+  });
+  const sessionOptions: SessionOptions = {
+    cwd,
+    tools: builtinTools(),
+    rules: settings.rules,
+    permissionMode: settings.mode,
+    additionalDirectories: settings.additionalDirectories,
+    env: settings.env,
+    maxConcurrency,
+    hooks: settings.hooks,
+    resolvePermission: settings.resolvePermission,
+  };
+  if (values.interactive) {
+    if (!io.isTTY) throw new UsageError("--interactive needs a terminal; without one, calls that ask are denied");
+    sessionOptions.canUseTool = terminalApprover(io);
+  }
+  const session = createSession(sessionOptions);
+  try {
+    for (const turn of turns) {
+      const results = await session.runTurn(turn.blocks);
+      const shape = format ?? turn.shape;
+      const line = shape === "openai" ? toOpenAIToolMessages(results) : { role: "user", content: results };
+      io.stdout.write(`${JSON.stringify(line)}\n`);
+    }
+  } finally {
+    await session.close();
+  }
+  return 0;
+}

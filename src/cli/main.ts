@@ -1,0 +1,54 @@
+import { createInterface } from "node:readline/promises";
+import { execCommand, EXEC_HELP } from "./exec.js";
+import { readAll, UsageError, type CliIO } from "./io.js";
+
+const HELP = `Usage: armature <command> [options]
+
+Commands:
+  exec     run assistant turns of tool calls, print tool_result blocks
+
+Run 'armature <command> --help' for a command's options.
+`;
+
+export function processIO(): CliIO {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    readStdin: () => readAll(process.stdin),
+    isTTY: process.stdin.isTTY === true && process.stderr.isTTY === true,
+    question: async (prompt) => {
+      const rl = createInterface({ input: process.stdin, output: process.stderr });
+      try {
+        return await rl.question(prompt);
+      } finally {
+        rl.close();
+      }
+    },
+  };
+}
+
+/** Runs the CLI; resolves to the exit code. Bad arguments give 2 and a message naming the flag. */
+export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case "exec":
+        return await execCommand(rest, io);
+      case undefined:
+      case "help":
+      case "-h":
+      case "--help":
+        io.stdout.write(HELP);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command ${JSON.stringify(command)}\n\n${HELP}`);
+    }
+  } catch (err) {
+    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      io.stderr.write(`armature: ${(err as Error).message}\n`);
+      if (command === "exec" && !(err instanceof UsageError)) io.stderr.write(EXEC_HELP);
+      return 2;
+    }
+    throw err;
+  }
+}

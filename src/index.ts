@@ -1,0 +1,11 @@
+export * from "./tool/index.js";
+export * from "./registry/index.js";
+export * from "./pipeline/index.js";
+export * from "./orchestration/index.js";
+export * from "./permissions/index.js";
+export * from "./hooks/index.js";
+export * from "./budget/index.js";
+export * from "./providers/index.js";
+export * from "./session/index.js";
+export { builtinTools, builtinToolRegistrations } from "./tools/index.js";
+export type { BuiltinToolOptions } from "./tools/index.js";

@@ -1,0 +1,109 @@
+import type { PermissionRule, RuleBehavior } from "../tool/types.js";
+
+export class RuleParseError extends Error {
+  constructor(
+    readonly rule: string,
+    readonly problem: string,
+  ) {
+    super(`invalid permission rule ${JSON.stringify(rule)}: ${problem}`);
+    this.name = "RuleParseError";
+  }
+}
+
+const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+const MCP_WILDCARD = /^mcp__[A-Za-z0-9_-]+__\*$/;
+
+/**
+ * Parses one rule: `Tool`, `Tool(*)`, `Tool(specifier)`, `mcp__server`, `mcp__server__*`,
+ * `mcp__server__tool`. Parentheses inside the specifier may be escaped as `\(` and `\)`.
+ * Throws RuleParseError for anything else: a rule that does not parse is never a no-op.
+ */
+export function parseRule(raw: string, behavior: RuleBehavior, source: string, root?: string): PermissionRule {
+  const text = raw.trim();
+  if (text.length === 0) throw new RuleParseError(raw, "the rule is empty");
+  const open = firstUnescaped(text, "(");
+  if (open === -1) {
+    if (firstUnescaped(text, ")") !== -1) throw new RuleParseError(raw, "a ')' without its '('");
+    if (MCP_WILDCARD.test(text)) return rule(raw, behavior, source, text.slice(0, -3), undefined, root);
+    if (!TOOL_NAME.test(text)) throw new RuleParseError(raw, "a tool name has only letters, digits, '_' and '-'");
+    return rule(raw, behavior, source, text, undefined, root);
+  }
+  const toolName = text.slice(0, open);
+  if (!TOOL_NAME.test(toolName)) throw new RuleParseError(raw, "a tool name has only letters, digits, '_' and '-'");
+  if (!text.endsWith(")") || text.endsWith("\\)")) throw new RuleParseError(raw, "the specifier must end with ')'");
+  const inner = text.slice(open + 1, -1);
+  if (!balanced(inner)) {
+    throw new RuleParseError(raw, "unbalanced parentheses inside the specifier (write \\( and \\))");
+  }
+  const content = inner.replace(/\\([()\\])/g, "$1");
+  if (content.length === 0) throw new RuleParseError(raw, "empty parentheses: write the tool name alone, or Tool(*)");
+  return rule(raw, behavior, source, toolName, content === "*" ? undefined : content, root);
+}
+
+function rule(
+  raw: string,
+  behavior: RuleBehavior,
+  source: string,
+  toolName: string,
+  ruleContent: string | undefined,
+  root: string | undefined,
+): PermissionRule {
+  const parsed: PermissionRule = { behavior, toolName, raw, source };
+  if (ruleContent !== undefined) parsed.ruleContent = ruleContent;
+  if (root !== undefined) parsed.root = root;
+  return parsed;
+}
+
+function firstUnescaped(text: string, ch: string): number {
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === "\\") {
+      i++;
+      continue;
+    }
+    if (text[i] === ch) return i;
+  }
+  return -1;
+}
+
+function balanced(text: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === "\\") {
+      i++;
+      continue;
+    }
+    if (text[i] === "(") depth++;
+    else if (text[i] === ")" && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+export interface RuleLists {
+  allow?: readonly string[];
+  ask?: readonly string[];
+  deny?: readonly string[];
+}
+
+/** Parses allow/ask/deny lists from one source. Errors name the source, the key and the rule. */
+export function parseRuleLists(lists: RuleLists, source: string, root?: string): PermissionRule[] {
+  const out: PermissionRule[] = [];
+  for (const behavior of ["deny", "ask", "allow"] as const) {
+    for (const raw of lists[behavior] ?? []) {
+      try {
+        out.push(parseRule(raw, behavior, source, root));
+      } catch (err) {
+        if (err instanceof RuleParseError) {
+          throw new RuleParseError(raw, `${err.problem} (in ${source}, permissions.${behavior})`);
+        }
+        throw err;
+      }
+    }
+  }
+  return out;
+}
+
+/** The rule as a user would write it again. */
+export function formatRule(rule: Pick<PermissionRule, "toolName" | "ruleContent">): string {
+  if (rule.ruleContent === undefined) return rule.toolName;
+  return `${rule.toolName}(${rule.ruleContent.replace(/[()\\]/g, "\\$&")})`;
+}

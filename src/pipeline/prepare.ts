@@ -1,0 +1,113 @@
+import type { z } from "zod";
+import type { AnyObjectSchema, Tool, ToolUseBlock, ToolUseContext } from "../tool/types.js";
+import { findToolByName } from "../registry/find-tool.js";
+import { inputValidationMessage } from "./errors.js";
+
+export type ParsedInput =
+  | { ok: true; input: Record<string, unknown> }
+  | { ok: false; message: string };
+
+/**
+ * A tool_use block looked up and parsed once. Every later stage (partition, permissions,
+ * call) works on this value and never parses the input again.
+ */
+export interface PreparedCall {
+  block: ToolUseBlock;
+  tool: Tool | undefined;
+  parsed: ParsedInput;
+  /** Decided on the parsed input; false when it does not parse or the tool is unknown. */
+  concurrencySafe: boolean;
+}
+
+const strictSchemas = new WeakMap<AnyObjectSchema, AnyObjectSchema>();
+const fullSchemas = new WeakMap<Tool, AnyObjectSchema>();
+
+/** The model-facing schema, strict: a key the schema does not name is a validation error. */
+export function modelSchema(tool: Tool): AnyObjectSchema {
+  let strict = strictSchemas.get(tool.inputSchema);
+  if (!strict) {
+    strict = tool.inputSchema.strict() as AnyObjectSchema;
+    strictSchemas.set(tool.inputSchema, strict);
+  }
+  return strict;
+}
+
+/** The schema the runtime may fill: the model-facing fields plus the hidden internal ones. */
+export function runtimeSchema(tool: Tool): AnyObjectSchema {
+  if (!tool.internalInputSchema) return modelSchema(tool);
+  let full = fullSchemas.get(tool);
+  if (!full) {
+    full = modelSchema(tool).extend(tool.internalInputSchema.shape) as AnyObjectSchema;
+    fullSchemas.set(tool, full);
+  }
+  return full;
+}
+
+export function parseToolInput(tool: Tool, schema: AnyObjectSchema, raw: unknown, context: ToolUseContext): ParsedInput {
+  const result = schema.safeParse(raw);
+  if (result.success) return { ok: true, input: result.data as Record<string, unknown> };
+  let message = inputValidationMessage(tool.name, result.error as z.ZodError, raw);
+  if (tool.shouldDefer && !tool.alwaysLoad && !context.options.loadedDeferredTools.has(tool.name)) {
+    message +=
+      `\n\nThis tool's schema was not sent to you, so the parameters above were guessed. ` +
+      `Load it first with ToolSearch (query "select:${tool.name}"), then call it again with the parameters its schema names.`;
+  }
+  return { ok: false, message };
+}
+
+/**
+ * The input of a call whose arguments arrived as a string that is not JSON (OpenAI-style
+ * `arguments`). It reaches the pipeline as a value, and becomes an is_error result there.
+ */
+export class MalformedToolInput {
+  constructor(
+    readonly raw: string,
+    readonly problem: string,
+  ) {}
+
+  toJSON(): string {
+    return this.raw;
+  }
+}
+
+export function prepareToolUse(block: ToolUseBlock, context: ToolUseContext): PreparedCall {
+  const tool = findToolByName(context.options.tools, block.name);
+  if (!tool) return { block, tool, parsed: { ok: false, message: `Error: No such tool available: ${block.name}` }, concurrencySafe: false };
+  if (block.input instanceof MalformedToolInput) {
+    const shown = block.input.raw.length > 200 ? `${block.input.raw.slice(0, 200)}…` : block.input.raw;
+    const message =
+      `InputValidationError: ${tool.name} failed because its arguments are not valid JSON (${block.input.problem}): ${shown}\n` +
+      `Send the arguments as one JSON object.`;
+    return { block, tool, parsed: { ok: false, message }, concurrencySafe: false };
+  }
+  const parsed = parseToolInput(tool, modelSchema(tool), block.input, context);
+  let concurrencySafe = false;
+  if (parsed.ok) {
+    try {
+      concurrencySafe = tool.isConcurrencySafe(parsed.input) === true;
+    } catch {
+      concurrencySafe = false; // fail closed: a tool that cannot tell is serial
+    }
+  }
+  return { block, tool, parsed, concurrencySafe };
+}
+
+/** A call whose id repeats an earlier one in the same turn: it is answered with an error, never run. */
+export function duplicateToolUse(block: ToolUseBlock): PreparedCall {
+  return {
+    block,
+    tool: undefined,
+    parsed: { ok: false, message: `Error: Duplicate tool_use id ${block.id}: each call needs its own id. This call was not run.` },
+    concurrencySafe: false,
+  };
+}
+
+/** Prepares a whole turn; a repeated id becomes an error call. */
+export function prepareTurn(blocks: readonly ToolUseBlock[], context: ToolUseContext): PreparedCall[] {
+  const seen = new Set<string>();
+  return blocks.map((block) => {
+    if (seen.has(block.id)) return duplicateToolUse(block);
+    seen.add(block.id);
+    return prepareToolUse(block, context);
+  });
+}

@@ -1,0 +1,355 @@
+import { join } from "node:path";
+import { SpanStatusCode, trace } from "@opentelemetry/api";
+import { persistOversizedResult, resultTextLength } from "../budget/persist.js";
+import type { HookInput, HookOutcome, HookRunner, HookEventName } from "../hooks/types.js";
+import { resolvePermission } from "../permissions/resolve.js";
+import type { Approver, PermissionDecision, PermissionResolver } from "../permissions/types.js";
+import type {
+  ConversationMessage,
+  ProgressCallback,
+  Tool,
+  ToolProgress,
+  ToolResultBlock,
+  ToolUseContext,
+} from "../tool/types.js";
+import { classifyError, formatClassifiedError, toolUseError } from "./errors.js";
+import { parseToolInput, runtimeSchema, type PreparedCall } from "./prepare.js";
+
+const tracer = trace.getTracer("armature");
+
+export interface PipelineServices {
+  hooks?: HookRunner;
+  /** Asked when the decision is `ask`; without one (and without a PermissionRequest hook) an ask is denied. */
+  approver?: Approver;
+  resolvePermission: PermissionResolver;
+  /** How long a tool that ignores the abort signal is waited for before it is abandoned. */
+  abandonGraceMs: number;
+}
+
+export function defaultPipelineServices(overrides: Partial<PipelineServices> = {}): PipelineServices {
+  return { resolvePermission: (r) => resolvePermission(r), abandonGraceMs: 2_000, ...overrides };
+}
+
+export interface ToolCallOutcome {
+  block: ToolResultBlock;
+  newMessages: ConversationMessage[];
+  contextModifier?: (context: ToolUseContext) => ToolUseContext;
+  isError: boolean;
+  /** Set when a hook asked the agent loop to stop (`continue: false`). */
+  preventContinuation?: string;
+  /** The permission decision, when the call got that far. */
+  permission?: PermissionDecision;
+  tool?: Tool;
+  /** The input the call ran with (after hooks and approvals). */
+  input?: Record<string, unknown>;
+  /** Messages for the user (hooks' systemMessage, non-blocking hook errors). */
+  notices: string[];
+}
+
+export class ToolAbandonedError extends Error {
+  constructor(toolName: string, graceMs: number) {
+    super(`${toolName} did not stop within ${graceMs} ms of the abort and was abandoned; it may still be running in the background`);
+    this.name = "ToolAbandonedError";
+  }
+}
+
+function errorOutcome(toolUseId: string, message: string, extra: Partial<ToolCallOutcome> = {}): ToolCallOutcome {
+  return {
+    block: { type: "tool_result", tool_use_id: toolUseId, content: toolUseError(message), is_error: true },
+    newMessages: [],
+    isError: true,
+    notices: [],
+    ...extra,
+  };
+}
+
+function hookInput(
+  event: HookEventName,
+  context: ToolUseContext,
+  tool: Tool,
+  toolUseId: string,
+  toolInput: unknown,
+  extra?: Partial<HookInput>,
+): HookInput {
+  return {
+    session_id: context.session.id,
+    transcript_path: join(context.session.dir, "transcript.jsonl"),
+    cwd: context.workspace.cwd,
+    hook_event_name: event,
+    permission_mode: context.permissionContext.mode,
+    tool_name: tool.name,
+    tool_input: toolInput,
+    tool_use_id: toolUseId,
+    ...extra,
+  };
+}
+
+function safeBool(fn: () => boolean): boolean {
+  try {
+    return fn() === true;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits for a call; once the signal aborts, gives it `graceMs` to settle, then abandons it. */
+function withAbandonment<T>(promise: Promise<T>, signal: AbortSignal, toolName: string, graceMs: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let timer: NodeJS.Timeout | undefined;
+    const onAbort = (): void => {
+      timer = setTimeout(() => reject(new ToolAbandonedError(toolName, graceMs)), graceMs);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+    const settle = (): void => {
+      signal.removeEventListener("abort", onAbort);
+      if (timer) clearTimeout(timer);
+    };
+    promise.then(
+      (value) => {
+        settle();
+        resolve(value);
+      },
+      (err: unknown) => {
+        settle();
+        reject(err);
+      },
+    );
+  });
+}
+
+/**
+ * One tool_use through every stage: lookup → abort check → schema parse → validateInput →
+ * backfill → PreToolUse hooks → permission → call → result budget → PostToolUse hooks.
+ * Never throws: every failure becomes an `is_error` tool_result the model can act on.
+ */
+export async function runToolUse(
+  prepared: PreparedCall,
+  context: ToolUseContext,
+  services: PipelineServices,
+  onProgress?: (progress: ToolProgress) => void,
+): Promise<ToolCallOutcome> {
+  const span = tracer.startSpan("armature.tool_call", {
+    attributes: { "armature.tool.name": prepared.block.name, "armature.tool_use.id": prepared.block.id },
+  });
+  try {
+    const outcome = await runStages(prepared, context, services, onProgress);
+    if (outcome.isError) span.setStatus({ code: SpanStatusCode.ERROR });
+    return outcome;
+  } catch (err) {
+    // The stages catch what tools throw; this is the last net for a bug in the pipeline itself.
+    span.setStatus({ code: SpanStatusCode.ERROR });
+    return errorOutcome(prepared.block.id, formatClassifiedError(classifyError(err)));
+  } finally {
+    span.end();
+  }
+}
+
+async function runStages(
+  prepared: PreparedCall,
+  context: ToolUseContext,
+  services: PipelineServices,
+  onProgress: ((progress: ToolProgress) => void) | undefined,
+): Promise<ToolCallOutcome> {
+  const { block, tool } = prepared;
+  const id = block.id;
+  const signal = context.abortController.signal;
+
+  // 1. lookup
+  if (!tool) return errorOutcome(id, prepared.parsed.ok ? `Error: No such tool available: ${block.name}` : prepared.parsed.message);
+  // 2. abort check
+  if (signal.aborted) {
+    return errorOutcome(id, `Error: ${tool.name} was not started: the turn was aborted before this call began.`, { tool });
+  }
+  // 3. schema parse (done once, when the call was prepared)
+  if (!prepared.parsed.ok) return errorOutcome(id, prepared.parsed.message, { tool });
+  let input = prepared.parsed.input;
+
+  const notices: string[] = [];
+  const additionalContext: string[] = [];
+  let preventContinuation: string | undefined;
+  const hooks = services.hooks;
+
+  try {
+    // 4. validateInput
+    const validation = await tool.validateInput(input, context);
+    if (!validation.result) return errorOutcome(id, validation.message, { tool, input });
+
+    // 5. backfill: derived fields for hooks and permissions; the transcript keeps the original.
+    let observable = tool.backfillObservableInput ? tool.backfillObservableInput({ ...input }, context) : input;
+
+    // 6. PreToolUse hooks
+    let hookDecision: { behavior: "allow" | "deny" | "ask"; reason?: string } | undefined;
+    if (hooks?.has("PreToolUse", tool.name)) {
+      const out = await hooks.run("PreToolUse", hookInput("PreToolUse", context, tool, id, observable), tool.name, signal);
+      collectNotices(out, notices);
+      additionalContext.push(...out.additionalContext);
+      if (out.stopReason !== undefined) preventContinuation = out.stopReason;
+      if (out.blockReason !== undefined) {
+        return errorOutcome(id, `PreToolUse hook blocked this call: ${out.blockReason}`, { tool, input, notices, preventContinuation });
+      }
+      if (out.updatedInput) {
+        const reparsed = parseToolInput(tool, runtimeSchema(tool), out.updatedInput, context);
+        if (!reparsed.ok) return errorOutcome(id, `A PreToolUse hook rewrote the input, and the rewrite is invalid.\n${reparsed.message}`, { tool, input, notices });
+        input = reparsed.input;
+        const revalidated = await tool.validateInput(input, context);
+        if (!revalidated.result) return errorOutcome(id, revalidated.message, { tool, input, notices });
+        observable = tool.backfillObservableInput ? tool.backfillObservableInput({ ...input }, context) : input;
+      }
+      if (out.permissionDecision) {
+        hookDecision = { behavior: out.permissionDecision };
+        if (out.permissionDecisionReason !== undefined) hookDecision.reason = out.permissionDecisionReason;
+      }
+    }
+
+    // 7. permission resolution
+    const toolPermission = await tool.checkPermissions(input, context);
+    let decision = services.resolvePermission({
+      tool,
+      input: observable,
+      subject: tool.permissionSubject(observable, context),
+      toolPermission,
+      hookDecision,
+      permissionContext: context.permissionContext,
+      cwd: context.workspace.cwd,
+      projectDir: context.workspace.projectDir,
+      readOnly: safeBool(() => tool.isReadOnly(input)),
+    });
+    if (decision.behavior === "ask") decision = await askForApproval(prepared, tool, input, decision, context, services, notices);
+    if (decision.behavior === "deny") {
+      context.denials.count++;
+      context.denials.recent.push({ toolName: tool.name, toolUseId: id, reason: decision.reason });
+      if (context.denials.recent.length > 50) context.denials.recent.shift();
+      if (hooks?.has("PermissionDenied", tool.name)) {
+        const out = await hooks.run("PermissionDenied", hookInput("PermissionDenied", context, tool, id, observable, { reason: decision.reason }), tool.name, signal);
+        collectNotices(out, notices);
+      }
+      return errorOutcome(id, `Permission to use ${tool.name} was denied. ${decision.reason}`, { tool, input, notices, permission: decision, preventContinuation });
+    }
+    if (decision.updatedInput) {
+      const reparsed = parseToolInput(tool, runtimeSchema(tool), decision.updatedInput, context);
+      if (!reparsed.ok) return errorOutcome(id, reparsed.message, { tool, input, notices, permission: decision });
+      input = reparsed.input;
+    }
+
+    // 8. call, with progress and the abort signal
+    const progress: ProgressCallback = onProgress ? (p) => onProgress({ toolUseId: id, data: p.data }) : noProgress;
+    const result = await withAbandonment(tool.call(input, context, progress), signal, tool.name, services.abandonGraceMs);
+
+    // 9. result budget
+    let resultBlock = tool.mapToolResultToToolResultBlockParam(result.data, id);
+    if (resultTextLength(resultBlock.content) > tool.maxResultSizeChars) {
+      resultBlock = await persistOversizedResult(resultBlock, context.session.dir);
+    }
+
+    // 10. PostToolUse hooks
+    if (hooks?.has("PostToolUse", tool.name)) {
+      const out = await hooks.run("PostToolUse", hookInput("PostToolUse", context, tool, id, observable, { tool_response: result.data }), tool.name, signal);
+      collectNotices(out, notices);
+      additionalContext.push(...out.additionalContext);
+      if (out.blockReason !== undefined) additionalContext.push(`PostToolUse hook feedback: ${out.blockReason}`);
+      if (out.stopReason !== undefined) preventContinuation = out.stopReason;
+    }
+
+    const outcome: ToolCallOutcome = {
+      block: appendContext(resultBlock, additionalContext),
+      newMessages: result.newMessages ?? [],
+      isError: resultBlock.is_error === true,
+      tool,
+      input,
+      permission: decision,
+      notices,
+    };
+    if (result.contextModifier) outcome.contextModifier = result.contextModifier;
+    if (preventContinuation !== undefined) outcome.preventContinuation = preventContinuation;
+    return outcome;
+  } catch (err) {
+    const classified = classifyError(err);
+    const interrupted = signal.aborted;
+    const message = interrupted && !(err instanceof ToolAbandonedError)
+      ? `Error: ${tool.name} was interrupted: the call was aborted (${formatClassifiedError(classified)})`
+      : formatClassifiedError(classified);
+    if (hooks?.has("PostToolUseFailure", tool.name)) {
+      try {
+        const out = await hooks.run(
+          "PostToolUseFailure",
+          hookInput("PostToolUseFailure", context, tool, id, input, { error: message, is_interrupt: interrupted }),
+          tool.name,
+        );
+        collectNotices(out, notices);
+        additionalContext.push(...out.additionalContext);
+      } catch (hookErr) {
+        notices.push(`PostToolUseFailure hook failed: ${classifyError(hookErr).message}`);
+      }
+    }
+    const outcome = errorOutcome(id, message, { tool, input, notices });
+    outcome.block = appendContext(outcome.block, additionalContext);
+    return outcome;
+  }
+}
+
+const noProgress: ProgressCallback = () => {};
+
+function collectNotices(out: HookOutcome, notices: string[]): void {
+  notices.push(...out.systemMessages, ...out.errors);
+}
+
+function appendContext(block: ToolResultBlock, extra: string[]): ToolResultBlock {
+  if (extra.length === 0) return block;
+  const text = extra.join("\n");
+  const content = typeof block.content === "string"
+    ? `${block.content}\n\n${text}`
+    : [...block.content, { type: "text" as const, text }];
+  return { ...block, content };
+}
+
+async function askForApproval(
+  prepared: PreparedCall,
+  tool: Tool,
+  input: Record<string, unknown>,
+  decision: PermissionDecision,
+  context: ToolUseContext,
+  services: PipelineServices,
+  notices: string[],
+): Promise<PermissionDecision> {
+  const hooks = services.hooks;
+  if (hooks?.has("PermissionRequest", tool.name)) {
+    const out = await hooks.run(
+      "PermissionRequest",
+      hookInput("PermissionRequest", context, tool, prepared.block.id, input, { permission_reason: decision.reason }),
+      tool.name,
+      context.abortController.signal,
+    );
+    collectNotices(out, notices);
+    if (out.permissionDecision === "allow" || out.permissionDecision === "deny") {
+      const answered: PermissionDecision = {
+        behavior: out.permissionDecision,
+        reason: out.permissionDecisionReason ?? `${out.permissionDecision === "allow" ? "Allowed" : "Denied"} by a PermissionRequest hook`,
+        rule: null,
+        source: "hook",
+      };
+      if (out.updatedInput) answered.updatedInput = out.updatedInput;
+      return answered;
+    }
+  }
+  if (!services.approver) {
+    return {
+      behavior: "deny",
+      reason: `${decision.reason}, and this run cannot ask for approval. Ask the user to allow it (e.g. an allow rule), or do something that does not need approval.`,
+      rule: decision.rule,
+      source: decision.source,
+    };
+  }
+  const answer = await services.approver({ toolUse: prepared.block, tool, input, decision, agentId: context.agent.agentId });
+  if (answer.behavior === "allow") {
+    const allowed: PermissionDecision = { behavior: "allow", reason: "Approved by the user", rule: null, source: "approver" };
+    if (answer.updatedInput) allowed.updatedInput = answer.updatedInput;
+    return allowed;
+  }
+  return {
+    behavior: "deny",
+    reason: answer.message ?? "The user declined this call. Do not retry it as is; ask the user what to do instead.",
+    rule: null,
+    source: "approver",
+  };
+}

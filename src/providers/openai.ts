@@ -1,0 +1,55 @@
+import { MalformedToolInput } from "../pipeline/prepare.js";
+import type { ToolResultBlock, ToolUseBlock } from "../tool/types.js";
+
+export interface OpenAIToolCall {
+  id: string;
+  type?: "function";
+  function: { name: string; arguments: string };
+}
+
+export interface OpenAIAssistantMessage {
+  role: "assistant";
+  content?: string | null;
+  tool_calls?: OpenAIToolCall[];
+}
+
+export interface OpenAIToolMessage {
+  role: "tool";
+  tool_call_id: string;
+  content: string;
+}
+
+/**
+ * Tool calls of an OpenAI assistant message as tool_use blocks. Each `arguments` string is
+ * parsed; one that is not a JSON document becomes a MalformedToolInput, which the pipeline
+ * turns into an is_error result for that call alone — never an exception.
+ */
+export function fromOpenAIToolCalls(message: OpenAIAssistantMessage): ToolUseBlock[] {
+  return (message.tool_calls ?? []).map((call, index) => {
+    const raw = call.function?.arguments ?? "";
+    let input: unknown;
+    if (raw.trim() === "") {
+      input = {};
+    } else {
+      try {
+        input = JSON.parse(raw);
+      } catch (err) {
+        input = new MalformedToolInput(raw, err instanceof Error ? err.message : String(err));
+      }
+    }
+    return { type: "tool_use", id: call.id ?? `call_${index}`, name: call.function?.name ?? "", input };
+  });
+}
+
+/** Text of a tool_result for a channel that takes only text (images are described, not sent). */
+export function toolResultText(block: ToolResultBlock): string {
+  if (typeof block.content === "string") return block.content;
+  return block.content
+    .map((b) => (b.type === "text" ? b.text : `[image: ${b.source.media_type}, ${Math.round((b.source.data.length * 3) / 4)} bytes]`))
+    .join("\n");
+}
+
+/** tool_result blocks as OpenAI `role: "tool"` messages, in the same order. */
+export function toOpenAIToolMessages(results: readonly ToolResultBlock[]): OpenAIToolMessage[] {
+  return results.map((block) => ({ role: "tool", tool_call_id: block.tool_use_id, content: toolResultText(block) }));
+}

@@ -1,0 +1,2 @@
+export { createSession } from "./session.js";
+export type { Session, SessionOptions, RunTurnOptions, TurnResult, SessionStreamEvent } from "./session.js";

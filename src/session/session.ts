@@ -1,0 +1,218 @@
+import { rm } from "node:fs/promises";
+import type { HookRunner } from "../hooks/types.js";
+import { resolveMaxConcurrency } from "../orchestration/concurrency.js";
+import { runTools } from "../orchestration/run-tools.js";
+import { StreamingToolExecutor } from "../orchestration/streaming-executor.js";
+import { parseRuleLists } from "../permissions/rule.js";
+import type { Approver, PermissionResolver } from "../permissions/types.js";
+import { prepareTurn } from "../pipeline/prepare.js";
+import { defaultPipelineServices, type PipelineServices, type ToolCallOutcome } from "../pipeline/run-tool-use.js";
+import { toOpenAIToolMessages, type OpenAIToolMessage } from "../providers/openai.js";
+import {
+  anthropicToolDefinitions,
+  openAIToolDefinitions,
+  type AnthropicToolDefinition,
+  type OpenAIToolDefinition,
+} from "../registry/definitions.js";
+import { assembleToolPool, getTools, isDeniedOutright } from "../registry/pool.js";
+import { childAbortController, createToolUseContext, linkAbort } from "../tool/context.js";
+import type {
+  ConversationMessage,
+  PermissionMode,
+  PermissionRule,
+  Tool,
+  ToolResultBlock,
+  ToolUseBlock,
+  ToolUseContext,
+} from "../tool/types.js";
+
+export interface SessionOptions {
+  cwd: string;
+  /** Built-in and custom tools (default: none; pass `builtinTools()` for the standard set). */
+  tools?: readonly Tool[];
+  /** Tools from MCP servers: listed after the built-ins, never displacing one. */
+  mcpTools?: readonly Tool[];
+  permissionMode?: PermissionMode;
+  allow?: readonly string[];
+  ask?: readonly string[];
+  deny?: readonly string[];
+  /** Already parsed rules with their sources (settings files); used besides allow/ask/deny. */
+  rules?: readonly PermissionRule[];
+  additionalDirectories?: readonly string[];
+  /** At most this many concurrency-safe calls at once (default: env ARMATURE_MAX_TOOL_CONCURRENCY, else 10). */
+  maxConcurrency?: number;
+  /** Asked when a call needs approval; without it such calls are denied with the reason. */
+  canUseTool?: Approver;
+  hooks?: HookRunner;
+  /** Replaces the decision function (the permission engine plugs in here). */
+  resolvePermission?: PermissionResolver;
+  /** Environment added to tool processes. */
+  env?: Record<string, string>;
+  sessionId?: string;
+  /** Where session files go. When not given, a temp folder that close() removes. */
+  sessionDir?: string;
+  model?: string;
+  /** How long a tool that ignores an abort is waited for before it is abandoned (ms, default 2000). */
+  abandonGraceMs?: number;
+  /** Abort running siblings when a shell call fails in `stream` (default true). */
+  abortSiblingsOnError?: boolean;
+}
+
+export interface RunTurnOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: { toolUseId: string; data: unknown }) => void;
+}
+
+export interface TurnResult {
+  /** tool_result blocks, in tool_use order. */
+  results: ToolResultBlock[];
+  outcomes: ToolCallOutcome[];
+  /** Messages tools asked to add after the results. */
+  newMessages: ConversationMessage[];
+  /** Notices for the user (hook messages and problems). */
+  notices: string[];
+  /** A hook asked the agent loop to stop. */
+  preventContinuation?: string;
+}
+
+export type SessionStreamEvent =
+  | { type: "progress"; toolUseId: string; data: unknown }
+  | { type: "result"; result: ToolResultBlock; outcome: ToolCallOutcome };
+
+export interface Session {
+  /** The current context (after every context modifier so far). */
+  readonly context: ToolUseContext;
+  /** The tools the model may see, as the provider wants them. */
+  toolDefinitions(provider: "anthropic"): Promise<AnthropicToolDefinition[]>;
+  toolDefinitions(provider: "openai"): Promise<OpenAIToolDefinition[]>;
+  /** Runs one assistant turn's calls; resolves to tool_result blocks in tool_use order. */
+  runTurn(blocks: readonly ToolUseBlock[], options?: RunTurnOptions): Promise<ToolResultBlock[]>;
+  /** Like runTurn, with every outcome, new messages and notices. */
+  runTurnDetailed(blocks: readonly ToolUseBlock[], options?: RunTurnOptions): Promise<TurnResult>;
+  /** Runs calls as their blocks arrive; yields progress as it comes and results in order. */
+  stream(blocks: AsyncIterable<ToolUseBlock>, options?: RunTurnOptions): AsyncGenerator<SessionStreamEvent>;
+  /** tool_result blocks as OpenAI tool messages. */
+  toOpenAIToolMessages(results: readonly ToolResultBlock[]): OpenAIToolMessage[];
+  /** Ends background work, removes temp state. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+export function createSession(options: SessionOptions): Session {
+  const rules = [
+    ...(options.rules ?? []),
+    ...parseRuleLists({ allow: options.allow, ask: options.ask, deny: options.deny }, "session options"),
+  ];
+  const maxConcurrency = resolveMaxConcurrency(options.maxConcurrency);
+  const pool = assembleToolPool(options.tools ?? [], options.mcpTools ?? []);
+  const rootContext = createToolUseContext({
+    cwd: options.cwd,
+    tools: [],
+    permissionMode: options.permissionMode,
+    rules,
+    additionalDirectories: options.additionalDirectories,
+    sessionId: options.sessionId,
+    sessionDir: options.sessionDir,
+    env: options.env,
+    model: options.model,
+  });
+  rootContext.options.tools = getTools(pool, { ...rootContext.permissionContext, rules: [] });
+  const rootController = rootContext.abortController;
+  const services: PipelineServices = defaultPipelineServices({
+    hooks: options.hooks,
+    approver: options.canUseTool,
+    ...(options.resolvePermission ? { resolvePermission: options.resolvePermission } : {}),
+    ...(options.abandonGraceMs !== undefined ? { abandonGraceMs: options.abandonGraceMs } : {}),
+  });
+  let context = rootContext;
+  let closed = false;
+
+  const turnContext = (turnOptions: RunTurnOptions | undefined): ToolUseContext => {
+    if (closed) throw new Error("the session is closed");
+    const controller = childAbortController(rootController);
+    if (turnOptions?.signal) linkAbort(turnOptions.signal, controller);
+    return { ...context, abortController: controller };
+  };
+  const keep = (after: ToolUseContext): void => {
+    context = { ...after, abortController: rootController };
+  };
+
+  const session: Session = {
+    get context() {
+      return context;
+    },
+    toolDefinitions: ((provider: "anthropic" | "openai") => {
+      const visible = context.options.tools.filter((t) => !isDeniedOutright(t, context.permissionContext));
+      return provider === "openai" ? openAIToolDefinitions(visible, context) : anthropicToolDefinitions(visible, context);
+    }) as Session["toolDefinitions"],
+
+    async runTurnDetailed(blocks, turnOptions) {
+      const ctx = turnContext(turnOptions);
+      const calls = prepareTurn(blocks, ctx);
+      const { outcomes, context: after } = await runTools(calls, ctx, services, {
+        maxConcurrency,
+        onProgress: turnOptions?.onProgress,
+      });
+      keep(after);
+      return summarize(outcomes);
+    },
+
+    async runTurn(blocks, turnOptions) {
+      return (await session.runTurnDetailed(blocks, turnOptions)).results;
+    },
+
+    async *stream(blocks, turnOptions) {
+      const ctx = turnContext(turnOptions);
+      const executor = new StreamingToolExecutor(ctx, services, {
+        maxConcurrency,
+        abortSiblingsOnError: options.abortSiblingsOnError,
+      });
+      let feedError: unknown;
+      const feeding = (async () => {
+        try {
+          for await (const block of blocks) executor.addTool(block);
+        } catch (err) {
+          feedError = err;
+          executor.discard();
+          return;
+        }
+        executor.done();
+      })();
+      try {
+        for await (const event of executor.events()) {
+          if (event.type === "progress") yield event;
+          else yield { type: "result", result: event.outcome.block, outcome: event.outcome };
+        }
+        await feeding;
+        if (feedError !== undefined) throw feedError;
+      } finally {
+        executor.discard();
+        keep(executor.context);
+      }
+    },
+
+    toOpenAIToolMessages,
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      rootController.abort(new Error("session closed"));
+      const cleanups = [...rootContext.session.cleanups];
+      rootContext.session.cleanups.clear();
+      await Promise.allSettled(cleanups.map(async (fn) => fn()));
+      if (options.sessionDir === undefined) await rm(rootContext.session.dir, { recursive: true, force: true });
+    },
+  };
+  return session;
+}
+
+function summarize(outcomes: ToolCallOutcome[]): TurnResult {
+  const result: TurnResult = {
+    results: outcomes.map((o) => o.block),
+    outcomes,
+    newMessages: outcomes.flatMap((o) => o.newMessages),
+    notices: outcomes.flatMap((o) => o.notices),
+  };
+  const stop = outcomes.find((o) => o.preventContinuation !== undefined);
+  if (stop?.preventContinuation !== undefined) result.preventContinuation = stop.preventContinuation;
+  return result;
+}

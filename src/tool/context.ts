@@ -1,0 +1,151 @@
+import { randomUUID } from "node:crypto";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { ReadFileState } from "./read-file-state.js";
+import type {
+  AgentContext,
+  PermissionContext,
+  PermissionMode,
+  PermissionRule,
+  SessionState,
+  Tool,
+  ToolUseContext,
+} from "./types.js";
+
+export interface CreateContextOptions {
+  cwd: string;
+  tools?: readonly Tool[];
+  permissionMode?: PermissionMode;
+  /** Parsed rules (see `parseRuleLists`). */
+  rules?: readonly PermissionRule[];
+  additionalDirectories?: readonly string[];
+  sessionId?: string;
+  /** Where session files go; default `<tmpdir>/armature-<sessionId>`. */
+  sessionDir?: string;
+  env?: Record<string, string>;
+  model?: string;
+  debug?: boolean;
+  signal?: AbortSignal;
+}
+
+/** A fresh context for a main agent. */
+export function createToolUseContext(options: CreateContextOptions): ToolUseContext {
+  const id = options.sessionId ?? randomUUID();
+  const cwd = resolve(options.cwd);
+  const abortController = new AbortController();
+  if (options.signal) linkAbort(options.signal, abortController);
+  const session: SessionState = {
+    id,
+    dir: options.sessionDir ?? join(tmpdir(), `armature-${id}`),
+    env: { ...(options.env ?? {}) },
+    cleanups: new Set(),
+  };
+  const permissionContext: PermissionContext = {
+    mode: options.permissionMode ?? "default",
+    rules: options.rules ?? [],
+    additionalDirectories: (options.additionalDirectories ?? []).map((d) => resolve(cwd, d)),
+  };
+  return {
+    options: {
+      tools: options.tools ?? [],
+      loadedDeferredTools: new Set(),
+      mcpClients: new Map(),
+      model: options.model,
+      debug: options.debug ?? false,
+    },
+    abortController,
+    readFileState: new ReadFileState(),
+    messages: [],
+    workspace: { projectDir: cwd, cwd },
+    permissionContext,
+    agent: { depth: 0 },
+    session,
+    denials: { count: 0, recent: [] },
+    extensions: new Map(),
+  };
+}
+
+export interface SubagentOverrides {
+  agentId?: string;
+  tools?: readonly Tool[];
+  permissionMode?: PermissionMode;
+  cwd?: string;
+  model?: string;
+  /** Share the parent's abort controller instead of a child one (a synchronous sub-agent the user interrupts with its parent). */
+  shareAbortController?: boolean;
+}
+
+/**
+ * The context of a sub-agent. Each member is a deliberate choice between sharing with the
+ * parent and starting fresh.
+ */
+export function createSubagentContext(parent: ToolUseContext, overrides: SubagentOverrides = {}): ToolUseContext {
+  // Abort: a child controller. Aborting the parent aborts the child; a child that is aborted
+  // (its own timeout, a failed sibling) does not take the parent down with it.
+  const abortController = overrides.shareAbortController ? parent.abortController : childAbortController(parent.abortController);
+  const agent: AgentContext = {
+    agentId: overrides.agentId ?? randomUUID(),
+    parentAgentId: parent.agent.agentId,
+    depth: parent.agent.depth + 1,
+  };
+  return {
+    // Options: the tool pool may be narrowed for the sub-agent; MCP clients are shared (one
+    // connection per server per session); loaded deferred tools start empty because the
+    // sub-agent has its own conversation and has loaded nothing yet.
+    options: {
+      ...parent.options,
+      tools: overrides.tools ?? parent.options.tools,
+      loadedDeferredTools: new Set(),
+      model: overrides.model ?? parent.options.model,
+    },
+    abortController,
+    // Read-file state: a copy. The sub-agent may edit files the parent read, without first
+    // reading them again, but its reads do not vouch for the parent (which has not seen them).
+    readFileState: parent.readFileState.clone(),
+    // Messages: fresh. A sub-agent has its own conversation.
+    messages: [],
+    // Workspace: a copy, so a `cd` inside the sub-agent does not move the parent's shell.
+    workspace: { projectDir: parent.workspace.projectDir, cwd: overrides.cwd ?? parent.workspace.cwd },
+    // Permissions: the same rules; the mode may be changed (e.g. `bubble` to send asks to the
+    // parent), but never to something more permissive than the parent's bypass state.
+    permissionContext: {
+      ...parent.permissionContext,
+      mode: narrowMode(parent.permissionContext.mode, overrides.permissionMode),
+    },
+    agent,
+    // Session: shared. Same session id, files, env and clean-ups: background work a sub-agent
+    // starts still ends when the session closes.
+    session: parent.session,
+    // Denials: fresh tracking, so a sub-agent's denials do not push the parent into fallbacks.
+    denials: { count: 0, recent: [] },
+    // Extensions: shared registry (background tasks are per session, not per agent).
+    extensions: parent.extensions,
+  };
+}
+
+/** A sub-agent never gains `bypassPermissions` its parent does not have. */
+function narrowMode(parentMode: PermissionMode, requested: PermissionMode | undefined): PermissionMode {
+  if (requested === undefined) return parentMode;
+  if (requested === "bypassPermissions" && parentMode !== "bypassPermissions") return parentMode;
+  return requested;
+}
+
+export function childAbortController(parent: AbortController): AbortController {
+  const child = new AbortController();
+  linkAbort(parent.signal, child);
+  return child;
+}
+
+/** Abort `target` when `source` aborts, without keeping `target` alive after it is done. */
+export function linkAbort(source: AbortSignal, target: AbortController): void {
+  if (source.aborted) {
+    target.abort(source.reason);
+    return;
+  }
+  const weak = new WeakRef(target);
+  const onAbort = (): void => {
+    weak.deref()?.abort(source.reason);
+  };
+  source.addEventListener("abort", onAbort, { once: true });
+  target.signal.addEventListener("abort", () => source.removeEventListener("abort", onAbort), { once: true });
+}

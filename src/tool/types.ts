@@ -1,0 +1,264 @@
+import type { z } from "zod";
+import type { ReadFileState } from "./read-file-state.js";
+
+/** The object schemas a tool may take as input. */
+export type AnyObjectSchema = z.ZodObject<z.ZodRawShape>;
+
+// ---------------------------------------------------------------------------
+// Wire blocks (Anthropic Messages shape; the OpenAI adapter converts at the edge)
+// ---------------------------------------------------------------------------
+
+export interface ToolUseBlock {
+  type: "tool_use";
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+export interface TextBlock {
+  type: "text";
+  text: string;
+}
+
+export type ImageMediaType = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
+
+export interface ImageBlock {
+  type: "image";
+  source: { type: "base64"; media_type: ImageMediaType; data: string };
+}
+
+export type ToolResultContent = string | Array<TextBlock | ImageBlock>;
+
+export interface ToolResultBlock {
+  type: "tool_result";
+  tool_use_id: string;
+  content: ToolResultContent;
+  is_error?: boolean;
+}
+
+/** A message a tool asks to add to the conversation after its result (e.g. an attachment). */
+export interface ConversationMessage {
+  role: "user" | "assistant";
+  content: string | Array<TextBlock | ImageBlock | ToolResultBlock | ToolUseBlock>;
+}
+
+// ---------------------------------------------------------------------------
+// Permissions as seen by the tool contract
+// ---------------------------------------------------------------------------
+
+export type PermissionMode =
+  | "default"
+  | "acceptEdits"
+  | "plan"
+  | "dontAsk"
+  | "bypassPermissions"
+  | "bubble"
+  | "auto";
+
+export const PERMISSION_MODES: readonly PermissionMode[] = [
+  "default",
+  "acceptEdits",
+  "plan",
+  "dontAsk",
+  "bypassPermissions",
+  "bubble",
+  "auto",
+];
+
+/** What a tool's own `checkPermissions` says. `passthrough`: no tool-specific objection. */
+export type ToolPermissionResult =
+  | { behavior: "allow"; updatedInput?: Record<string, unknown>; reason?: string }
+  | { behavior: "ask"; message: string; reason?: string }
+  | { behavior: "deny"; message: string; reason?: string }
+  | { behavior: "passthrough"; reason?: string };
+
+/**
+ * Facts about a shell command that the permission engine matches rules against.
+ * Produced once by the Bash tool's analysis (grammar based) and carried as a value.
+ */
+export interface ShellCommandFacts {
+  /** The command as given. */
+  command: string;
+  /** Every simple command that would run, normalised (`git status`, `rm -rf x`), nested ones included. */
+  subcommands: string[];
+  /** Paths the command may write (redirections, cp/mv/tee/touch/rm/mkdir/ln/sed -i arguments). */
+  writeTargets: string[];
+  /** Paths the command reads as files (cat/head/tail/grep… arguments, input redirections). */
+  readTargets: string[];
+  /** Targets of `cd`. */
+  cdTargets: string[];
+  /** True only when every simple command is known to be read-only with safe flags. */
+  readOnly: boolean;
+  /** False when the parser could not fully model the command (parse error, unsupported syntax, limits). */
+  complete: boolean;
+  /** Why the command is not read-only or not complete, for the decision reason. */
+  reasons: string[];
+}
+
+/**
+ * What a call touches, in the terms permission rules speak. Derived from the parsed input
+ * once (the backfill stage) and carried through the pipeline.
+ */
+export type PermissionSubject =
+  | { kind: "file"; access: "read" | "write"; paths: string[] }
+  | { kind: "shell"; facts: ShellCommandFacts }
+  | { kind: "url"; url: string };
+
+// ---------------------------------------------------------------------------
+// Results, progress, validation
+// ---------------------------------------------------------------------------
+
+export type ValidationResult =
+  | { result: true }
+  | { result: false; message: string; errorCode: number | string };
+
+export interface ToolResult<Out> {
+  data: Out;
+  /** Messages to add to the conversation after the tool_result. */
+  newMessages?: ConversationMessage[];
+  /** Applied to the context after the call (after the batch, in order, for concurrent batches). */
+  contextModifier?: (context: ToolUseContext) => ToolUseContext;
+}
+
+export interface ToolProgress {
+  toolUseId: string;
+  /** Tool-specific progress payload (e.g. `{ stream: "stdout", chunk }` for Bash). */
+  data: unknown;
+}
+
+export type ProgressCallback = (progress: ToolProgress) => void;
+
+// ---------------------------------------------------------------------------
+// The context a call runs in, grouped by concern
+// ---------------------------------------------------------------------------
+
+export interface ToolUseOptions {
+  /** The assembled tool pool (built-ins then MCP). */
+  tools: readonly Tool[];
+  /** Names of deferred tools whose schema the model has loaded (ToolSearch). */
+  loadedDeferredTools: Set<string>;
+  /** Connected MCP clients, by server name (opaque to the core). */
+  mcpClients: ReadonlyMap<string, unknown>;
+  model?: string;
+  debug: boolean;
+}
+
+export type RuleBehavior = "allow" | "ask" | "deny";
+
+/** A parsed permission rule (`Bash(npm run test *)`, `Read(//etc/**)`, `mcp__github`). */
+export interface PermissionRule {
+  behavior: RuleBehavior;
+  /** The tool name part (`Bash`, `mcp__github__create_issue`, `mcp__github`). */
+  toolName: string;
+  /** The part in parentheses, unescaped; undefined for a whole-tool rule (`Tool` or `Tool(*)`). */
+  ruleContent?: string;
+  /** The rule as written. */
+  raw: string;
+  /** Where it came from: a settings file path, `cli`, `session`, `library`. */
+  source: string;
+  /** The project root paths with a leading `/` are relative to (the settings file's project). */
+  root?: string;
+}
+
+export interface PermissionContext {
+  mode: PermissionMode;
+  rules: readonly PermissionRule[];
+  /** Directories besides cwd that tools may work in (`additionalDirectories`, `--add-dir`). */
+  additionalDirectories: readonly string[];
+}
+
+export interface WorkspaceState {
+  /** The directory the session started in; the root of the project. */
+  readonly projectDir: string;
+  /** The current working directory (Bash `cd` moves it while it stays inside the working dirs). */
+  cwd: string;
+}
+
+export interface SessionState {
+  readonly id: string;
+  /** Where this session keeps its files (persisted results, task output). */
+  readonly dir: string;
+  /** Environment added to tool processes (settings `env`). */
+  readonly env: Readonly<Record<string, string>>;
+  /** Clean-up callbacks run by `session.close()` (background tasks register here). */
+  readonly cleanups: Set<() => void | Promise<void>>;
+}
+
+export interface AgentContext {
+  /** Undefined for the main agent. */
+  agentId?: string;
+  parentAgentId?: string;
+  depth: number;
+}
+
+export interface DenialTracking {
+  count: number;
+  readonly recent: Array<{ toolName: string; toolUseId: string; reason: string }>;
+}
+
+export interface ToolUseContext {
+  options: ToolUseOptions;
+  abortController: AbortController;
+  readFileState: ReadFileState;
+  /** The conversation so far, as the host shares it (may be empty). */
+  messages: ConversationMessage[];
+  workspace: WorkspaceState;
+  permissionContext: PermissionContext;
+  agent: AgentContext;
+  session: SessionState;
+  denials: DenialTracking;
+  /** Free slots for tool-specific state shared across calls (e.g. background task registry). */
+  extensions: Map<string, unknown>;
+}
+
+// ---------------------------------------------------------------------------
+// The tool contract
+// ---------------------------------------------------------------------------
+
+/**
+ * A tool as the runtime sees it. Build one with `buildTool`, which fills fail-closed defaults.
+ * Members use method syntax so that a `Tool<SpecificSchema>` is usable where a `Tool` is expected.
+ */
+export interface Tool<S extends AnyObjectSchema = AnyObjectSchema, Out = unknown> {
+  readonly name: string;
+  readonly aliases: readonly string[];
+  /** Names this tool answered to in earlier versions (looked up after aliases). */
+  readonly legacyNames: readonly string[];
+  /** A few words for ToolSearch keyword matching. */
+  readonly searchHint?: string;
+  /** The model-facing schema. Strict: unknown keys are validation errors. */
+  readonly inputSchema: S;
+  /** Runtime-only input fields: never in the model-facing schema, rejected when a model sends them. */
+  readonly internalInputSchema?: AnyObjectSchema;
+  readonly outputSchema?: z.ZodType;
+  readonly maxResultSizeChars: number;
+  /** Listed without its schema until loaded through ToolSearch. */
+  readonly shouldDefer: boolean;
+  /** Always sent with its schema, even when deferral is on. */
+  readonly alwaysLoad: boolean;
+  /** True for MCP tools. */
+  readonly isMcp: boolean;
+  /** For MCP tools: the server name (for `mcp__server` rules). */
+  readonly mcpServer?: string;
+
+  description(context: ToolUseContext | undefined): string | Promise<string>;
+  isEnabled(): boolean;
+  isConcurrencySafe(input: z.infer<S>): boolean;
+  isReadOnly(input: z.infer<S>): boolean;
+  isDestructive(input: z.infer<S>): boolean;
+  requiresUserInteraction(): boolean;
+  validateInput(input: z.infer<S>, context: ToolUseContext): ValidationResult | Promise<ValidationResult>;
+  checkPermissions(input: z.infer<S>, context: ToolUseContext): ToolPermissionResult | Promise<ToolPermissionResult>;
+  /** What the call touches, for path / command / URL permission rules. */
+  permissionSubject(input: z.infer<S>, context: ToolUseContext): PermissionSubject | undefined;
+  call(input: z.infer<S>, context: ToolUseContext, onProgress: ProgressCallback): Promise<ToolResult<Out>>;
+  mapToolResultToToolResultBlockParam(data: Out, toolUseId: string): ToolResultBlock;
+  getToolUseSummary?(input: z.infer<S>): string;
+  toAutoClassifierInput?(input: z.infer<S>): string;
+  /** Derived fields for hooks and permissions (e.g. an absolute path); the original input stays in the transcript. */
+  backfillObservableInput?(input: z.infer<S>, context: ToolUseContext): z.infer<S>;
+  /** Whether an error result of this call should abort running sibling calls (shell failures do). */
+  abortsSiblingsOnError?(input: z.infer<S>): boolean;
+}
+
+export type ToolInput<T> = T extends Tool<infer S, unknown> ? z.infer<S> : never;

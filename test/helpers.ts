@@ -1,0 +1,49 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { z } from "zod";
+import { buildTool } from "../src/tool/build-tool.js";
+import type { Tool, ToolUseBlock } from "../src/tool/types.js";
+
+export async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), "armature-test-"));
+  try {
+    return await fn(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+export function toolUse(name: string, input: unknown, id = `toolu_${Math.random().toString(36).slice(2, 10)}`): ToolUseBlock {
+  return { type: "tool_use", id, name, input };
+}
+
+/** A read-only, concurrency-safe tool that sleeps `ms` and echoes its input. */
+export function sleepTool(name = "Sleep", options: { safe?: boolean } = {}): Tool {
+  return buildTool({
+    name,
+    description: "Sleeps, then echoes.",
+    inputSchema: z.object({ ms: z.number().int().min(0), text: z.string().optional() }),
+    isConcurrencySafe: () => options.safe ?? true,
+    isReadOnly: () => options.safe ?? true,
+    async call(input, context) {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(resolve, input.ms);
+        context.abortController.signal.addEventListener("abort", () => {
+          clearTimeout(timer);
+          reject(new Error("aborted"));
+        }, { once: true });
+      });
+      return { data: input.text ?? `slept ${input.ms}` };
+    },
+  });
+}
+
+export const noopTool: Tool = buildTool({
+  name: "Noop",
+  description: "Does nothing.",
+  inputSchema: z.object({}),
+  isConcurrencySafe: () => true,
+  isReadOnly: () => true,
+  call: async () => ({ data: "ok" }),
+});
