@@ -72,15 +72,36 @@ export type ToolPermissionResult =
   | { behavior: "deny"; message: string; reason?: string }
   | { behavior: "passthrough"; reason?: string };
 
+/** One simple command that would run, as the permission engine sees it. */
+export interface ShellSubcommand {
+  /** argv after quote removal (words that are not static, e.g. `$(…)` or `$VAR`, kept as written). */
+  argv: string[];
+  /** argv joined with single spaces: what `Bash(prefix *)` rules match. */
+  text: string;
+  /**
+   * The same command with transparent wrappers removed (`timeout 5`, `time`, `nice -n 5`, `nohup`,
+   * `stdbuf -o0`, `command`, `builtin`): what really runs. Equal to `text` when there is none.
+   * Wrappers that change privilege or what runs (sudo, env, xargs, watch, setsid, bash -c, eval,
+   * find -exec) are not stripped here: the command they run is its own nested subcommand.
+   */
+  effective: string;
+  /** Came from inside `$()`, backticks, `<()`, `bash -c`, `eval`, `find -exec`, `xargs`, sudo… */
+  nested: boolean;
+  /** Environment assignments before the command (`FOO=1 cmd`). */
+  env: Record<string, string>;
+  /** Redirections of this command, target as written after quote removal. */
+  redirects: Array<{ op: string; target: string }>;
+}
+
 /**
  * Facts about a shell command that the permission engine matches rules against.
- * Produced once by the Bash tool's analysis (grammar based) and carried as a value.
+ * Produced once by the Bash tool's grammar-based analysis and carried as a value.
  */
 export interface ShellCommandFacts {
   /** The command as given. */
   command: string;
-  /** Every simple command that would run, normalised (`git status`, `rm -rf x`), nested ones included. */
-  subcommands: string[];
+  /** Every simple command that would run, nested ones included, in source order. */
+  subcommands: ShellSubcommand[];
   /** Paths the command may write (redirections, cp/mv/tee/touch/rm/mkdir/ln/sed -i arguments). */
   writeTargets: string[];
   /** Paths the command reads as files (cat/head/tail/grep… arguments, input redirections). */
@@ -91,7 +112,7 @@ export interface ShellCommandFacts {
   readOnly: boolean;
   /** False when the parser could not fully model the command (parse error, unsupported syntax, limits). */
   complete: boolean;
-  /** Why the command is not read-only or not complete, for the decision reason. */
+  /** Why the command is not read-only or not complete, for decision reasons. */
   reasons: string[];
 }
 
