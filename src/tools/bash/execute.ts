@@ -1,0 +1,260 @@
+// One Bash call from start to BashOutput: working directory, environment, sandbox, the process,
+// and what it leaves behind (the next cwd, a background task).
+import { randomBytes } from "node:crypto";
+import { mkdir } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ProgressCallback, ShellCommandFacts, ToolUseContext } from "../../tool/types.js";
+import { findTaskRegistry, taskRegistry, type BackgroundTask } from "../tasks/registry.js";
+import { bashLimitsFromEnv, commandEnv, effectiveTimeout, resolveShell, DEFAULT_MAX_OUTPUT_FILE_BYTES, type Env } from "./config.js";
+import { interpretExitCode } from "./exit-code.js";
+import { parseImageOutput, toImageOutput } from "./image.js";
+import { formatBytes, inlineText } from "./output.js";
+import type { BashOutput } from "./result.js";
+import { startShell, type RunningShell, type ShellOutcome } from "./run-shell.js";
+import { bwrapArgs, findBwrap, sandboxPlan, type SandboxConfig } from "./sandbox.js";
+import { nextCwd, startCwd } from "./working-dir.js";
+
+export interface BashToolOptions {
+  /** The shell binary (default: env ARMATURE_SHELL, else `bash`). */
+  shell?: string;
+  /** The OS sandbox (default: from env ARMATURE_SANDBOX…, else off). */
+  sandbox?: SandboxConfig;
+  /** Between SIGTERM and SIGKILL when a command is stopped (default 1000 ms). */
+  killGraceMs?: number;
+  /** Output past this many bytes stops the command (default 5 GB). */
+  maxOutputBytes?: number;
+  /** The environment commands inherit (default: process.env). */
+  baseEnv?: Env;
+}
+
+export interface BashCallInput {
+  command: string;
+  timeout?: number;
+  run_in_background?: boolean;
+  dangerouslyDisableSandbox?: boolean;
+  description?: string;
+}
+
+export interface BashCallResult {
+  data: BashOutput;
+  /** The working directory for the next command, when it changes. */
+  nextCwd?: string;
+}
+
+const DEFAULT_KILL_GRACE_MS = 1_000;
+
+function randomId(): string {
+  return randomBytes(6).toString("hex");
+}
+
+/** Whether the sandbox applies to this call. */
+export function sandboxFor(sandbox: SandboxConfig | undefined, input: BashCallInput): SandboxConfig | undefined {
+  if (!sandbox?.enabled) return undefined;
+  if (input.dangerouslyDisableSandbox && sandbox.allowUnsandboxedCommands !== false) return undefined;
+  return sandbox;
+}
+
+export async function executeBash(
+  input: BashCallInput,
+  facts: ShellCommandFacts,
+  context: ToolUseContext,
+  options: BashToolOptions,
+  sandboxConfig: SandboxConfig | undefined,
+  onProgress: ProgressCallback,
+): Promise<BashCallResult> {
+  const baseEnv = options.baseEnv ?? process.env;
+  const limits = bashLimitsFromEnv({ ...baseEnv, ...context.session.env });
+  const background = input.run_in_background === true;
+  const timeoutMs = effectiveTimeout(input.timeout, limits, background);
+  const dirs = { projectDir: context.workspace.projectDir, additionalDirectories: context.permissionContext.additionalDirectories };
+  const notices: string[] = [];
+
+  const start = startCwd(limits.maintainProjectWorkingDir ? dirs.projectDir : context.workspace.cwd, dirs);
+  if (start.notice) notices.push(start.notice);
+
+  const outputDir = join(context.session.dir, "shell-output");
+  const cwdDir = join(context.session.dir, "shell-cwd");
+  await Promise.all([mkdir(outputDir, { recursive: true, mode: 0o700 }), mkdir(cwdDir, { recursive: true, mode: 0o700 })]);
+  const registry = background ? taskRegistry(context) : undefined;
+  const id = registry ? registry.newId() : randomId();
+  const outputPath = join(outputDir, `${id}.output`);
+
+  const shell = resolveShell(options.shell, baseEnv);
+  let wrapper: { file: string; args: (argv: string[]) => string[] } | undefined;
+  const sandbox = sandboxFor(sandboxConfig, input);
+  if (sandbox) {
+    const bwrap = findBwrap(sandbox, baseEnv);
+    if (!bwrap) {
+      return {
+        data: startFailure(
+          "The OS sandbox is enabled, but bubblewrap (bwrap) is not installed, so the command was not run. Ask the user to install bubblewrap or to turn the sandbox off.",
+          { timeoutMs, cwd: start.cwd, notices, sandboxed: true },
+        ),
+      };
+    }
+    const plan = sandboxPlan(sandbox, { ...dirs, tmpDir: tmpdir(), sessionShellDir: cwdDir, cwd: start.cwd });
+    wrapper = { file: bwrap, args: (argv) => bwrapArgs(plan, argv) };
+  }
+
+  const running = startShell({
+    shell,
+    command: input.command,
+    cwd: start.cwd,
+    env: commandEnv(baseEnv, context.session.env),
+    timeoutMs,
+    // A background command outlives the call and the turn; the session's close stops it.
+    ...(background ? {} : { signal: context.abortController.signal }),
+    outputPath,
+    cwdFile: join(cwdDir, id),
+    maxInlineChars: limits.maxOutputChars,
+    killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
+    maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_FILE_BYTES,
+    ...(wrapper ? { wrapper } : {}),
+    ...(background ? {} : { onChunk: (stream, chunk) => onProgress({ toolUseId: "", data: { type: "bash_progress", stream, chunk } }) }),
+  });
+
+  if (registry) {
+    const task = registerBackground(registry, id, input, facts, running, outputPath);
+    const data: BashOutput = {
+      ...emptyOutput(timeoutMs, start.cwd, sandbox !== undefined),
+      backgroundTaskId: task.id,
+      outputPath,
+      notices,
+    };
+    return { data, ...(start.cwd !== context.workspace.cwd ? { nextCwd: start.cwd } : {}) };
+  }
+
+  const outcome = await running.done;
+  const data = await toBashOutput(outcome, facts, limits.maxOutputChars, timeoutMs, start.cwd, sandbox !== undefined, notices);
+  const next = limits.maintainProjectWorkingDir ? { cwd: dirs.projectDir } : nextCwd(outcome.finalCwd, start.cwd, dirs);
+  data.cwd = next.cwd;
+  if (next.notice) data.notices.push(next.notice);
+  data.notices.push(...(findTaskRegistry(context)?.takeEndNotes() ?? []));
+  return { data, ...(next.cwd !== context.workspace.cwd ? { nextCwd: next.cwd } : {}) };
+}
+
+function emptyOutput(timeoutMs: number, cwd: string, sandboxed: boolean): BashOutput {
+  return {
+    stdout: "",
+    stderr: "",
+    output: "",
+    exitCode: null,
+    interrupted: false,
+    timedOut: false,
+    timeoutMs,
+    outputBytes: 0,
+    truncated: false,
+    isError: false,
+    cwd,
+    sandboxed,
+    notices: [],
+    durationMs: 0,
+  };
+}
+
+function startFailure(
+  message: string,
+  extra: { timeoutMs: number; cwd: string; notices: string[]; sandboxed: boolean },
+): BashOutput {
+  return { ...emptyOutput(extra.timeoutMs, extra.cwd, extra.sandboxed), isError: true, startError: message, notices: extra.notices };
+}
+
+async function toBashOutput(
+  outcome: ShellOutcome,
+  facts: ShellCommandFacts,
+  maxChars: number,
+  timeoutMs: number,
+  cwd: string,
+  sandboxed: boolean,
+  notices: string[],
+): Promise<BashOutput> {
+  const capture = outcome.capture;
+  const outputPath = capture.wroteFile ? capture.outputPath : undefined;
+  const combined = inlineText(capture.combined, maxChars, outputPath);
+  const data: BashOutput = {
+    ...emptyOutput(timeoutMs, cwd, sandboxed),
+    stdout: inlineText(capture.stdout, maxChars, outputPath).text,
+    stderr: inlineText(capture.stderr, maxChars, outputPath).text,
+    output: combined.text,
+    exitCode: outcome.exitCode,
+    interrupted: outcome.stoppedBy === "abort",
+    timedOut: outcome.stoppedBy === "timeout",
+    outputBytes: capture.totalBytes,
+    truncated: combined.truncated,
+    notices,
+    durationMs: outcome.durationMs,
+  };
+  if (outputPath) data.outputPath = outputPath;
+  if (outcome.spawnError) {
+    data.isError = true;
+    data.startError = `Could not start the shell: ${outcome.spawnError.message}. Check that the configured shell exists (ARMATURE_SHELL).`;
+    return data;
+  }
+  const exit = interpretExitCode(outcome.exitCode, facts);
+  data.isError = exit.isError || outcome.stoppedBy === "output-limit";
+  if (exit.meaning) data.returnCodeInterpretation = exit.meaning;
+  if (outcome.stoppedBy === "output-limit") {
+    notices.push(`The command was stopped after ${formatBytes(capture.totalBytes)} of output (the limit). Write less, or redirect it to a file and search that.`);
+  }
+  if (outcome.strayProcessesStopped) {
+    notices.push("Processes the command left running in the background were stopped when it finished. Use run_in_background to keep a process running.");
+  }
+  if (outcome.fileError) notices.push(`The full output could not be saved (${outcome.fileError.message}).`);
+
+  const candidate = capture.imageCandidate();
+  const parsed = candidate && !outcome.stoppedBy ? parseImageOutput(candidate) : undefined;
+  if (parsed) {
+    const image = await toImageOutput(parsed);
+    if (image) {
+      data.isImage = true;
+      data.image = image;
+    } else {
+      notices.push(`stdout was an image too large to show (${formatBytes(parsed.bytes.length)}); it is in ${outputPath}.`);
+    }
+  }
+  return data;
+}
+
+function registerBackground(
+  registry: ReturnType<typeof taskRegistry>,
+  id: string,
+  input: BashCallInput,
+  facts: ShellCommandFacts,
+  running: RunningShell,
+  outputPath: string,
+): BackgroundTask {
+  const task: BackgroundTask = {
+    id,
+    type: "local_bash",
+    description: input.description ?? input.command,
+    outputPath,
+    startedAt: Date.now(),
+    status: "running",
+    readOffset: 0,
+    endReported: false,
+    done: running.done.then((outcome) => {
+      task.endedAt = Date.now();
+      task.exitCode = outcome.exitCode;
+      if (outcome.stoppedBy === "stopped") {
+        task.status = "killed";
+      } else if (outcome.stoppedBy === "timeout") {
+        task.status = "failed";
+        task.endNote = "its time limit expired and it was stopped";
+      } else if (outcome.spawnError) {
+        task.status = "failed";
+        task.endNote = `could not start: ${outcome.spawnError.message}`;
+      } else {
+        const exit = interpretExitCode(outcome.exitCode, facts);
+        task.status = exit.isError ? "failed" : "completed";
+        if (exit.meaning) task.endNote = exit.meaning;
+      }
+    }),
+    stop: async () => {
+      await running.stop("stopped");
+      await task.done;
+    },
+  };
+  registry.add(task);
+  return task;
+}

@@ -1,0 +1,104 @@
+// The Bash tool's output (what hooks see as tool_response) and the text the model reads.
+import type { TextBlock, ToolResultBlock } from "../../tool/types.js";
+import { imageBlock, type ImageOutput } from "./image.js";
+
+export interface BashOutput {
+  /** stdout as text, at most the inline limit (head and tail around a marker past it). */
+  stdout: string;
+  /** stderr as text, likewise. */
+  stderr: string;
+  /** stdout and stderr interleaved as they came, likewise: what the model reads. */
+  output: string;
+  /** The exit status (128+N when a signal ended it); null when the command did not start or runs in the background. */
+  exitCode: number | null;
+  /** The call was aborted before the command finished. */
+  interrupted: boolean;
+  /** The timeout expired and the command was stopped. */
+  timedOut: boolean;
+  /** How long it was allowed to run (ms). */
+  timeoutMs: number;
+  /** The file with every byte of output (absent when there was none). */
+  outputPath?: string;
+  outputBytes: number;
+  /** The inline text leaves part of the output out. */
+  truncated: boolean;
+  /** stdout was an image. */
+  isImage?: boolean;
+  image?: ImageOutput;
+  /** What a non-zero, non-error exit status means (`No matches found`). */
+  returnCodeInterpretation?: string;
+  /** Whether the model is told this failed. */
+  isError: boolean;
+  /** Set when it runs in the background. */
+  backgroundTaskId?: string;
+  /** Where the next command starts. */
+  cwd: string;
+  /** Ran inside the OS sandbox. */
+  sandboxed: boolean;
+  /** Lines for the model after the output: cwd reset, stopped processes, ended background tasks. */
+  notices: string[];
+  /** Why it could not run at all (the shell did not start). */
+  startError?: string;
+  durationMs: number;
+}
+
+/** stdout-style clean-up: no leading blank lines, no trailing whitespace. */
+export function tidy(text: string): string {
+  return text.replace(/^(?:[ \t]*\r?\n)+/, "").trimEnd();
+}
+
+function formatDuration(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  const s = ms / 1000;
+  if (s < 60) return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+  const m = Math.floor(s / 60);
+  const rest = Math.round(s - m * 60);
+  return rest === 0 ? `${m} min` : `${m} min ${rest} s`;
+}
+
+/** The text of the result, without the image. */
+export function bashResultText(data: BashOutput): string {
+  const parts: string[] = [];
+  if (data.startError !== undefined) {
+    parts.push(data.startError);
+  } else if (data.backgroundTaskId !== undefined) {
+    parts.push(
+      `Command running in background with ID: ${data.backgroundTaskId}. Output is being written to: ${data.outputPath}\n` +
+        `Use TaskOutput with task_id "${data.backgroundTaskId}" to read new output, TaskStop to stop it.`,
+    );
+  } else {
+    const body = tidy(data.isImage ? data.stderr : data.output);
+    if (data.timedOut) {
+      parts.push(
+        `Command timed out after ${formatDuration(data.timeoutMs)} and was stopped, with every process it started. ` +
+          `Give it a larger timeout (at most the maximum), or run it with run_in_background and read its output with TaskOutput.`,
+      );
+      if (body) parts.push(body);
+    } else if (data.interrupted) {
+      if (body) parts.push(body);
+      parts.push("<error>Command was aborted before completion</error>");
+    } else if (data.isError) {
+      parts.push(`Exit code ${data.exitCode ?? "unknown"}${body ? `\n${body}` : ""}`);
+    } else if (body) {
+      parts.push(body);
+    } else if (!data.isImage) {
+      parts.push("(Bash completed with no output)");
+    }
+    if (!data.isError && data.returnCodeInterpretation) parts.push(`(exit code ${data.exitCode}: ${data.returnCodeInterpretation})`);
+  }
+  parts.push(...data.notices);
+  return parts.join("\n");
+}
+
+export function bashResultBlock(data: BashOutput, toolUseId: string): ToolResultBlock {
+  const text = bashResultText(data);
+  const isError = data.isError || data.interrupted || data.timedOut || data.startError !== undefined;
+  const block: ToolResultBlock = { type: "tool_result", tool_use_id: toolUseId, content: text };
+  if (data.isImage && data.image) {
+    const content: Array<TextBlock | ReturnType<typeof imageBlock>> = [imageBlock(data.image)];
+    if (text) content.push({ type: "text", text });
+    block.content = content;
+  }
+  if (isError) block.is_error = true;
+  return block;
+}

@@ -1,0 +1,1 @@
+export { createTaskOutputTool, taskOutputInputSchema, TaskOutputTool, type TaskOutputData, type TaskOutputInput } from "./task-output-tool.js";

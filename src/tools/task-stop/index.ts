@@ -1,0 +1,1 @@
+export { createTaskStopTool, taskStopInputSchema, TaskStopTool, type TaskStopData, type TaskStopInput } from "./task-stop-tool.js";

@@ -1,0 +1,95 @@
+// Background tasks of a session (shell commands started with run_in_background; other kinds,
+// such as background agents, may register too). Kept in `context.extensions`, which sub-agents
+// share with their parent, and stopped by `session.close()` through a session clean-up.
+import { randomBytes } from "node:crypto";
+import type { ToolUseContext } from "../../tool/types.js";
+
+export type TaskStatus = "running" | "completed" | "failed" | "killed";
+
+export interface BackgroundTask {
+  readonly id: string;
+  /** `local_bash` for shell commands. */
+  readonly type: string;
+  /** The command, or what the task does. */
+  readonly description: string;
+  readonly outputPath: string;
+  readonly startedAt: number;
+  status: TaskStatus;
+  exitCode?: number | null;
+  endedAt?: number;
+  /** A note on how it ended (timed out, stopped, its exit status meaning). */
+  endNote?: string;
+  /** Bytes of the output file already returned by TaskOutput. */
+  readOffset: number;
+  /** The model has been told that it ended. */
+  endReported: boolean;
+  /** Resolves when the task has ended. */
+  readonly done: Promise<void>;
+  /** Stops it and everything it started; resolves when it has ended. */
+  stop(): Promise<void>;
+}
+
+export const TASK_REGISTRY_KEY = "armature.tasks";
+
+export class TaskRegistry {
+  private readonly tasks = new Map<string, BackgroundTask>();
+
+  /** A short id that is not in use (`b` and 8 hex digits). */
+  newId(): string {
+    for (;;) {
+      const id = `b${randomBytes(4).toString("hex")}`;
+      if (!this.tasks.has(id)) return id;
+    }
+  }
+
+  add(task: BackgroundTask): void {
+    this.tasks.set(task.id, task);
+  }
+
+  get(id: string): BackgroundTask | undefined {
+    return this.tasks.get(id);
+  }
+
+  list(): BackgroundTask[] {
+    return [...this.tasks.values()];
+  }
+
+  running(): BackgroundTask[] {
+    return this.list().filter((t) => t.status === "running");
+  }
+
+  /** One line per task that ended since the model was last told, marking them told. */
+  takeEndNotes(): string[] {
+    const notes: string[] = [];
+    for (const task of this.tasks.values()) {
+      if (task.status === "running" || task.endReported) continue;
+      task.endReported = true;
+      const code = task.exitCode === undefined || task.exitCode === null ? "" : ` with exit code ${task.exitCode}`;
+      notes.push(
+        `Background task ${task.id} (${task.description}) ${task.status === "killed" ? "was stopped" : `${task.status}${code}`}${task.endNote ? ` (${task.endNote})` : ""}. Output: ${task.outputPath}`,
+      );
+    }
+    return notes;
+  }
+
+  /** Stops every running task (session close). */
+  async stopAll(): Promise<void> {
+    await Promise.allSettled(this.running().map((t) => t.stop()));
+  }
+}
+
+/** The session's registry, created on first use with a clean-up that stops its tasks. */
+export function taskRegistry(context: ToolUseContext): TaskRegistry {
+  const existing = context.extensions.get(TASK_REGISTRY_KEY);
+  if (existing instanceof TaskRegistry) return existing;
+  const registry = new TaskRegistry();
+  context.extensions.set(TASK_REGISTRY_KEY, registry);
+  context.session.cleanups.add(() => registry.stopAll());
+  return registry;
+}
+
+/** The registry if one exists (never creates one). */
+export function findTaskRegistry(context: ToolUseContext): TaskRegistry | undefined {
+  const existing = context.extensions.get(TASK_REGISTRY_KEY);
+  return existing instanceof TaskRegistry ? existing : undefined;
+}
