@@ -15,3 +15,7 @@ export {
   MAX_READ_ONLY_COMMAND_LENGTH,
   MAX_READ_ONLY_SUBCOMMANDS,
 } from "./tools/bash/analysis/index.js";
+export { BashTool, createBashTool, bashInputSchema, sandboxConfigFromEnv, type BashToolOptions, type BashOutput, type SandboxConfig } from "./tools/bash/index.js";
+export { TaskOutputTool, createTaskOutputTool, type TaskOutputData } from "./tools/task-output/index.js";
+export { TaskStopTool, createTaskStopTool, type TaskStopData } from "./tools/task-stop/index.js";
+export { taskRegistry, findTaskRegistry, TaskRegistry, type BackgroundTask, type TaskStatus } from "./tools/tasks/index.js";

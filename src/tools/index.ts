@@ -1,13 +1,16 @@
 import type { FeatureFlags, ToolRegistration } from "../registry/pool.js";
 import { selectBaseTools } from "../registry/pool.js";
 import type { Tool } from "../tool/types.js";
+import { BashTool } from "./bash/index.js";
+import { TaskOutputTool } from "./task-output/index.js";
+import { TaskStopTool } from "./task-stop/index.js";
 
 /**
  * The built-in tools, each behind its feature flag where it has one. Tools register here as
  * they are added (one folder each under src/tools/).
  */
 export function builtinToolRegistrations(): ToolRegistration[] {
-  return [];
+  return [{ tool: BashTool }, { tool: TaskOutputTool }, { tool: TaskStopTool }];
 }
 
 export interface BuiltinToolOptions {

@@ -4,7 +4,7 @@ export const BASH_TOOL_NAME = "Bash";
 
 export function bashDescription(options: { sandboxed: boolean }): string {
   const lines = [
-    "Runs a bash command and returns its output (stdout and stderr, interleaved as they came) and its exit status.",
+    "Runs a bash command and returns its output (stdout and stderr together, in the order it wrote them) and its exit status.",
     "",
     "How commands run:",
     "- Each call is a new, non-interactive shell: stdin is empty and there is no terminal, so a command that waits for input (a password, a confirmation, an editor, a pager) gets end-of-file or fails instead of hanging. Pass flags such as `-y`, `--no-edit`, `--yes` or `--non-interactive` when a tool would otherwise ask.",

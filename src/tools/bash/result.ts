@@ -3,11 +3,15 @@ import type { TextBlock, ToolResultBlock } from "../../tool/types.js";
 import { imageBlock, type ImageOutput } from "./image.js";
 
 export interface BashOutput {
-  /** stdout as text, at most the inline limit (head and tail around a marker past it). */
+  /**
+   * What the command wrote, stdout and stderr interleaved in the order it wrote them (the
+   * command's stderr is joined to its stdout, as on a terminal), at most the inline limit
+   * (head and tail around a marker past it).
+   */
   stdout: string;
-  /** stderr as text, likewise. */
+  /** What the shell or the sandbox said before the command ran (e.g. a syntax error in its first line), likewise. */
   stderr: string;
-  /** stdout and stderr interleaved as they came, likewise: what the model reads. */
+  /** Both, in arrival order, likewise: what the model reads. */
   output: string;
   /** The exit status (128+N when a signal ended it); null when the command did not start or runs in the background. */
   exitCode: number | null;

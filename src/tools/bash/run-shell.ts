@@ -59,12 +59,13 @@ export interface RunningShell {
 const PIPE_DRAIN_MS = 500;
 
 /**
- * The script given to `-c`: an EXIT trap that records the final directory, then the command on
- * the same line so that line numbers in the shell's messages match the command. The trap keeps
- * the exit status; if the command replaces it, the directory is simply not learned.
+ * The script given to `-c`: an EXIT trap that records the final directory, stderr joined to
+ * stdout (one pipe keeps the order in which the command wrote, as a terminal shows it), then the
+ * command on the same line so that line numbers in the shell's messages match the command. The
+ * trap keeps the exit status; if the command replaces it, the directory is simply not learned.
  */
 export function wrapCommand(command: string, cwdFile: string): string {
-  return `trap 'pwd -P >| ${shellQuote(cwdFile)} 2>/dev/null' EXIT; ${command}`;
+  return `trap 'pwd -P >| ${shellQuote(cwdFile)} 2>/dev/null' EXIT; exec 2>&1; ${command}`;
 }
 
 export function shellQuote(value: string): string {

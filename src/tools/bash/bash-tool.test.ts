@@ -1,0 +1,470 @@
+import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import type { ToolResultBlock } from "../../tool/types.js";
+import { describe, expect, it } from "vitest";
+import { toolUse, withTempDir } from "../../../test/helpers.js";
+import { eventually, isAlive, pidsIn, ResponseRecorder, run, shellSession, textOf } from "../../../test/bash-helpers.js";
+import type { BashOutput } from "./result.js";
+
+describe("Bash: running a command", () => {
+  it("returns stdout and stderr in the order they were written, and the structured output to hooks", async () => {
+    await withTempDir(async (dir) => {
+      const hooks = new ResponseRecorder();
+      const s = shellSession(dir, { session: { hooks } });
+      const r = await run(s, "Bash", { command: "echo one; echo two >&2; echo three" });
+      expect(r.is_error).toBeUndefined();
+      expect(textOf(r)).toBe("one\ntwo\nthree");
+      const data = hooks.last<BashOutput>();
+      expect(data.stdout).toBe("one\ntwo\nthree\n");
+      expect(data.stderr).toBe("");
+      expect(data.exitCode).toBe(0);
+      expect(data.interrupted).toBe(false);
+      expect(readFileSync(data.outputPath!, "utf8")).toBe("one\ntwo\nthree\n");
+      await s.close();
+    });
+  });
+
+  it("no output says so", async () => {
+    await withTempDir(async (dir) => {
+      const s = shellSession(dir);
+      expect(textOf(await run(s, "Bash", { command: "true" }))).toBe("(Bash completed with no output)");
+      await s.close();
+    });
+  });
+
+  it("leading blank lines and trailing whitespace are trimmed", async () => {
+    await withTempDir(async (dir) => {
+      const s = shellSession(dir);
+      expect(textOf(await run(s, "Bash", { command: "printf '\\n\\n  x\\n\\n  '" }))).toBe("  x");
+      await s.close();
+    });
+  });
+
+  it.each([
+    ["exit 3", 3],
+    ["echo out; echo bad >&2; exit 2", 2],
+    ["false", 1],
+    ["kill -TERM $$", 143],
+  ])("non-zero exit %s is an error starting with Exit code", async (command, code) => {
+    await withTempDir(async (dir) => {
+      const s = shellSession(dir);
+      const r = await run(s, "Bash", { command });
+      expect(r.is_error).toBe(true);
+      expect(textOf(r).startsWith(`Exit code ${code}`)).toBe(true);
+      await s.close();
+    });
+  });
+
+  it.each([
+    ["grep nothing-matches f.txt", "No matches found"],
+    ["rg nothing-matches f.txt", "No matches found"],
+    ["diff f.txt g.txt", "Files differ"],
+    ["test -e missing", "Condition is false"],
+    ["cat f.txt | grep nothing-matches", "No matches found"],
+    ["git diff --no-index --quiet f.txt g.txt", "Differences found"],
+  ])("exit 1 of %s is an answer, not an error", async (command, meaning) => {
+    await withTempDir(async (dir) => {
+      writeFileSync(join(dir, "f.txt"), "a\n");
+      writeFileSync(join(dir, "g.txt"), "b\n");
+      const hooks = new ResponseRecorder();
+      const s = shellSession(dir, { session: { hooks } });
+      const r = await run(s, "Bash", { command });
+      expect(r.is_error).toBeUndefined();
+      expect(hooks.last<BashOutput>().exitCode).toBe(1);
+      expect(textOf(r)).toContain(meaning);
+      await s.close();
+    });
+  });
+
+  it("exit 2 of grep (a real error) is still an error", async () => {
+    await withTempDir(async (dir) => {
+      const s = shellSession(dir);
+      const r = await run(s, "Bash", { command: "grep x /no/such/file" });
+      expect(r.is_error).toBe(true);
+      expect(textOf(r)).toMatch(/^Exit code 2\n/);
+      await s.close();
+    });
+  });
+
+  it("exit 1 of a grep that is not last is an error (the status is the last command's)", async () => {
+    await withTempDir(async (dir) => {
+      const s = shellSession(dir);
+      const r = await run(s, "Bash", { command: "grep -q x /dev/null; exit 1" });
+      expect(r.is_error).toBe(true);
+      await s.close();
+    });
+  });
+
+  it("a syntax error is reported with the shell's line number", async () => {
+    await withTempDir(async (dir) => {
+      const s = shellSession(dir);
+      const r = await run(s, "Bash", { command: "echo ok\nif then" });
+      expect(r.is_error).toBe(true);
+      expect(textOf(r)).toContain("line 2");
+      await s.close();
+    });
+  });
+
+  it("bad input becomes an error the model can act on", async () => {
+    await withTempDir(async (dir) => {
+      const s = shellSession(dir);
+      expect(textOf(await run(s, "Bash", { command: "  " }))).toContain("The command is empty");
+      expect(textOf(await run(s, "Bash", { command: "true", timeout: -5 }))).toContain("timeout must be a positive number");
+      expect(textOf(await run(s, "Bash", { command: "true", shell: "zsh" }))).toContain("unexpected parameter `shell`");
+      await s.close();
+    });
+  });
+});
+
+describe("Bash: environment and interactivity", () => {
+  it("sets the non-interactive variables and the session env", async () => {
+    await withTempDir(async (dir) => {
+      const s = shellSession(dir, { session: { env: { MY_SETTING: "from-settings" } } });
+      const r = await run(s, "Bash", { command: 'echo "$PAGER $GIT_PAGER $GIT_EDITOR $ARMATURE $GIT_TERMINAL_PROMPT $MY_SETTING"' });
+      expect(textOf(r)).toBe("cat cat true 1 0 from-settings");
+      await s.close();
+    });
+  });
+
+  it("stdin is empty and there is no terminal: prompts fail at once", async () => {
+    await withTempDir(async (dir) => {
+      const s = shellSession(dir);
+      const r = await run(s, "Bash", {
+        command: 'read -r answer; echo "read=$?"; cat; tty; exec 9</dev/tty && echo has-tty || echo no-tty',
+        timeout: 20_000,
+      });
+      const text = textOf(r);
+      expect(text).toContain("read=1");
+      expect(text).toContain("not a tty");
+      expect(text).toContain("no-tty");
+      await s.close();
+    });
+  });
+
+  it("runs in its own process group and session", async () => {
+    await withTempDir(async (dir) => {
+      const s = shellSession(dir);
+      const r = await run(s, "Bash", { command: "ps -o pid=,pgid=,sid= -p $$" });
+      const [pid, pgid, sid] = textOf(r).trim().split(/\s+/).map(Number);
+      expect(pgid).toBe(pid);
+      expect(sid).toBe(pid);
+      expect(pgid).not.toBe(process.pid);
+      await s.close();
+    });
+  });
+
+  it("the shell is configurable", async () => {
+    await withTempDir(async (dir) => {
+      const s = shellSession(dir, { bash: { shell: "sh" } });
+      expect(textOf(await run(s, "Bash", { command: 'echo "$0"' }))).toBe("sh");
+      await s.close();
+      const missing = shellSession(dir, { bash: { shell: "/no/such/shell" } });
+      const r = await run(missing, "Bash", { command: "true" });
+      expect(r.is_error).toBe(true);
+      expect(textOf(r)).toContain("Could not start the shell");
+      await missing.close();
+    });
+  });
+});
+
+describe("Bash: working directory", () => {
+  it("carries cd over between calls inside the project", async () => {
+    await withTempDir(async (dir) => {
+      mkdirSync(join(dir, "a", "b"), { recursive: true });
+      const s = shellSession(dir);
+      await run(s, "Bash", { command: "cd a/b" });
+      expect(s.context.workspace.cwd).toBe(join(dir, "a", "b"));
+      expect(textOf(await run(s, "Bash", { command: "pwd" }))).toBe(join(dir, "a", "b"));
+      await run(s, "Bash", { command: "cd .. && exit 4" });
+      expect(textOf(await run(s, "Bash", { command: "pwd" }))).toBe(join(dir, "a"));
+      await s.close();
+    });
+  });
+
+  it("leaving the working directories resets to the project with a notice", async () => {
+    await withTempDir(async (dir) => {
+      const s = shellSession(dir);
+      const r = await run(s, "Bash", { command: "cd /usr" });
+      expect(textOf(r)).toContain(`Shell cwd was reset to ${dir}`);
+      expect(s.context.workspace.cwd).toBe(dir);
+      expect(textOf(await run(s, "Bash", { command: "pwd" }))).toBe(dir);
+      await s.close();
+    });
+  });
+
+  it("a sibling directory with the project's name as prefix is outside", async () => {
+    await withTempDir(async (root) => {
+      const proj = join(root, "proj");
+      mkdirSync(proj);
+      mkdirSync(join(root, "proj-evil"));
+      const s = shellSession(proj);
+      expect(textOf(await run(s, "Bash", { command: "cd ../proj-evil" }))).toContain("Shell cwd was reset");
+      await s.close();
+    });
+  });
+
+  it("a symlink inside the project that points outside is outside", async () => {
+    await withTempDir(async (root) => {
+      const proj = join(root, "proj");
+      mkdirSync(proj);
+      symlinkSync("/usr", join(proj, "link"));
+      const s = shellSession(proj);
+      expect(textOf(await run(s, "Bash", { command: "cd link" }))).toContain("Shell cwd was reset");
+      expect(s.context.workspace.cwd).toBe(proj);
+      await s.close();
+    });
+  });
+
+  it("an additional working directory may be entered", async () => {
+    await withTempDir(async (root) => {
+      mkdirSync(join(root, "proj"));
+      mkdirSync(join(root, "extra"));
+      const s = shellSession(join(root, "proj"), { session: { additionalDirectories: [join(root, "extra")] } });
+      await run(s, "Bash", { command: "cd ../extra" });
+      expect(s.context.workspace.cwd).toBe(join(root, "extra"));
+      await s.close();
+    });
+  });
+
+  it("a cwd that was deleted falls back to the project", async () => {
+    await withTempDir(async (dir) => {
+      mkdirSync(join(dir, "gone"));
+      const s = shellSession(dir);
+      await run(s, "Bash", { command: "cd gone" });
+      await run(s, "Bash", { command: "rmdir ../gone" });
+      const r = await run(s, "Bash", { command: "pwd" });
+      expect(textOf(r)).toContain(dir);
+      expect(textOf(r)).toContain("Shell cwd was reset");
+      await s.close();
+    });
+  });
+
+  it("a cd the command hides by replacing the EXIT trap keeps the previous cwd", async () => {
+    await withTempDir(async (dir) => {
+      mkdirSync(join(dir, "sub"));
+      const s = shellSession(dir);
+      await run(s, "Bash", { command: "trap - EXIT; cd sub" });
+      expect(s.context.workspace.cwd).toBe(dir);
+      await s.close();
+    });
+  });
+
+  it("a command that writes to its own fd does not disturb cwd tracking (no fd is borrowed)", async () => {
+    await withTempDir(async (dir) => {
+      const s = shellSession(dir);
+      const r = await run(s, "Bash", { command: "exec 3>x.txt; echo mine >&3; exec 9>y.txt; echo mine >&9; cat x.txt y.txt" });
+      expect(textOf(r)).toBe("mine\nmine");
+      expect(s.context.workspace.cwd).toBe(dir);
+      await s.close();
+    });
+  });
+});
+
+describe("Bash: timeout and abort stop everything", () => {
+  const spawnTree = (pids: string): string =>
+    [
+      // a grandchild in the group
+      `(sleep 1000 & echo $! >> ${pids}; wait) &`,
+      // a child that ignores SIGTERM (and keeps forking)
+      `bash -c 'trap "" TERM; echo $$ >> ${pids}; while :; do sleep 0.05; done' &`,
+      // a descendant that left the group with setsid
+      `setsid sleep 1000 & echo $! >> ${pids};`,
+      "sleep 0.3; echo started; sleep 1000",
+    ].join("\n");
+
+  it("timeout: SIGTERM to the group, SIGKILL after the grace; no process survives", async () => {
+    await withTempDir(async (dir) => {
+      const pids = join(dir, "pids");
+      const hooks = new ResponseRecorder();
+      const s = shellSession(dir, { session: { hooks } });
+      const r = await run(s, "Bash", { command: spawnTree(pids), timeout: 1_500 });
+      expect(r.is_error).toBe(true);
+      expect(textOf(r)).toMatch(/^Command timed out after 1\.5 s/);
+      expect(textOf(r)).toContain("started");
+      expect(hooks.last<BashOutput>().timedOut).toBe(true);
+      const all = pidsIn(pids);
+      expect(all.length).toBe(3);
+      for (const pid of all) expect(isAlive(pid)).toBe(false);
+      await s.close();
+    });
+  });
+
+  it("abort: the call says it was aborted and nothing survives", async () => {
+    await withTempDir(async (dir) => {
+      const pids = join(dir, "pids");
+      const s = shellSession(dir);
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 1_000);
+      const [r] = await s.runTurn([toolUse("Bash", { command: spawnTree(pids) })], { signal: controller.signal });
+      expect(r!.is_error).toBe(true);
+      expect(textOf(r!)).toContain("<error>Command was aborted before completion</error>");
+      for (const pid of pidsIn(pids)) expect(isAlive(pid)).toBe(false);
+      await s.close();
+    });
+  });
+
+  it("processes left running in the background are stopped when the command finishes", async () => {
+    await withTempDir(async (dir) => {
+      const s = shellSession(dir);
+      const r = await run(s, "Bash", { command: "sleep 1000 & echo $! > pid; echo done" });
+      expect(textOf(r)).toContain("done");
+      expect(textOf(r)).toContain("use run_in_background".replace("use", "Use"));
+      expect(isAlive(pidsIn(join(dir, "pid"))[0]!)).toBe(false);
+      await s.close();
+    });
+  });
+
+  it("the timeout is clamped to the maximum, not rejected", async () => {
+    await withTempDir(async (dir) => {
+      const hooks = new ResponseRecorder();
+      const s = shellSession(dir, { session: { hooks, env: { BASH_MAX_TIMEOUT_MS: "700000" } } });
+      await run(s, "Bash", { command: "true", timeout: 10_000_000 });
+      expect(hooks.last<BashOutput>().timeoutMs).toBe(700_000);
+      await s.close();
+    });
+  });
+});
+
+describe("Bash: output", () => {
+  it("progress events carry the chunks as they come", async () => {
+    await withTempDir(async (dir) => {
+      const s = shellSession(dir);
+      const chunks: string[] = [];
+      await s.runTurn([toolUse("Bash", { command: "echo a; sleep 0.2; echo b >&2" }, "t1")], {
+        onProgress: (p) => {
+          const data = p.data as { type: string; stream: string; chunk: string };
+          expect(p.toolUseId).toBe("t1");
+          chunks.push(`${data.stream}:${data.chunk}`);
+        },
+      });
+      expect(chunks).toEqual(["stdout:a\n", "stdout:b\n"]);
+      await s.close();
+    });
+  });
+
+  it("huge output: head and tail inline with a notice, the full output on disk", async () => {
+    await withTempDir(async (dir) => {
+      const hooks = new ResponseRecorder();
+      const s = shellSession(dir, { session: { hooks } });
+      // 40 MB: lines "line N"
+      const r = await run(s, "Bash", { command: "seq 1 5000000 | sed 's/^/line /'; echo END" });
+      const text = textOf(r);
+      expect(text.length).toBeLessThanOrEqual(30_000 + 600);
+      expect(text.startsWith("line 1\nline 2\n")).toBe(true);
+      expect(text.endsWith("line 5000000\nEND")).toBe(true);
+      const data = hooks.last<BashOutput>();
+      expect(data.truncated).toBe(true);
+      expect(text).toContain(`of output omitted here. The full output`);
+      expect(text).toContain(data.outputPath!);
+      expect(statSync(data.outputPath!).size).toBe(data.outputBytes);
+      expect(data.outputBytes).toBeGreaterThan(40_000_000);
+      await s.close();
+    });
+  });
+
+  it("BASH_MAX_OUTPUT_LENGTH sizes the inline text", async () => {
+    await withTempDir(async (dir) => {
+      const s = shellSession(dir, { session: { env: { BASH_MAX_OUTPUT_LENGTH: "5000" } } });
+      const text = textOf(await run(s, "Bash", { command: "seq 1 100000" }));
+      expect(text.length).toBeLessThanOrEqual(5_000 + 600);
+      await s.close();
+    });
+  });
+
+  it("non-UTF-8 output is decoded safely", async () => {
+    await withTempDir(async (dir) => {
+      const s = shellSession(dir);
+      const r = await run(s, "Bash", { command: "printf 'caf\\xe9 \\xff\\xfe ok \\xe2\\x82\\xac\\n'" });
+      expect(textOf(r)).toBe("caf\uFFFD \uFFFD\uFFFD ok €");
+      await s.close();
+    });
+  });
+
+  it("a multi-byte character cut by the inline limit is not split", async () => {
+    await withTempDir(async (dir) => {
+      const s = shellSession(dir, { session: { env: { BASH_MAX_OUTPUT_LENGTH: "2000" } } });
+      const text = textOf(await run(s, "Bash", { command: "for i in $(seq 1 3000); do printf 'é€😀'; done" }));
+      const [head, tail] = text.split(/\n\n\.\.\. \[.*\] \.\.\.\n\n/);
+      expect(head).toMatch(/^(é€😀)+(é|é€)?$/u);
+      expect(tail).toMatch(/^(€😀|😀)?(é€😀)+$/u);
+      await s.close();
+    });
+  });
+
+  it("an image on stdout comes back as an image block", async () => {
+    await withTempDir(async (dir) => {
+      const { default: sharp } = await import("sharp");
+      const png = await sharp({ create: { width: 4, height: 3, channels: 3, background: "#ff0000" } }).png().toBuffer();
+      writeFileSync(join(dir, "red.png"), png);
+      const s = shellSession(dir);
+      const r = await run(s, "Bash", { command: "cat red.png" });
+      expect(Array.isArray(r.content)).toBe(true);
+      const blocks = r.content as Array<{ type: string; source?: { media_type: string; data: string } }>;
+      expect(blocks[0]!.type).toBe("image");
+      expect(blocks[0]!.source!.media_type).toBe("image/png");
+      expect(Buffer.from(blocks[0]!.source!.data, "base64").equals(png)).toBe(true);
+      // JPEG, GIF and WebP by their magic bytes; a data: URI too
+      const jpeg = await sharp(png).jpeg().toBuffer();
+      writeFileSync(join(dir, "x.jpg"), jpeg);
+      const gif = await sharp(png).gif().toBuffer();
+      writeFileSync(join(dir, "x.gif"), gif);
+      const webp = await sharp(png).webp().toBuffer();
+      writeFileSync(join(dir, "x.webp"), webp);
+      for (const [file, type] of [["x.jpg", "image/jpeg"], ["x.gif", "image/gif"], ["x.webp", "image/webp"]] as const) {
+        const res = await run(s, "Bash", { command: `cat ${file}` });
+        expect((res.content as Array<{ source?: { media_type: string } }>)[0]!.source!.media_type).toBe(type);
+      }
+      const uri = await run(s, "Bash", { command: `printf 'data:image/png;base64,%s' "$(base64 -w0 red.png)"` });
+      expect((uri.content as Array<{ type: string }>)[0]!.type).toBe("image");
+      await s.close();
+    });
+  });
+
+  it("text that merely mentions PNG is text", async () => {
+    await withTempDir(async (dir) => {
+      const s = shellSession(dir);
+      const r = await run(s, "Bash", { command: "echo 'PNG data:image/png;base64,not really'" });
+      expect(typeof r.content).toBe("string");
+      await s.close();
+    });
+  });
+});
+
+describe("Bash: concurrency", () => {
+  it("a failing shell call aborts its running siblings in the streaming executor", async () => {
+    await withTempDir(async (dir) => {
+      execFileSync("mkfifo", [join(dir, "fifo")]);
+      const s = shellSession(dir);
+      // Two read-only calls run side by side: one blocks on a FIFO nobody writes, the other fails.
+      async function* blocks() {
+        yield toolUse("Bash", { command: "cat fifo" }, "slow");
+        await new Promise((r) => setTimeout(r, 300));
+        yield toolUse("Bash", { command: "cat /no/such/file" }, "fail");
+      }
+      const results: Record<string, ToolResultBlock> = {};
+      for await (const event of s.stream(blocks())) if (event.type === "result") results[event.result.tool_use_id] = event.result;
+      expect(results.fail!.is_error).toBe(true);
+      expect(results.slow!.is_error).toBe(true);
+      expect(textOf(results.slow!)).toContain("Command was aborted before completion");
+      await s.close();
+    });
+  });
+});
+
+describe("Bash: the output file", () => {
+  it("is not created when there is no output", async () => {
+    await withTempDir(async (dir) => {
+      const hooks = new ResponseRecorder();
+      const s = shellSession(dir, { session: { hooks } });
+      await run(s, "Bash", { command: "true" });
+      expect(hooks.last<BashOutput>().outputPath).toBeUndefined();
+      await run(s, "Bash", { command: "echo x" });
+      const path = hooks.last<BashOutput>().outputPath!;
+      expect(path.startsWith(s.context.session.dir)).toBe(true);
+      expect(statSync(path).mode & 0o777).toBe(0o600);
+      await s.close();
+      expect(await eventually(() => !existsSync(path))).toBe(true);
+    });
+  });
+});

@@ -1,0 +1,136 @@
+import { z } from "zod";
+import { buildTool } from "../../tool/build-tool.js";
+import type { ShellCommandFacts, Tool, ToolUseContext } from "../../tool/types.js";
+import { analyzeCommand } from "./analysis/index.js";
+import { HARD_MAX_OUTPUT_CHARS } from "./config.js";
+import { executeBash, type BashToolOptions } from "./execute.js";
+import {
+  BACKGROUND_DESCRIPTION,
+  BASH_TOOL_NAME,
+  bashDescription,
+  DESCRIPTION_DESCRIPTION,
+  DISABLE_SANDBOX_DESCRIPTION,
+  TIMEOUT_DESCRIPTION,
+} from "./prompt.js";
+import { bashResultBlock, type BashOutput } from "./result.js";
+import { sandboxConfigFromEnv, type SandboxConfig } from "./sandbox.js";
+
+export const bashInputSchema = z.object({
+  command: z.string().describe("The command to run"),
+  timeout: z.number().optional().describe(TIMEOUT_DESCRIPTION),
+  description: z.string().optional().describe(DESCRIPTION_DESCRIPTION),
+  run_in_background: z.boolean().optional().describe(BACKGROUND_DESCRIPTION),
+  dangerouslyDisableSandbox: z.boolean().optional().describe(DISABLE_SANDBOX_DESCRIPTION),
+});
+
+export type BashInput = z.infer<typeof bashInputSchema>;
+
+/** Analysis results by command: every stage of one call (and its retries) parses it once. */
+const factsCache = new Map<string, ShellCommandFacts>();
+const FACTS_CACHE_SIZE = 128;
+
+/** The grammar-based facts of a command; an analyser failure is "not read-only, not understood". */
+export function commandFacts(command: string): ShellCommandFacts {
+  const cached = factsCache.get(command);
+  if (cached) {
+    factsCache.delete(command);
+    factsCache.set(command, cached);
+    return cached;
+  }
+  let facts: ShellCommandFacts;
+  try {
+    facts = analyzeCommand(command);
+  } catch (err) {
+    facts = {
+      command,
+      subcommands: [],
+      writeTargets: [],
+      readTargets: [],
+      cdTargets: [],
+      readOnly: false,
+      complete: false,
+      reasons: [`the command could not be analysed: ${(err as Error).message}`],
+    };
+  }
+  factsCache.set(command, facts);
+  if (factsCache.size > FACTS_CACHE_SIZE) factsCache.delete(factsCache.keys().next().value as string);
+  return facts;
+}
+
+export function createBashTool(options: BashToolOptions = {}): Tool<typeof bashInputSchema, BashOutput> {
+  const sandboxConfig = (): SandboxConfig | undefined => options.sandbox ?? sandboxConfigFromEnv(process.env);
+
+  return buildTool({
+    name: BASH_TOOL_NAME,
+    searchHint: "run shell commands, scripts, git, npm, tests",
+    inputSchema: bashInputSchema,
+    // The tool keeps its own output inline-bounded (head and tail); the generic persistence
+    // must not cut it again.
+    maxResultSizeChars: HARD_MAX_OUTPUT_CHARS + 10_000,
+    description: () => bashDescription({ sandboxed: sandboxConfig()?.enabled === true }),
+
+    isReadOnly: (input) => commandFacts(input.command).readOnly,
+    isConcurrencySafe: (input) => commandFacts(input.command).readOnly,
+    // A failing command makes the commands the model ran next to it pointless or harmful.
+    abortsSiblingsOnError: () => true,
+    getToolUseSummary: (input) => input.description ?? (input.command.length > 80 ? `${input.command.slice(0, 77)}...` : input.command),
+
+    validateInput(input) {
+      if (input.command.trim() === "") {
+        return { result: false, message: "The command is empty. Give the shell command to run.", errorCode: "empty_command" };
+      }
+      if (input.command.includes("\0")) {
+        return { result: false, message: "The command contains a NUL character, which a shell command cannot hold. Remove it.", errorCode: "nul_in_command" };
+      }
+      if (input.timeout !== undefined && !(Number.isFinite(input.timeout) && input.timeout > 0)) {
+        return { result: false, message: `timeout must be a positive number of milliseconds; got ${input.timeout}. Leave it out for the default.`, errorCode: "bad_timeout" };
+      }
+      if (input.run_in_background && backgroundDisabled()) {
+        return {
+          result: false,
+          message: "Background commands are disabled in this session. Run the command in the foreground (without run_in_background).",
+          errorCode: "background_disabled",
+        };
+      }
+      return { result: true };
+    },
+
+    // Computes the analysis once for hooks and the permission engine (the cached value is what
+    // isReadOnly, permissionSubject and call use); the input itself is shown unchanged.
+    backfillObservableInput(input) {
+      commandFacts(input.command);
+      return input;
+    },
+
+    checkPermissions(input) {
+      const sandbox = sandboxConfig();
+      if (!input.dangerouslyDisableSandbox || !sandbox?.enabled) return { behavior: "passthrough" };
+      if (sandbox.allowUnsandboxedCommands === false) {
+        return {
+          behavior: "deny",
+          message: "Running commands outside the sandbox is turned off in this session. Run the command without dangerouslyDisableSandbox.",
+        };
+      }
+      return { behavior: "ask", message: `Run outside the OS sandbox: ${input.command}` };
+    },
+
+    permissionSubject: (input) => ({ kind: "shell", facts: commandFacts(input.command) }),
+
+    async call(input, context: ToolUseContext, onProgress) {
+      const { data, nextCwd } = await executeBash(input, commandFacts(input.command), context, options, sandboxConfig(), onProgress);
+      if (nextCwd === undefined) return { data };
+      // The cwd moves through a context modifier, applied in tool_use order after the call (after
+      // the batch for concurrent calls), so calls that run side by side see the same cwd.
+      return { data, contextModifier: (ctx) => ({ ...ctx, workspace: { ...ctx.workspace, cwd: nextCwd } }) };
+    },
+
+    mapToolResultToToolResultBlockParam: bashResultBlock,
+  });
+}
+
+function backgroundDisabled(): boolean {
+  const value = process.env.ARMATURE_DISABLE_BACKGROUND_TASKS ?? process.env.CLAUDE_CODE_DISABLE_BACKGROUND_TASKS;
+  return value !== undefined && ["1", "true", "yes"].includes(value.toLowerCase());
+}
+
+export const BashTool = createBashTool();
