@@ -28,10 +28,13 @@ export interface WorkingDirs {
   additionalDirectories: readonly string[];
 }
 
-/** Whether a directory is inside one of the working directories, compared as canonical paths. */
+/**
+ * Whether a directory is inside one of the working directories, compared as canonical paths
+ * (a symlink inside the project that points elsewhere is elsewhere).
+ */
 export function insideWorkingDirs(path: string, dirs: WorkingDirs): boolean {
   const real = canonical(path);
-  return [dirs.projectDir, ...dirs.additionalDirectories].some((dir) => isWithin(real, canonical(dir)) || isWithin(path, dir));
+  return [dirs.projectDir, ...dirs.additionalDirectories].some((dir) => isWithin(real, canonical(dir)));
 }
 
 export interface NextCwd {
