@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ProgressCallback, ShellCommandFacts, ToolUseContext } from "../../tool/types.js";
+import type { ProgressCallback, SessionState, ShellCommandFacts, ToolUseContext } from "../../tool/types.js";
 import { findTaskRegistry, taskRegistry, type BackgroundTask } from "../tasks/registry.js";
 import { bashLimitsFromEnv, commandEnv, effectiveTimeout, resolveShell, DEFAULT_MAX_OUTPUT_FILE_BYTES, type Env } from "./config.js";
 import { interpretExitCode } from "./exit-code.js";
@@ -73,9 +73,7 @@ export async function executeBash(
   const start = startCwd(limits.maintainProjectWorkingDir ? dirs.projectDir : context.workspace.cwd, dirs);
   if (start.notice) notices.push(start.notice);
 
-  const outputDir = join(context.session.dir, "shell-output");
-  const cwdDir = join(context.session.dir, "shell-cwd");
-  await Promise.all([mkdir(outputDir, { recursive: true, mode: 0o700 }), mkdir(cwdDir, { recursive: true, mode: 0o700 })]);
+  const { outputDir, cwdDir } = await sessionShellDirs(context.session);
   const registry = background ? taskRegistry(context) : undefined;
   const id = registry ? registry.newId() : randomId();
   const outputPath = join(outputDir, `${id}.output`);
@@ -132,6 +130,26 @@ export async function executeBash(
   if (next.notice) data.notices.push(next.notice);
   data.notices.push(...(findTaskRegistry(context)?.takeEndNotes() ?? []));
   return { data, ...(next.cwd !== context.workspace.cwd ? { nextCwd: next.cwd } : {}) };
+}
+
+/** The session's folders for output files and cwd reports, created once per session. */
+const preparedSessions = new WeakMap<SessionState, Promise<{ outputDir: string; cwdDir: string }>>();
+
+function sessionShellDirs(session: SessionState): Promise<{ outputDir: string; cwdDir: string }> {
+  let dirs = preparedSessions.get(session);
+  if (!dirs) {
+    const outputDir = join(session.dir, "shell-output");
+    const cwdDir = join(session.dir, "shell-cwd");
+    dirs = Promise.all([mkdir(outputDir, { recursive: true, mode: 0o700 }), mkdir(cwdDir, { recursive: true, mode: 0o700 })]).then(
+      () => ({ outputDir, cwdDir }),
+      (err: unknown) => {
+        preparedSessions.delete(session);
+        throw err;
+      },
+    );
+    preparedSessions.set(session, dirs);
+  }
+  return dirs;
 }
 
 function emptyOutput(timeoutMs: number, cwd: string, sandboxed: boolean): BashOutput {

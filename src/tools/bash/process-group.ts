@@ -76,8 +76,17 @@ function members(pgid: number, root: number): number[] {
   return [...live];
 }
 
-/** Whether anything of the group (or the root's descendants) still runs. */
+/**
+ * Whether anything of the group still runs, once its leader has exited (its other descendants
+ * were re-parented then, so the group is what is left to find). The common case, an empty
+ * group, costs one system call; /proc is read only to tell live members from unreaped zombies.
+ */
 export function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+  } catch {
+    return false;
+  }
   return members(pgid, pgid).length > 0;
 }
 

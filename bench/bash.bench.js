@@ -1,0 +1,110 @@
+// Bash tool benches:
+// 1. `Bash {command: "true"}` end to end through createSession().runTurn (bypassPermissions)
+//    vs a raw spawn('bash', ['-c', 'true']). Target ≤ 1.3× + 2 ms.
+// 2. 1 GB of output through the tool, in a child process: peak RSS ≤ 150 MB, the full output on disk.
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createSession, createBashTool } from "../dist/index.js";
+import { performance } from "node:perf_hooks";
+import { median, report } from "./util.js";
+
+const GB = 1024 ** 3;
+
+if (process.argv[2] === "--child-1gb") {
+  await childOneGigabyte();
+} else {
+  await startupBench();
+  oneGigabyteBench();
+}
+
+async function startupBench() {
+  const dir = mkdtempSync(join(tmpdir(), "armature-bench-"));
+  const session = createSession({ cwd: dir, tools: [createBashTool()], permissionMode: "bypassPermissions" });
+  let n = 0;
+  const viaTool = async () => {
+    const [r] = await session.runTurn([{ type: "tool_use", id: `t${n++}`, name: "Bash", input: { command: "true" } }]);
+    if (r.is_error) throw new Error(JSON.stringify(r));
+  };
+  const raw = () =>
+    new Promise((resolve, reject) => {
+      const child = spawn("bash", ["-c", "true"]);
+      child.once("error", reject);
+      child.once("close", resolve);
+    });
+  // Interleaved, alternating which goes first, so that load from elsewhere on the machine
+  // weighs on both the same.
+  const toolTimes = [];
+  const rawTimes = [];
+  for (let i = 0; i < 10; i++) {
+    await viaTool();
+    await raw();
+  }
+  for (let i = 0; i < 200; i++) {
+    const pair = i % 2 === 0 ? [[viaTool, toolTimes], [raw, rawTimes]] : [[raw, rawTimes], [viaTool, toolTimes]];
+    for (const [fn, times] of pair) {
+      const t0 = performance.now();
+      await fn();
+      times.push(performance.now() - t0);
+    }
+  }
+  await session.close();
+  rmSync(dir, { recursive: true, force: true });
+  const value = median(toolTimes);
+  const baseline = median(rawTimes);
+  report({
+    name: "Bash {command:'true'} via runTurn (median)",
+    value,
+    unit: "ms",
+    baseline,
+    baselineName: "spawn bash -c true",
+    target: "≤ 1.3× + 2 ms",
+    ok: value <= 1.3 * baseline + 2,
+  });
+}
+
+function oneGigabyteBench() {
+  const here = fileURLToPath(import.meta.url);
+  const r = spawnSync(process.execPath, [here, "--child-1gb"], { encoding: "utf8", maxBuffer: 1024 * 1024 });
+  if (r.status !== 0) {
+    console.log(`1 GB through Bash: the child failed: ${r.stderr}`);
+    process.exitCode = 1;
+    return;
+  }
+  const result = JSON.parse(r.stdout.trim().split("\n").at(-1));
+  report({
+    name: `1 GB of output through Bash (${result.seconds.toFixed(1)} s, ${result.fileBytes} bytes on disk, inline ${result.inlineChars} chars)`,
+    value: result.maxRssMB,
+    unit: "MB peak RSS",
+    target: "≤ 150 MB and the full output on disk",
+    ok: result.maxRssMB <= 150 && result.fileBytes === GB,
+  });
+}
+
+async function childOneGigabyte() {
+  const dir = mkdtempSync(join(tmpdir(), "armature-bench-"));
+  const session = createSession({ cwd: dir, tools: [createBashTool()], permissionMode: "bypassPermissions" });
+  let outputPath;
+  const hooks = {
+    has: (event) => event === "PostToolUse",
+    run: async (_event, input) => {
+      outputPath = input.tool_response.outputPath;
+      return { additionalContext: [], systemMessages: [], suppressOutput: false, errors: [] };
+    },
+  };
+  const withHooks = createSession({ cwd: dir, tools: [createBashTool()], permissionMode: "bypassPermissions", hooks });
+  await session.close();
+  const t0 = performance.now();
+  const [r] = await withHooks.runTurn([
+    { type: "tool_use", id: "big", name: "Bash", input: { command: `yes 'a line of output from a chatty build, 0123456789' | head -c ${GB}` } },
+  ]);
+  const seconds = (performance.now() - t0) / 1000;
+  const inline = typeof r.content === "string" ? r.content : "";
+  const fileBytes = outputPath ? statSync(outputPath).size : 0;
+  const maxRssMB = process.resourceUsage().maxRSS / 1024;
+  await withHooks.close();
+  rmSync(dir, { recursive: true, force: true });
+  console.log(JSON.stringify({ maxRssMB, fileBytes, seconds, inlineChars: inline.length, isError: r.is_error === true }));
+}
