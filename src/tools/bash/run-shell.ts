@@ -72,6 +72,28 @@ export function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
+/**
+ * Groups still running. The command is detached (its own session), so it would outlive this
+ * process: when the process exits (even on an uncaught exception), whatever is left is killed.
+ */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function trackGroup(pgid: number): void {
+  liveGroups.add(pgid);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => {
+    for (const group of liveGroups) {
+      try {
+        process.kill(-group, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+  });
+}
+
 export function startShell(options: RunShellOptions): RunningShell {
   const started = Date.now();
   const capture = new OutputCapture({ outputPath: options.outputPath, maxInlineChars: options.maxInlineChars, onChunk: options.onChunk });
@@ -87,6 +109,7 @@ export function startShell(options: RunShellOptions): RunningShell {
     stdio: ["ignore", "pipe", "pipe"],
   });
 
+  if (child.pid !== undefined) trackGroup(child.pid);
   let stoppedBy: StopReason | undefined;
   let stopping: Promise<void> | undefined;
   let exited = false;
@@ -161,6 +184,7 @@ export function startShell(options: RunShellOptions): RunningShell {
     }
     child.stdout?.destroy();
     child.stderr?.destroy();
+    if (child.pid !== undefined) liveGroups.delete(child.pid);
     const fileError = await capture.close();
     const finalCwd = readCwdFile(options.cwdFile);
     const outcome: ShellOutcome = {
