@@ -142,6 +142,25 @@ describe("Bash: environment and interactivity", () => {
     });
   });
 
+  it("git never opens an editor or a pager, and a prompt for input ends at once", async () => {
+    await withTempDir(async (dir) => {
+      const s = shellSession(dir);
+      const r = await run(s, "Bash", {
+        command:
+          "git init -q . && git -c user.email=a@b -c user.name=n commit -q --allow-empty -m first && " +
+          "git -c user.email=a@b -c user.name=n commit --allow-empty; echo commit=$?; git log --oneline | cat; " +
+          "python3 -c 'input()' 2>&1 | tail -1",
+        timeout: 30_000,
+      });
+      const text = textOf(r);
+      expect(text).toContain("empty commit message");
+      expect(text).toContain("commit=1");
+      expect(text).toContain("first");
+      expect(text).toContain("EOFError");
+      await s.close();
+    });
+  });
+
   it("runs in its own process group and session", async () => {
     await withTempDir(async (dir) => {
       const s = shellSession(dir);
