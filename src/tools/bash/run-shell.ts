@@ -177,6 +177,8 @@ export function startShell(options: RunShellOptions): RunningShell {
     }
     // A process that escaped the group may still hold the pipes: read while output flows, and let
     // go once they have been quiet for a moment.
+    // The exit may be seen before the last bytes are read: the quiet period starts now.
+    lastDataAt = Date.now();
     let closed = false;
     void pipesClosed.then(() => (closed = true));
     while (!closed && (paused || Date.now() - lastDataAt < PIPE_DRAIN_MS)) {
