@@ -352,12 +352,15 @@ describe("Bash: output", () => {
       const chunks: string[] = [];
       await s.runTurn([toolUse("Bash", { command: "echo a; sleep 0.2; echo b >&2" }, "t1")], {
         onProgress: (p) => {
-          const data = p.data as { type: string; stream: string; chunk: string };
+          const data = p.data as { type: string; chunk: string };
           expect(p.toolUseId).toBe("t1");
-          chunks.push(`${data.stream}:${data.chunk}`);
+          expect(data.type).toBe("bash_progress");
+          chunks.push(data.chunk);
         },
       });
-      expect(chunks).toEqual(["stdout:a\n", "stdout:b\n"]);
+      expect(chunks.join("")).toBe("a\nb\n");
+      // "a" came while the command was still sleeping, before "b" was written
+      expect(chunks[0]).toBe("a\n");
       await s.close();
     });
   });

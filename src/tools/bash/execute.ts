@@ -9,7 +9,7 @@ import { findTaskRegistry, taskRegistry, type BackgroundTask } from "../tasks/re
 import { bashLimitsFromEnv, commandEnv, effectiveTimeout, resolveShell, DEFAULT_MAX_OUTPUT_FILE_BYTES, type Env } from "./config.js";
 import { interpretExitCode } from "./exit-code.js";
 import { parseImageOutput, toImageOutput } from "./image.js";
-import { formatBytes, inlineText } from "./output.js";
+import { formatBytes, readImageCandidate, readOutputRange } from "./output.js";
 import type { BashOutput } from "./result.js";
 import { startShell, type RunningShell, type ShellOutcome } from "./run-shell.js";
 import { bwrapArgs, findBwrap, sandboxPlan, type SandboxConfig } from "./sandbox.js";
@@ -105,11 +105,13 @@ export async function executeBash(
     ...(background ? {} : { signal: context.abortController.signal }),
     outputPath,
     cwdFile: join(cwdDir, id),
-    maxInlineChars: limits.maxOutputChars,
     killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
     maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_FILE_BYTES,
+    // Foreground: new output becomes progress about ten times a second. Background: only the
+    // output limit is watched.
+    pollMs: background ? 1_000 : 100,
     ...(wrapper ? { wrapper } : {}),
-    ...(background ? {} : { onChunk: (stream, chunk) => onProgress({ toolUseId: "", data: { type: "bash_progress", stream, chunk } }) }),
+    ...(background ? {} : { onChunk: (chunk: string) => onProgress({ toolUseId: "", data: { type: "bash_progress", chunk } }) }),
   });
 
   if (registry) {
@@ -187,19 +189,17 @@ async function toBashOutput(
   sandboxed: boolean,
   notices: string[],
 ): Promise<BashOutput> {
-  const capture = outcome.capture;
-  const outputPath = capture.wroteFile ? capture.outputPath : undefined;
-  const combined = inlineText(capture.combined, maxChars, outputPath);
+  const outputPath = outcome.outputBytes > 0 ? outcome.outputPath : undefined;
+  const inline = outputPath ? await readOutputRange(outputPath, 0, maxChars) : { text: "", truncated: false };
   const data: BashOutput = {
     ...emptyOutput(timeoutMs, cwd, sandboxed),
-    stdout: inlineText(capture.stdout, maxChars, outputPath).text,
-    stderr: inlineText(capture.stderr, maxChars, outputPath).text,
-    output: combined.text,
+    stdout: inline.text,
+    output: inline.text,
     exitCode: outcome.exitCode,
     interrupted: outcome.stoppedBy === "abort",
     timedOut: outcome.stoppedBy === "timeout",
-    outputBytes: capture.totalBytes,
-    truncated: combined.truncated,
+    outputBytes: outcome.outputBytes,
+    truncated: inline.truncated,
     notices,
     durationMs: outcome.durationMs,
   };
@@ -213,15 +213,14 @@ async function toBashOutput(
   data.isError = exit.isError || outcome.stoppedBy === "output-limit";
   if (exit.meaning) data.returnCodeInterpretation = exit.meaning;
   if (outcome.stoppedBy === "output-limit") {
-    notices.push(`The command was stopped after ${formatBytes(capture.totalBytes)} of output (the limit). Write less, or redirect it to a file and search that.`);
+    notices.push(`The command was stopped after ${formatBytes(outcome.outputBytes)} of output (the limit). Write less, or redirect it to a file and search that.`);
   }
   if (outcome.strayProcessesStopped) {
     notices.push("Processes the command left running in the background were stopped when it finished. Use run_in_background to keep a process running.");
   }
-  if (outcome.fileError) notices.push(`The full output could not be saved (${outcome.fileError.message}).`);
 
-  const candidate = capture.imageCandidate();
-  const parsed = candidate && !outcome.stoppedBy ? parseImageOutput(candidate) : undefined;
+  const candidate = outputPath && !outcome.stoppedBy ? await readImageCandidate(outputPath, outcome.outputBytes) : undefined;
+  const parsed = candidate ? parseImageOutput(candidate) : undefined;
   if (parsed) {
     const image = await toImageOutput(parsed);
     if (image) {

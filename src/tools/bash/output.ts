@@ -1,49 +1,9 @@
-import { createWriteStream, type WriteStream } from "node:fs";
+// A command's output lives in a file: the command's stdout and stderr are that file (the kernel
+// writes it as the command writes, in the order it writes, with no copy through this process).
+// Everything here reads bounded parts of it: memory stays flat whatever the volume.
+import { closeSync, fstatSync, readSync } from "node:fs";
+import { open } from "node:fs/promises";
 import { TextDecoder } from "node:util";
-
-export type StreamName = "stdout" | "stderr";
-
-/**
- * The first and the last bytes of a stream, in bounded memory: the head keeps the first `size`
- * bytes, the tail the last `size` bytes (plus at most one chunk while it rolls).
- */
-export class ByteWindow {
-  private head: Buffer[] = [];
-  private headLen = 0;
-  private tail: Buffer[] = [];
-  private tailLen = 0;
-  total = 0;
-
-  constructor(private readonly size: number) {}
-
-  push(chunk: Buffer): void {
-    this.total += chunk.length;
-    if (this.headLen < this.size) {
-      const take = chunk.subarray(0, this.size - this.headLen);
-      this.head.push(take);
-      this.headLen += take.length;
-    }
-    this.tail.push(chunk);
-    this.tailLen += chunk.length;
-    while (this.tail.length > 1 && this.tailLen - this.tail[0]!.length >= this.size) {
-      this.tailLen -= this.tail.shift()!.length;
-    }
-  }
-
-  /** Everything, when it all fit in the head. */
-  whole(): Buffer | undefined {
-    return this.total <= this.size ? Buffer.concat(this.head) : undefined;
-  }
-
-  headBytes(): Buffer {
-    return Buffer.concat(this.head);
-  }
-
-  tailBytes(): Buffer {
-    const all = Buffer.concat(this.tail);
-    return all.length > this.size ? all.subarray(all.length - this.size) : all;
-  }
-}
 
 const decoder = new TextDecoder("utf-8");
 
@@ -95,16 +55,8 @@ export interface InlineText {
 
 /**
  * At most `maxChars` characters of a stream: all of it, or its head and its tail around a
- * marker where the middle is left out. The marker names the file with the full output.
- */
-export function inlineText(window: ByteWindow, maxChars: number, outputPath: string | undefined): InlineText {
-  const whole = window.whole();
-  return inlineFromParts(whole ?? window.headBytes(), whole ? undefined : window.tailBytes(), window.total, maxChars, outputPath);
-}
-
-/**
- * The same from the parts of a stream read elsewhere (a file): `tail` undefined when `head` is
- * the whole of it.
+ * marker where the middle is left out, naming the file with the full output. `tail` is
+ * undefined when `head` is the whole stream.
  */
 export function inlineFromParts(head: Buffer, tail: Buffer | undefined, total: number, maxChars: number, outputPath: string | undefined): InlineText {
   if (tail === undefined) {
@@ -131,113 +83,63 @@ export function formatBytes(n: number): string {
   return `${(n / 1024 ** 3).toFixed(2)} GB`;
 }
 
-/** The largest stdout kept whole in memory to be shown as an image. */
-export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
-
-export interface CaptureOptions {
-  /** The file every byte goes to, in arrival order (created at the first byte). */
-  outputPath: string;
-  /** Characters that may be shown inline (sizes the in-memory windows). */
-  maxInlineChars: number;
-  /** Called with decoded text as it arrives. */
-  onChunk?: (stream: StreamName, text: string) => void;
+export interface OutputRange extends InlineText {
+  /** The offset to read from next time. */
+  end: number;
+  /** Bytes that were new since `from`. */
+  newBytes: number;
 }
 
 /**
- * Where a command's output goes: every byte to the output file as it comes (stdout and stderr
- * interleaved as they arrive), and only bounded windows in memory. `write` returns false when
- * the file is behind; the caller pauses its sources until `onDrain`.
+ * What `path` holds from byte `from` on, at most `maxChars` characters inline (head and tail
+ * when there is more). Reads two ranges at most. A missing file is empty.
  */
-export class OutputCapture {
-  readonly combined: ByteWindow;
-  readonly stdout: ByteWindow;
-  readonly stderr: ByteWindow;
-  /** stdout kept whole while it may be an image (starts with image magic bytes). */
-  private imageBytes: Buffer[] | undefined = [];
-  private imageLen = 0;
-  private imageDecided = false;
-  private file: WriteStream | undefined;
-  private fileError: Error | undefined;
-  private readonly decoders: Record<StreamName, TextDecoder> = {
-    stdout: new TextDecoder("utf-8"),
-    stderr: new TextDecoder("utf-8"),
-  };
-
-  constructor(private readonly options: CaptureOptions) {
-    // 4 bytes a character at most: a stream that fits is never cut, one that does not is cut cleanly.
-    const windowBytes = options.maxInlineChars * 4;
-    this.combined = new ByteWindow(windowBytes);
-    this.stdout = new ByteWindow(windowBytes);
-    this.stderr = new ByteWindow(windowBytes);
+export async function readOutputRange(path: string, from: number, maxChars: number): Promise<OutputRange> {
+  let handle;
+  try {
+    handle = await open(path, "r");
+  } catch {
+    return { text: "", omittedBytes: 0, truncated: false, end: from, newBytes: 0 };
   }
-
-  get outputPath(): string {
-    return this.options.outputPath;
-  }
-
-  get totalBytes(): number {
-    return this.combined.total;
-  }
-
-  /** Whether any byte was written (the output file exists). */
-  get wroteFile(): boolean {
-    return this.file !== undefined;
-  }
-
-  write(stream: StreamName, chunk: Buffer): boolean {
-    this.combined.push(chunk);
-    this[stream].push(chunk);
-    if (stream === "stdout") this.keepForImage(chunk);
-    if (this.options.onChunk) this.options.onChunk(stream, this.decoders[stream].decode(chunk, { stream: true }));
-    if (this.fileError) return true;
-    this.file ??= this.openFile();
-    return this.file.write(chunk);
-  }
-
-  onDrain(callback: () => void): void {
-    if (!this.file || this.fileError) callback();
-    else this.file.once("drain", callback);
-  }
-
-  /** stdout as bytes when it is small enough to be an image and started like one. */
-  imageCandidate(): Buffer | undefined {
-    return this.imageBytes && this.imageLen > 0 ? Buffer.concat(this.imageBytes) : undefined;
-  }
-
-  /** Flushes and closes the file; resolves to the write error, if any. */
-  async close(): Promise<Error | undefined> {
-    const file = this.file;
-    if (file && !file.closed) {
-      await new Promise<void>((resolve) => {
-        file.end(() => resolve());
-        file.once("error", () => resolve());
-      });
+  try {
+    const size = (await handle.stat()).size;
+    const start = Math.min(from, size);
+    const length = size - start;
+    // 4 bytes a character at most: a range that fits is never cut, one that does not is cut cleanly.
+    const window = maxChars * 4;
+    const read = async (position: number, n: number): Promise<Buffer> => {
+      const buf = Buffer.alloc(n);
+      const { bytesRead } = await handle.read(buf, 0, n, position);
+      return buf.subarray(0, bytesRead);
+    };
+    if (length <= window) {
+      const whole = await read(start, length);
+      return { ...inlineFromParts(whole, undefined, whole.length, maxChars, path), end: start + whole.length, newBytes: whole.length };
     }
-    return this.fileError;
+    const head = await read(start, window);
+    const tail = await read(size - window, window);
+    return { ...inlineFromParts(head, tail, length, maxChars, path), end: size, newBytes: length };
+  } finally {
+    await handle.close();
   }
+}
 
-  private openFile(): WriteStream {
-    const file = createWriteStream(this.options.outputPath, { flags: "w", mode: 0o600 });
-    file.on("error", (err) => {
-      this.fileError = err;
-      file.emit("drain");
-    });
-    return file;
-  }
+/** The largest output read whole to be shown as an image. */
+export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 
-  private keepForImage(chunk: Buffer): void {
-    if (!this.imageBytes) return;
-    this.imageBytes.push(chunk);
-    this.imageLen += chunk.length;
-    if (this.imageLen > MAX_IMAGE_BYTES) {
-      this.imageBytes = undefined;
-      return;
-    }
-    // Decide once, as soon as there are enough bytes to recognise a format.
-    if (!this.imageDecided && this.imageLen >= 12) {
-      this.imageDecided = true;
-      if (!looksLikeImageStart(Buffer.concat(this.imageBytes).subarray(0, 32))) this.imageBytes = undefined;
-    }
+/** The whole output when it may be an image (image magic bytes or a data: URI at the start). */
+export async function readImageCandidate(path: string, size: number): Promise<Buffer | undefined> {
+  if (size < 12 || size > MAX_IMAGE_BYTES) return undefined;
+  const handle = await open(path, "r");
+  try {
+    const start = Buffer.alloc(16);
+    await handle.read(start, 0, 16, 0);
+    if (!looksLikeImageStart(start)) return undefined;
+    const all = Buffer.alloc(size);
+    const { bytesRead } = await handle.read(all, 0, size, 0);
+    return all.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
   }
 }
 
@@ -252,4 +154,60 @@ export function imageTypeOf(bytes: Buffer): "image/png" | "image/jpeg" | "image/
   if (bytes.length >= 6 && ["GIF87a", "GIF89a"].includes(bytes.subarray(0, 6).toString("latin1"))) return "image/gif";
   if (bytes.length >= 12 && bytes.subarray(0, 4).toString("latin1") === "RIFF" && bytes.subarray(8, 12).toString("latin1") === "WEBP") return "image/webp";
   return undefined;
+}
+
+/** The most a progress event carries; a command that writes faster is sampled, not queued. */
+const MAX_PROGRESS_BYTES = 64 * 1024;
+
+/**
+ * Watches the output file while the command runs, through the descriptor it was opened with:
+ * new bytes become progress chunks, and the size is checked against the output limit. Reads at
+ * most 64 KB a tick. `finish` reads the rest, closes the descriptor and gives the final size.
+ */
+export class OutputFollower {
+  private offset = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private progressDecoder = new TextDecoder("utf-8");
+  private closed = false;
+  size = 0;
+
+  constructor(
+    private readonly fd: number,
+    private readonly options: { intervalMs: number; maxBytes: number; onLimit: () => void; onChunk?: (text: string) => void },
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => this.poll(), this.options.intervalMs);
+    this.timer.unref();
+  }
+
+  finish(): number {
+    if (this.closed) return this.size;
+    if (this.timer) clearInterval(this.timer);
+    this.poll();
+    this.closed = true;
+    closeSync(this.fd);
+    return this.size;
+  }
+
+  private poll(): void {
+    if (this.closed) return;
+    try {
+      this.size = fstatSync(this.fd).size;
+    } catch {
+      return;
+    }
+    if (this.size > this.options.maxBytes) this.options.onLimit();
+    if (!this.options.onChunk || this.size <= this.offset) return;
+    let from = this.offset;
+    if (this.size - from > MAX_PROGRESS_BYTES) {
+      from = this.size - MAX_PROGRESS_BYTES;
+      this.progressDecoder = new TextDecoder("utf-8");
+    }
+    const buf = Buffer.alloc(this.size - from);
+    const n = readSync(this.fd, buf, 0, buf.length, from);
+    this.offset = from + n;
+    const text = this.progressDecoder.decode(buf.subarray(0, n), { stream: true });
+    if (text) this.options.onChunk(text);
+  }
 }

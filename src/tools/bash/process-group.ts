@@ -3,6 +3,8 @@
 // setsid), waits a grace period, then SIGKILLs whatever is left.
 import { readdirSync, readFileSync } from "node:fs";
 
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
 const HAS_PROC = (() => {
   try {
     readFileSync("/proc/self/stat");
@@ -81,13 +83,18 @@ function members(pgid: number, root: number): number[] {
  * were re-parented then, so the group is what is left to find). The common case, an empty
  * group, costs one system call; /proc is read only to tell live members from unreaped zombies.
  */
-export function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-  } catch {
-    return false;
+export async function groupAlive(pgid: number): Promise<boolean> {
+  // Members that are still exiting (a sandbox's PID-namespace init tearing down) get a moment.
+  for (let attempt = 0; attempt < 10; attempt++) {
+    try {
+      process.kill(-pgid, 0);
+    } catch {
+      return false;
+    }
+    if (members(pgid, pgid).length === 0) return false;
+    await sleep(5);
   }
-  return members(pgid, pgid).length > 0;
+  return true;
 }
 
 function signal(pids: readonly number[], pgid: number, sig: NodeJS.Signals): void {
@@ -105,8 +112,6 @@ function signal(pids: readonly number[], pgid: number, sig: NodeJS.Signals): voi
     }
   }
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * SIGTERM to the group and its descendants, then SIGKILL after `graceMs` to whatever is left.

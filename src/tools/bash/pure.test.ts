@@ -7,7 +7,7 @@ import { withTempDir } from "../../../test/helpers.js";
 import type { ShellCommandFacts } from "../../tool/types.js";
 import { bashLimitsFromEnv, commandEnv, effectiveTimeout, resolveShell } from "./config.js";
 import { interpretExitCode } from "./exit-code.js";
-import { ByteWindow, imageTypeOf, inlineText } from "./output.js";
+import { imageTypeOf, inlineFromParts } from "./output.js";
 import { bashResultBlock, tidy, type BashOutput } from "./result.js";
 import { shellQuote, wrapCommand } from "./run-shell.js";
 import { isWithin, nextCwd } from "./working-dir.js";
@@ -52,32 +52,28 @@ describe("limits from the environment", () => {
 describe("the wrapper script", () => {
   it("quotes the cwd file for the shell", () => {
     expect(shellQuote("/a b/it's")).toBe(`'/a b/it'\\''s'`);
-    expect(wrapCommand("ls", "/tmp/x y")).toBe(`trap 'pwd -P >| '/tmp/x y' 2>/dev/null' EXIT; exec 2>&1; ls`);
+    expect(wrapCommand("ls", "/tmp/x y")).toBe(`trap 'pwd -P >| '/tmp/x y' 2>/dev/null' EXIT; ls`);
   });
 });
 
 describe("the inline window", () => {
-  it("keeps the head and the tail in bounded memory", () => {
-    const w = new ByteWindow(10);
-    for (let i = 0; i < 1000; i++) w.push(Buffer.from(`${i % 10}`.repeat(7)));
-    expect(w.total).toBe(7000);
-    expect(w.headBytes().toString()).toBe("0000000111");
-    expect(w.tailBytes().toString()).toBe("8889999999");
-    expect(w.whole()).toBeUndefined();
-  });
-
   it("whole when it fits; head + marker + tail when it does not", () => {
-    const small = new ByteWindow(4 * 1000);
-    small.push(Buffer.from("hello"));
-    expect(inlineText(small, 1000, "/out")).toEqual({ text: "hello", omittedBytes: 0, truncated: false });
-    const big = new ByteWindow(4 * 1000);
-    big.push(Buffer.from("a".repeat(3000) + "b".repeat(3000)));
-    const t = inlineText(big, 1000, "/out");
+    expect(inlineFromParts(Buffer.from("hello"), undefined, 5, 1000, "/out")).toEqual({ text: "hello", omittedBytes: 0, truncated: false });
+    const t = inlineFromParts(Buffer.from("a".repeat(4000)), Buffer.from("b".repeat(4000)), 1_000_000, 1000, "/out");
     expect(t.truncated).toBe(true);
     expect(t.text.startsWith("a".repeat(300))).toBe(true);
     expect(t.text.endsWith("b".repeat(300))).toBe(true);
     expect(t.text).toContain("/out");
+    expect(t.text).toMatch(/\d+\.\d KB of output omitted here/);
     expect(t.text.length).toBeLessThanOrEqual(1000);
+  });
+
+  it("a whole part that is too long is cut head and tail", () => {
+    const t = inlineFromParts(Buffer.from("x".repeat(1500) + "y".repeat(1500)), undefined, 3000, 1000, undefined);
+    expect(t.truncated).toBe(true);
+    expect(t.text.startsWith("x")).toBe(true);
+    expect(t.text.endsWith("y")).toBe(true);
+    expect(t.text).toContain("The full output was 2.9 KB");
   });
 
   it.each([

@@ -4,14 +4,13 @@ import { imageBlock, type ImageOutput } from "./image.js";
 
 export interface BashOutput {
   /**
-   * What the command wrote, stdout and stderr interleaved in the order it wrote them (the
-   * command's stderr is joined to its stdout, as on a terminal), at most the inline limit
-   * (head and tail around a marker past it).
+   * What the command wrote: its stdout and stderr are one file, so this is both, in the order it
+   * wrote them (as on a terminal), at most the inline limit (head and tail around a marker past it).
    */
   stdout: string;
-  /** What the shell or the sandbox said before the command ran (e.g. a syntax error in its first line), likewise. */
+  /** Always empty: stderr is part of `stdout` (kept for hooks written against the reference agent's shape). */
   stderr: string;
-  /** Both, in arrival order, likewise: what the model reads. */
+  /** The same text: what the model reads. */
   output: string;
   /** The exit status (128+N when a signal ended it); null when the command did not start or runs in the background. */
   exitCode: number | null;
@@ -71,7 +70,7 @@ export function bashResultText(data: BashOutput): string {
         `Use TaskOutput with task_id "${data.backgroundTaskId}" to read new output, TaskStop to stop it.`,
     );
   } else {
-    const body = tidy(data.isImage ? data.stderr : data.output);
+    const body = data.isImage ? "" : tidy(data.output);
     if (data.timedOut) {
       parts.push(
         `Command timed out after ${formatDuration(data.timeoutMs)} and was stopped, with every process it started. ` +

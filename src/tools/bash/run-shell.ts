@@ -1,9 +1,9 @@
 // Runs one command: `<shell> -c`, its own process group, stdin from /dev/null, no terminal,
-// output streamed to a file, the final working directory reported through a file.
+// stdout and stderr both the output file, the final working directory reported through a file.
 import { spawn } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { closeSync, openSync, readFileSync, rmSync } from "node:fs";
 import { constants as osConstants } from "node:os";
-import { OutputCapture, type StreamName } from "./output.js";
+import { OutputFollower } from "./output.js";
 import { groupAlive, stopProcessGroup } from "./process-group.js";
 
 export interface RunShellOptions {
@@ -14,17 +14,20 @@ export interface RunShellOptions {
   timeoutMs: number;
   /** Aborting it stops the command (the call was interrupted). */
   signal?: AbortSignal;
+  /** The file the command's stdout and stderr are. */
   outputPath: string;
   /** Where the shell writes its final working directory on exit. */
   cwdFile: string;
-  maxInlineChars: number;
   /** Between SIGTERM and SIGKILL. */
   killGraceMs: number;
   /** Output past this many bytes stops the command. */
   maxOutputBytes: number;
+  /** How often the output file is looked at while the command runs (progress, output limit). */
+  pollMs: number;
   /** Arguments put in front of the shell (the sandbox). */
   wrapper?: { file: string; args: (shellArgv: string[]) => string[] };
-  onChunk?: (stream: StreamName, text: string) => void;
+  /** New output as text, while it runs. */
+  onChunk?: (text: string) => void;
 }
 
 export type StopReason = "timeout" | "abort" | "output-limit" | "stopped";
@@ -39,33 +42,28 @@ export interface ShellOutcome {
   strayProcessesStopped: boolean;
   /** The shell's working directory when it exited, as it reported it. */
   finalCwd?: string;
-  capture: OutputCapture;
-  /** The shell could not be started. */
+  outputPath: string;
+  /** Size of the output file when the command ended. */
+  outputBytes: number;
+  /** The shell could not be started (or the output file not created). */
   spawnError?: Error;
-  /** Writing the output file failed (the inline windows are still right). */
-  fileError?: Error;
   durationMs: number;
 }
 
 export interface RunningShell {
   readonly pid: number | undefined;
-  readonly capture: OutputCapture;
   readonly done: Promise<ShellOutcome>;
   /** Stops the command and everything it started; resolves when it has ended. */
   stop(reason?: StopReason): Promise<ShellOutcome>;
 }
 
-/** How long the pipes may stay open after everything of the group was stopped (a setsid escapee). */
-const PIPE_DRAIN_MS = 500;
-
 /**
- * The script given to `-c`: an EXIT trap that records the final directory, stderr joined to
- * stdout (one pipe keeps the order in which the command wrote, as a terminal shows it), then the
- * command on the same line so that line numbers in the shell's messages match the command. The
- * trap keeps the exit status; if the command replaces it, the directory is simply not learned.
+ * The script given to `-c`: an EXIT trap that records the final directory, then the command on
+ * the same line so that line numbers in the shell's messages match the command. The trap keeps
+ * the exit status; if the command replaces it, the directory is simply not learned.
  */
 export function wrapCommand(command: string, cwdFile: string): string {
-  return `trap 'pwd -P >| ${shellQuote(cwdFile)} 2>/dev/null' EXIT; exec 2>&1; ${command}`;
+  return `trap 'pwd -P >| ${shellQuote(cwdFile)} 2>/dev/null' EXIT; ${command}`;
 }
 
 export function shellQuote(value: string): string {
@@ -94,56 +92,68 @@ function trackGroup(pgid: number): void {
   });
 }
 
+function failedStart(options: RunShellOptions, started: number, error: Error): RunningShell {
+  const outcome: ShellOutcome = {
+    exitCode: null,
+    signal: null,
+    strayProcessesStopped: false,
+    outputPath: options.outputPath,
+    outputBytes: 0,
+    spawnError: error,
+    durationMs: Date.now() - started,
+  };
+  const done = Promise.resolve(outcome);
+  return { pid: undefined, done, stop: () => done };
+}
+
 export function startShell(options: RunShellOptions): RunningShell {
   const started = Date.now();
-  const capture = new OutputCapture({ outputPath: options.outputPath, maxInlineChars: options.maxInlineChars, onChunk: options.onChunk });
   const shellArgv = [options.shell, "-c", wrapCommand(options.command, options.cwdFile)];
   const file = options.wrapper ? options.wrapper.file : options.shell;
   const args = options.wrapper ? options.wrapper.args(shellArgv) : shellArgv.slice(1);
 
-  const child = spawn(file, args, {
-    cwd: options.cwd,
-    env: options.env,
-    // Its own session and process group: no controlling terminal, and one signal reaches all of it.
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  // One open file for stdout and stderr: the kernel keeps the order in which the command wrote,
+  // as on a terminal, and nothing passes through this process. Read/write, so the same
+  // descriptor serves to follow it.
+  let fd: number;
+  try {
+    fd = openSync(options.outputPath, "w+", 0o600);
+  } catch (err) {
+    return failedStart(options, started, err as Error);
+  }
+  let child;
+  try {
+    child = spawn(file, args, {
+      cwd: options.cwd,
+      env: options.env,
+      // Its own session and process group: no controlling terminal, and one signal reaches all of it.
+      detached: true,
+      stdio: ["ignore", fd, fd],
+    });
+  } catch (err) {
+    closeSync(fd);
+    return failedStart(options, started, err as Error);
+  }
+  const pid = child.pid;
+  if (pid !== undefined) trackGroup(pid);
 
-  if (child.pid !== undefined) trackGroup(child.pid);
   let stoppedBy: StopReason | undefined;
   let stopping: Promise<void> | undefined;
   let exited = false;
-  let strayProcessesStopped = false;
-
   const stop = (reason: StopReason): Promise<void> => {
     if (stopping) return stopping;
     stoppedBy ??= reason;
-    stopping = child.pid === undefined ? Promise.resolve() : stopProcessGroup(child.pid, options.killGraceMs);
+    stopping = pid === undefined ? Promise.resolve() : stopProcessGroup(pid, options.killGraceMs);
     return stopping;
   };
 
-  // Output: to the capture; when the file falls behind, both pipes wait for it.
-  let paused = false;
-  const pause = (): void => {
-    if (paused) return;
-    paused = true;
-    child.stdout?.pause();
-    child.stderr?.pause();
-    capture.onDrain(() => {
-      paused = false;
-      child.stdout?.resume();
-      child.stderr?.resume();
-    });
-  };
-  let lastDataAt = Date.now();
-  const onData = (stream: StreamName) => (chunk: Buffer): void => {
-    lastDataAt = Date.now();
-    if (!capture.write(stream, chunk)) pause();
-    if (capture.totalBytes > options.maxOutputBytes) void stop("output-limit");
-  };
-  child.stdout?.on("data", onData("stdout"));
-  child.stderr?.on("data", onData("stderr"));
-  const pipesClosed = Promise.all([child.stdout, child.stderr].map((s) => (s ? new Promise<void>((r) => s.once("close", () => r())) : Promise.resolve())));
+  const follower = new OutputFollower(fd, {
+    intervalMs: options.pollMs,
+    maxBytes: options.maxOutputBytes,
+    onLimit: () => void stop("output-limit"),
+    ...(options.onChunk ? { onChunk: options.onChunk } : {}),
+  });
+  follower.start();
 
   const timer = setTimeout(() => void stop("timeout"), options.timeoutMs);
   const onAbort = (): void => void stop("abort");
@@ -160,51 +170,37 @@ export function startShell(options: RunShellOptions): RunningShell {
     exited = true;
     clearTimeout(timer);
     options.signal?.removeEventListener("abort", onAbort);
-    if (result.error) {
-      child.stdout?.destroy();
-      child.stderr?.destroy();
-      await capture.close();
-      return { exitCode: null, signal: null, strayProcessesStopped: false, capture, spawnError: result.error, durationMs: Date.now() - started };
+    let strayProcessesStopped = false;
+    if (!result.error) {
+      // What the command left running (`server &`) does not outlive the call: the caller asks
+      // for run_in_background to keep something running.
+      if (pid !== undefined && !stopping && (await groupAlive(pid))) {
+        strayProcessesStopped = true;
+        await stop("stopped");
+        stoppedBy = undefined;
+      } else if (stopping) {
+        await stopping;
+      }
     }
-    // What the command left running (`server &`) does not outlive the call: the caller asks for
-    // run_in_background to keep something running.
-    if (child.pid !== undefined && !stopping && groupAlive(child.pid)) {
-      strayProcessesStopped = true;
-      await stop("stopped");
-      stoppedBy = undefined;
-    } else if (stopping) {
-      await stopping;
-    }
-    // A process that escaped the group may still hold the pipes: read while output flows, and let
-    // go once they have been quiet for a moment.
-    // The exit may be seen before the last bytes are read: the quiet period starts now.
-    lastDataAt = Date.now();
-    let closed = false;
-    void pipesClosed.then(() => (closed = true));
-    while (!closed && (paused || Date.now() - lastDataAt < PIPE_DRAIN_MS)) {
-      await Promise.race([pipesClosed, sleep(50)]);
-    }
-    child.stdout?.destroy();
-    child.stderr?.destroy();
-    if (child.pid !== undefined) liveGroups.delete(child.pid);
-    const fileError = await capture.close();
-    const finalCwd = readCwdFile(options.cwdFile);
+    if (pid !== undefined) liveGroups.delete(pid);
+    const outputBytes = follower.finish();
     const outcome: ShellOutcome = {
-      exitCode: result.code ?? signalExitCode(result.signal),
-      signal: result.signal,
+      exitCode: result.error ? null : (result.code ?? signalExitCode(result.signal)),
+      signal: result.error ? null : result.signal,
       strayProcessesStopped,
-      capture,
+      outputPath: options.outputPath,
+      outputBytes,
       durationMs: Date.now() - started,
     };
+    if (result.error) outcome.spawnError = result.error;
     if (stoppedBy) outcome.stoppedBy = stoppedBy;
+    const finalCwd = readCwdFile(options.cwdFile);
     if (finalCwd !== undefined) outcome.finalCwd = finalCwd;
-    if (fileError) outcome.fileError = fileError;
     return outcome;
   })();
 
   return {
-    pid: child.pid,
-    capture,
+    pid,
     done,
     async stop(reason: StopReason = "stopped") {
       if (!exited) await stop(reason);
@@ -212,8 +208,6 @@ export function startShell(options: RunShellOptions): RunningShell {
     },
   };
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 function signalExitCode(signal: NodeJS.Signals | null): number | null {
   if (!signal) return null;

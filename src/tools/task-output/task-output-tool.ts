@@ -3,7 +3,7 @@ import { buildTool } from "../../tool/build-tool.js";
 import type { Tool, ToolUseContext } from "../../tool/types.js";
 import { bashLimitsFromEnv } from "../bash/config.js";
 import { findTaskRegistry, type BackgroundTask, type TaskStatus } from "../tasks/registry.js";
-import { readNewOutput } from "../tasks/read-output.js";
+import { readOutputRange } from "../bash/output.js";
 import {
   BASH_ID_DESCRIPTION,
   BLOCK_DESCRIPTION,
@@ -105,7 +105,7 @@ export function createTaskOutputTool(): Tool<typeof taskOutputInputSchema, TaskO
       const block = input.block ?? !(input.task_id === undefined && input.bash_id !== undefined);
       if (block) await waitFor(task, Math.min(input.timeout ?? DEFAULT_WAIT_MS, MAX_WAIT_MS), context.abortController.signal);
       const limits = bashLimitsFromEnv({ ...process.env, ...context.session.env });
-      const read = await readNewOutput(task.outputPath, task.readOffset, limits.maxOutputChars);
+      const read = await readOutputRange(task.outputPath, task.readOffset, limits.maxOutputChars);
       task.readOffset = read.end;
       let output = read.text;
       if (input.filter !== undefined) {

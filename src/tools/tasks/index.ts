@@ -1,2 +1,1 @@
 export { findTaskRegistry, taskRegistry, TaskRegistry, TASK_REGISTRY_KEY, type BackgroundTask, type TaskStatus } from "./registry.js";
-export { readNewOutput, type NewOutput } from "./read-output.js";

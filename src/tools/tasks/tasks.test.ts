@@ -94,7 +94,7 @@ describe("background tasks", () => {
       const s = shellSession(dir);
       const id = taskIdIn(textOf(await run(s, "Bash", { command: "echo hi; sleep 1000", run_in_background: true })));
       const task = findTaskRegistry(s.context)!.get(id)!;
-      expect(await eventually(() => existsSync(task.outputPath))).toBe(true);
+      expect(await eventually(() => readFileSync(task.outputPath, "utf8") === "hi\n")).toBe(true);
       const out = textOf(await run(s, "BashOutput", { bash_id: id }));
       expect(out).toContain("<status>running</status>");
       expect(out).toContain("hi");
