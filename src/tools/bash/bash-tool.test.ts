@@ -475,7 +475,19 @@ describe("Bash: concurrency", () => {
 });
 
 describe("Bash: the output file", () => {
-  it("is not created when there is no output", async () => {
+  it("past the output limit the command is stopped and says so", async () => {
+    await withTempDir(async (dir) => {
+      const hooks = new ResponseRecorder();
+      const s = shellSession(dir, { bash: { maxOutputBytes: 100_000 }, session: { hooks } });
+      const r = await run(s, "Bash", { command: "while :; do echo a line of output; done" });
+      expect(r.is_error).toBe(true);
+      expect(textOf(r)).toContain("of output (the limit)");
+      expect(hooks.last<BashOutput>().outputBytes).toBeGreaterThan(100_000);
+      await s.close();
+    });
+  });
+
+  it("no output, no output path; the files are private and go with the session", async () => {
     await withTempDir(async (dir) => {
       const hooks = new ResponseRecorder();
       const s = shellSession(dir, { session: { hooks } });
