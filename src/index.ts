@@ -14,4 +14,5 @@ export {
   normalizeCommandText,
   MAX_READ_ONLY_COMMAND_LENGTH,
   MAX_READ_ONLY_SUBCOMMANDS,
+  parserInitMs as bashParserInitMs,
 } from "./tools/bash/analysis/index.js";
