@@ -22,6 +22,8 @@ const CASES: Case[] = [
   { script: 'echo "`: M1`" "$( : M2 )" $( : M3 )' },
   { script: "cat <<EOF\n$( : M1 )\nEOF\n: M2" },
   { script: "cat <<-EOF\n\t$( : M1 )\n\tEOF\n: M2" },
+  { script: "cat <<EOF\n`: M1` $( : M2 ) \\`: M0\\`\nEOF" },
+  { script: "cat <<-EOF\n\t`: M1`\n\t\\$( : M0 )\n\tEOF" },
   { script: "cat <<'EOF'\n$( : M0 )\nEOF\n: M1" },
   { script: 'cat <<"E"OF\n$( : M0 )\nEOF\n: M1' },
   { script: "cat <<\\EOF\n$( : M0 )\nEOF\n: M1" },

@@ -329,24 +329,46 @@ class Walker {
    */
   private heredocBody(redirect: Node, body: Node, op: string): void {
     if (heredocIsQuoted(redirect)) return;
-    const parsedByGrammar = body.namedChildCount > 0 || !/[$`]/.test(body.text);
-    if (op !== "<<-" && parsedByGrammar) {
+    const text = op === "<<-" ? body.text.replace(/^\t+/gm, "") : body.text;
+    if (!/[$`]/.test(text)) return;
+    // The grammar never parses backquotes in a here-document body: bash runs them.
+    if (text.includes("`")) this.backquotesIn(text);
+    if (op !== "<<-" && (body.namedChildCount > 0 || !text.includes("$"))) {
       this.children(body, true);
       return;
     }
-    if (!/[$`]/.test(body.text)) return;
-    const text = op === "<<-" ? body.text.replace(/^\t+/gm, "") : body.text;
     let delimiter = "ARMATURE_EOF";
     while (text.includes(delimiter)) delimiter += "_";
     const source = `: <<${delimiter}\n${text}${text.endsWith("\n") ? "" : "\n"}${delimiter}\n`;
     const reparsed = parseBash(source).descendantForIndex(source.indexOf("\n") + 1);
     let bodyNode: Node | undefined = reparsed;
     while (bodyNode && bodyNode.type !== "heredoc_body") bodyNode = bodyNode.parent;
-    if (!bodyNode || (bodyNode.namedChildCount === 0 && /\$\(|`/.test(text))) {
+    if (!bodyNode || (bodyNode.namedChildCount === 0 && /\$[({]/.test(text))) {
       this.state.incomplete.add("a here-document body could not be analysed");
       return;
     }
     new Walker(this.state, this.depth + 1, source).children(bodyNode, true);
+  }
+
+  /** Finds `…` spans in expanded text (backslash quotes the next character) and analyses them. */
+  private backquotesIn(text: string): void {
+    let open = -1;
+    for (let i = 0; i < text.length; i++) {
+      const c = text[i];
+      if (c === "\\") {
+        i++;
+        continue;
+      }
+      if (c !== "`") continue;
+      if (open === -1) {
+        open = i;
+        continue;
+      }
+      const inner = text.slice(open + 1, i).replace(/\\([$`\\])/g, "$1");
+      walkScript(inner, this.state, true, this.depth + 1);
+      open = -1;
+    }
+    if (open !== -1) this.state.incomplete.add("unterminated backquote in a here-document");
   }
 
   private declaration(node: Node, nested: boolean): void {
