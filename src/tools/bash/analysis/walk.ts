@@ -47,12 +47,8 @@ export function walkScript(source: string, state: WalkState, nested: boolean, de
     state.incomplete.add(`shell strings nested more than ${MAX_SCRIPT_DEPTH} levels deep are not analysed`);
     return;
   }
-  const tree = parseBash(removeLineContinuations(source));
-  try {
-    new Walker(state, depth).walk(tree.rootNode, nested);
-  } finally {
-    tree.delete();
-  }
+  const text = removeLineContinuations(source);
+  new Walker(state, depth, text).walk(parseBash(text), nested);
 }
 
 /**
@@ -62,34 +58,41 @@ export function walkScript(source: string, state: WalkState, nested: boolean, de
  */
 export function removeLineContinuations(source: string): string {
   if (!source.includes("\\\n")) return source;
-  const tree = parseBash(source);
-  try {
-    let out = "";
+  const root = parseBash(source);
+  let out = "";
     let last = 0;
     for (let i = source.indexOf("\\\n"); i !== -1; i = source.indexOf("\\\n", i + 2)) {
       let backslashes = 0;
       for (let j = i; j >= 0 && source[j] === "\\"; j--) backslashes++;
       if (backslashes % 2 === 0) continue;
-      if (isInLiteralContext(tree.rootNode.descendantForIndex(i, i + 1))) continue;
+      if (isInLiteralContext(root.descendantForIndex(i))) continue;
       out += source.slice(last, i);
       last = i + 2;
     }
-    return out + source.slice(last);
-  } finally {
-    tree.delete();
-  }
+  return out + source.slice(last);
 }
 
-function isInLiteralContext(node: Node | null): boolean {
+function isInLiteralContext(node: Node | undefined): boolean {
   for (let n = node; n; n = n.parent) {
     if (n.type === "raw_string" || n.type === "ansi_c_string" || n.type === "comment") return true;
-    if (n.type === "heredoc_body" && n.namedChildCount === 0) return true;
+    if (n.type === "heredoc_body" && n.parent && heredocIsQuoted(n.parent)) return true;
   }
   return false;
 }
 
 /** Gaps between sibling nodes may hold only blanks, newlines and line continuations. */
-const ALLOWED_GAP = /^(?:[ \t\n]|\\\n)*$/;
+function isBlankGap(source: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = source.charCodeAt(i);
+    if (c === 0x20 || c === 0x09 || c === 0x0a) continue;
+    if (c === 0x5c && source.charCodeAt(i + 1) === 0x0a && i + 1 < to) {
+      i++;
+      continue;
+    }
+    return false;
+  }
+  return true;
+}
 const GAP_CHECKED = new Set([
   "program", "list", "pipeline", "command", "redirected_statement", "compound_statement",
   "subshell", "do_group", "if_statement", "elif_clause", "else_clause", "while_statement",
@@ -115,6 +118,7 @@ class Walker {
   constructor(
     private readonly state: WalkState,
     private readonly depth: number,
+    private readonly source: string,
   ) {}
 
   walk(node: Node, nested: boolean): void {
@@ -133,6 +137,12 @@ class Walker {
         this.redirectedStatement(node, nested);
         return;
       case "command_substitution":
+        if (node.child(0)?.type === "`" && node.text.includes("\\")) {
+          this.backticks(node);
+          return;
+        }
+        this.children(node, true);
+        return;
       case "process_substitution":
         this.children(node, true);
         return;
@@ -168,12 +178,22 @@ class Walker {
         }
         return;
       case "heredoc_body":
-        // A quoted delimiter makes the body literal: the grammar then gives it no children.
-        this.children(node, nested);
+        // Reached only through redirect(), which decides whether the body is expanded.
         return;
       default:
         this.children(node, nested);
     }
+  }
+
+  /**
+   * Inside backquotes a backslash before `$`, backquote or backslash (and `"` within double
+   * quotes) is removed before the text is parsed: `\`` nests a substitution. The grammar does
+   * not model that, so the unescaped text is parsed as a script of its own.
+   */
+  private backticks(node: Node): void {
+    const inQuotes = node.parent?.type === "string";
+    const body = node.text.slice(1, -1).replace(/\\([$`\\"])/g, (m: string, c: string) => (c === '"' && !inQuotes ? m : c));
+    walkScript(body, this.state, true, this.depth + 1);
   }
 
   private children(node: Node, nested: boolean): void {
@@ -184,16 +204,14 @@ class Walker {
   }
 
   private checkGaps(node: Node): void {
-    const source = node.tree.rootNode.text;
+    const source = this.source;
     let prevEnd = -1;
     for (let i = 0; i < node.childCount; i++) {
       const child = node.child(i);
       if (!child) continue;
-      if (prevEnd >= 0 && child.startIndex > prevEnd) {
+      if (prevEnd >= 0 && child.startIndex > prevEnd && !isBlankGap(source, prevEnd, child.startIndex)) {
         const gap = source.slice(prevEnd, child.startIndex);
-        if (!ALLOWED_GAP.test(gap)) {
-          this.state.incomplete.add(`text the parser skipped: ${JSON.stringify(gap)}`);
-        }
+        this.state.incomplete.add(`text the parser skipped: ${JSON.stringify(gap)}`);
       }
       prevEnd = Math.max(prevEnd, child.endIndex);
     }
@@ -291,6 +309,8 @@ class Walker {
         this.walk(child, nested);
       } else if (child.type === "heredoc_start" || child.type === "heredoc_end") {
         continue;
+      } else if (child.type === "heredoc_body") {
+        this.heredocBody(node, child, op);
       } else {
         this.walk(child, nested);
       }
@@ -299,6 +319,56 @@ class Walker {
     if (fd !== undefined) redirect.fd = fd;
     if (target) redirect.target = target;
     return redirect;
+  }
+
+  /**
+   * An unquoted here-document body is expanded like a double-quoted string: its substitutions
+   * run. A quoted delimiter makes it literal. The grammar does not parse substitutions in
+   * tab-indented `<<-` bodies, so those (and any unquoted body it left unparsed) are re-read
+   * from a plain `<<` here-document with the tabs stripped, as bash strips them.
+   */
+  private heredocBody(redirect: Node, body: Node, op: string): void {
+    if (heredocIsQuoted(redirect)) return;
+    const text = op === "<<-" ? body.text.replace(/^\t+/gm, "") : body.text;
+    if (!/[$`]/.test(text)) return;
+    // The grammar never parses backquotes in a here-document body: bash runs them.
+    if (text.includes("`")) this.backquotesIn(text);
+    if (op !== "<<-" && (body.namedChildCount > 0 || !text.includes("$"))) {
+      this.children(body, true);
+      return;
+    }
+    let delimiter = "ARMATURE_EOF";
+    while (text.includes(delimiter)) delimiter += "_";
+    const source = `: <<${delimiter}\n${text}${text.endsWith("\n") ? "" : "\n"}${delimiter}\n`;
+    const reparsed = parseBash(source).descendantForIndex(source.indexOf("\n") + 1);
+    let bodyNode: Node | undefined = reparsed;
+    while (bodyNode && bodyNode.type !== "heredoc_body") bodyNode = bodyNode.parent;
+    if (!bodyNode || (bodyNode.namedChildCount === 0 && /\$[({]/.test(text))) {
+      this.state.incomplete.add("a here-document body could not be analysed");
+      return;
+    }
+    new Walker(this.state, this.depth + 1, source).children(bodyNode, true);
+  }
+
+  /** Finds `…` spans in expanded text (backslash quotes the next character) and analyses them. */
+  private backquotesIn(text: string): void {
+    let open = -1;
+    for (let i = 0; i < text.length; i++) {
+      const c = text[i];
+      if (c === "\\") {
+        i++;
+        continue;
+      }
+      if (c !== "`") continue;
+      if (open === -1) {
+        open = i;
+        continue;
+      }
+      const inner = text.slice(open + 1, i).replace(/\\([$`\\])/g, "$1");
+      walkScript(inner, this.state, true, this.depth + 1);
+      open = -1;
+    }
+    if (open !== -1) this.state.incomplete.add("unterminated backquote in a here-document");
   }
 
   private declaration(node: Node, nested: boolean): void {
@@ -359,6 +429,11 @@ class Walker {
     }
     for (const script of unwrapped.scripts) walkScript(script, this.state, true, this.depth + 1);
   }
+}
+
+function heredocIsQuoted(redirect: Node): boolean {
+  const start = redirect.children.find((c) => c.type === "heredoc_start");
+  return start !== undefined && /['"\\]/.test(start.text);
 }
 
 function containsVariable(node: Node): boolean {
