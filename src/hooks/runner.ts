@@ -19,6 +19,7 @@ export const DEFAULT_HOOK_TIMEOUT_MS = 600_000;
 const EVENT_DEFAULT_TIMEOUT_MS: Partial<Record<HookEventName, number>> = { UserPromptSubmit: 30_000, SessionEnd: 1_500 };
 /** SessionEnd must not hold up the exit: an explicit timeout is capped too. */
 const SESSION_END_MAX_MS = 60_000;
+const HAS_CACHE_MAX = 4_096;
 const TOOL_EVENTS: ReadonlySet<string> = new Set<string>(TOOL_HOOK_EVENTS);
 
 /** Decides a handler's `if` rule against a tool call; the permission engine can plug its matcher in. */
@@ -67,6 +68,7 @@ export function createHookRunner(configs: readonly HookConfigSource[], options: 
     }
   }
   const ranOnce = new Set<string>();
+  const hasCache = new Map<HookEventName, Map<string, boolean>>();
   const env: NodeJS.ProcessEnv = { ...process.env, ...(options.env ?? {}) };
   for (const key of Object.keys(env)) if (key.startsWith("OTEL_")) delete env[key];
   env.ARMATURE_PROJECT_DIR = options.projectDir;
@@ -109,7 +111,15 @@ export function createHookRunner(configs: readonly HookConfigSource[], options: 
       const groups = byEvent.get(event);
       if (!groups) return false;
       if (matchValue === undefined || HOOK_MATCH_FIELD[event] === undefined) return true;
-      return groups.some((g) => g.match(matchValue));
+      // Every tool call asks this: remember the answer per (event, value); tool names are few.
+      let cache = hasCache.get(event);
+      if (!cache) hasCache.set(event, (cache = new Map()));
+      const known = cache.get(matchValue);
+      if (known !== undefined) return known;
+      const answer = groups.some((g) => g.match(matchValue));
+      if (cache.size >= HAS_CACHE_MAX) cache.clear();
+      cache.set(matchValue, answer);
+      return answer;
     },
 
     async run(event: HookEventName, input: HookInput, matchValue?: string, signal?: AbortSignal): Promise<HookOutcome> {
