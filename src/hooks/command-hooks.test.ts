@@ -184,6 +184,18 @@ describe("command hooks that misbehave are reported, never fatal", () => {
     expect(out.errors[0]!.length).toBeLessThanOrEqual(10_000);
   });
 
+  it("endless output is bounded and the hook is stopped at its timeout", async () => {
+    const out = await once("PreToolUse", "yes '{garbage'", { timeout: 1 });
+    expect(out.errors).toHaveLength(1);
+    expect(out.errors[0]).toMatch(/timed out after 1 s/);
+  });
+
+  it("a project directory that does not exist is reported as such", async () => {
+    const runner = createHookRunner([{ source: "s", config: { PreToolUse: [{ hooks: [cmd("true")] }] } }], { projectDir: "/nonexistent/project" });
+    const out = await runner.run("PreToolUse", toolInput("PreToolUse"));
+    expect(out.errors[0]).toMatch(/could not be started: the project directory \/nonexistent\/project does not exist/);
+  });
+
   it("a crash (killed by a signal)", async () => {
     const out = await once("PreToolUse", "echo 'about to crash' >&2; kill -SEGV $$");
     expect(out.errors[0]).toMatch(/was killed by SIGSEGV: about to crash; it made no decision/);

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { accessSync, constants } from "node:fs";
+import { accessSync, constants, existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import type { HookExecution } from "./verdict.js";
 
@@ -122,12 +122,14 @@ export function runCommandHook(spec: CommandHookSpec, stdin: string, options: Co
     // A hook that never reads stdin and exits makes the write fail with EPIPE: not an error of ours.
     child.stdin?.on("error", () => {});
 
-    child.on("error", (err) => {
+    child.on("error", (err: NodeJS.ErrnoException) => {
       if (exit || settled) return;
       settled = true;
       for (const t of timers) clearTimeout(t);
       options.signal?.removeEventListener("abort", onAbort);
-      resolve({ kind: "spawn-error", message: err.message });
+      // spawn reports a missing cwd as the program being missing: say which it is.
+      const message = err.code === "ENOENT" && !existsSync(options.cwd) ? `the project directory ${options.cwd} does not exist` : err.message;
+      resolve({ kind: "spawn-error", message });
     });
     child.on("exit", (code, signal) => {
       exit = { code, signal };

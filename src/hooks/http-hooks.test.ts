@@ -139,6 +139,35 @@ describe("HTTP hooks", () => {
     });
   });
 
+  it("allowedHttpHookUrls drops hooks to other URLs; httpHookAllowedEnvVars narrows header expansion", async () => {
+    await withTempDir(async (dir) => {
+      seen.length = 0;
+      const config = {
+        PreToolUse: [
+          {
+            hooks: [
+              http("/empty", { headers: { "X-A": "${VAR_A}", "X-B": "${VAR_B}" }, allowedEnvVars: ["VAR_A", "VAR_B"] }),
+              { type: "http", url: "https://elsewhere.example/hook" },
+            ],
+          },
+        ],
+      };
+      const runner = createHookRunner([{ source: "project.json", config }], {
+        projectDir: dir,
+        env: { VAR_A: "a", VAR_B: "b" },
+        allowedHttpHookUrls: [`${base}/*`],
+        httpHookAllowedEnvVars: ["VAR_A"],
+      });
+      expect(runner.warnings).toEqual(["project.json: hooks.PreToolUse[0].hooks[1].url: https://elsewhere.example/hook is not in allowedHttpHookUrls; this hook never runs"]);
+      const out = await runner.run("PreToolUse", toolInput("PreToolUse"));
+      expect(out).toMatchObject({ hookCount: 1, errors: [] });
+      expect(seen[0]!.headers["x-a"]).toBe("a");
+      expect(seen[0]!.headers["x-b"]).toBe("");
+      const none = createHookRunner([{ source: "project.json", config }], { projectDir: dir, allowedHttpHookUrls: [] });
+      expect(none.has("PreToolUse", "Bash")).toBe(false);
+    });
+  });
+
   it("command and HTTP hooks combine: deny from either wins", async () => {
     await withTempDir(async (dir) => {
       const allow = await script(dir, "allow.sh", `echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'`);

@@ -39,6 +39,14 @@ export interface HookRunnerOptions {
    * handler when the rule has a specifier it cannot evaluate (failing open runs the hook).
    */
   ifMatcher?: HookIfMatcher;
+  /**
+   * Settings `allowedHttpHookUrls`: the URLs HTTP hooks may POST to (`*` matches any run of
+   * characters). Undefined: no restriction; empty: no HTTP hooks. A hook outside it is dropped
+   * with a warning.
+   */
+  allowedHttpHookUrls?: readonly string[];
+  /** Settings `httpHookAllowedEnvVars`: narrows every HTTP hook's `allowedEnvVars` to these names. */
+  httpHookAllowedEnvVars?: readonly string[];
   /** Receives what background (`async: true`) handlers said, since no call waits for them. */
   onBackgroundOutcome?: (event: HookEventName, outcome: HookOutcome) => void;
 }
@@ -58,9 +66,11 @@ export type HookConfigSource = { source: string; config: unknown } | ParsedHooks
  */
 export function createHookRunner(configs: readonly HookConfigSource[], options: HookRunnerOptions): ConfiguredHookRunner {
   const parsed = configs.map((c) => ("groups" in c ? c : parseHooksConfig(c.config, c.source)));
+  const warnings = parsed.flatMap((p) => p.warnings);
   const byEvent = new Map<HookEventName, HookGroup[]>();
   for (const file of parsed) {
-    for (const group of file.groups) {
+    for (const raw of file.groups) {
+      const group = applyHttpPolicy(raw, options, warnings);
       if (group.handlers.length === 0) continue;
       const list = byEvent.get(group.event) ?? [];
       list.push(group);
@@ -104,7 +114,7 @@ export function createHookRunner(configs: readonly HookConfigSource[], options: 
   };
 
   return {
-    warnings: parsed.flatMap((p) => p.warnings),
+    warnings,
     handlers: parsed.flatMap((p) => p.groups.flatMap((g) => g.handlers)),
 
     has(event, matchValue) {
@@ -154,6 +164,30 @@ export function createHookRunner(configs: readonly HookConfigSource[], options: 
       return combineVerdicts(await Promise.all(foreground));
     },
   };
+}
+
+/** Drops HTTP handlers whose URL the settings do not allow; narrows their env var lists. */
+function applyHttpPolicy(group: HookGroup, options: HookRunnerOptions, warnings: string[]): HookGroup {
+  const urls = options.allowedHttpHookUrls;
+  const vars = options.httpHookAllowedEnvVars;
+  if (urls === undefined && vars === undefined) return group;
+  const handlers: HookHandler[] = [];
+  for (const handler of group.handlers) {
+    if (handler.type !== "http") {
+      handlers.push(handler);
+      continue;
+    }
+    if (urls !== undefined && !urls.some((pattern) => wildcard(pattern).test(handler.url))) {
+      warnings.push(`${handler.source}: ${handler.path}.url: ${handler.url} is not in allowedHttpHookUrls; this hook never runs`);
+      continue;
+    }
+    handlers.push(vars === undefined ? handler : { ...handler, allowedEnvVars: handler.allowedEnvVars.filter((v) => vars.includes(v)) });
+  }
+  return { ...group, handlers };
+}
+
+function wildcard(pattern: string): RegExp {
+  return new RegExp(`^${pattern.split("*").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
 }
 
 /**
