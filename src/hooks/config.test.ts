@@ -63,6 +63,7 @@ describe("parseHooksConfig", () => {
     ["http without url", { PreToolUse: [{ hooks: [{ type: "http" }] }] }, "hooks.PreToolUse[0].hooks[0].url", /http\(s\) URL/],
     ["http file url", { PreToolUse: [{ hooks: [{ type: "http", url: "file:///etc/passwd" }] }] }, "hooks.PreToolUse[0].hooks[0].url", /http:\/\/ or https:\/\//],
     ["bad env var name", { PreToolUse: [{ hooks: [{ type: "http", url: "http://x", allowedEnvVars: ["A-B"] }] }] }, "hooks.PreToolUse[0].hooks[0].allowedEnvVars[0]", /environment variable name/],
+    ["http on SessionStart", { SessionStart: [{ hooks: [{ type: "http", url: "http://x" }] }] }, "hooks.SessionStart[0].hooks[0].type", /supports only "command" hooks/],
     ["bad if rule", { PreToolUse: [{ hooks: [{ type: "command", command: "x", if: "Bash(git *" }] }] }, "hooks.PreToolUse[0].hooks[0].if", /must end with '\)'/],
   ];
   it.each(bad)("%s: names the key path", (_name, config, path, message) => {
@@ -93,7 +94,7 @@ describe("parseHooksConfig", () => {
     expect(parsed.warnings).toEqual([
       `${SRC}: hooks.FileChanged: armature does not fire FileChanged; these hooks never run`,
       `${SRC}: hooks.UserPromptSubmit[0].matcher: UserPromptSubmit takes no matcher; it is ignored and the hooks run for every UserPromptSubmit`,
-      `${SRC}: hooks.Stop[0].hooks[0].if: "if" applies to tool events only; on Stop this handler never runs`,
+      `${SRC}: hooks.Stop[0].hooks[0].if: "if" applies to events about one tool call only; on Stop this handler never runs`,
     ]);
     expect(parsed.groups.map((g) => [g.event, g.handlers.length])).toEqual([["UserPromptSubmit", 1], ["Stop", 0]]);
   });

@@ -10,7 +10,8 @@ const FOREIGN_EVENTS = new Set([
   "WorktreeCreate", "WorktreeRemove", "PostCompact", "Elicitation", "ElicitationResult",
 ]);
 const EVENTS: ReadonlySet<string> = new Set<string>([...TOOL_HOOK_EVENTS, ...LOOP_HOOK_EVENTS]);
-const TOOL_EVENTS: ReadonlySet<string> = new Set<string>(TOOL_HOOK_EVENTS);
+/** Events that accept only command hooks (facts §3.3). */
+const COMMAND_ONLY_EVENTS: ReadonlySet<string> = new Set<string>(["SessionStart"]);
 const UNSUPPORTED_TYPES = new Set(["prompt", "agent", "mcp_tool"]);
 
 export interface HookConfigIssue {
@@ -171,8 +172,8 @@ export function parseHooksConfig(config: unknown, source: string): ParsedHooksCo
         const handlerPath = `${groupPath}.hooks[${hi}]`;
         const handler = parseHandler(rawHandler, event, source, handlerPath, issues);
         if (!handler) return;
-        if (handler.if !== undefined && !TOOL_EVENTS.has(event)) {
-          parsed.warnings.push(`${source}: ${handlerPath}.if: "if" applies to tool events only; on ${event} this handler never runs`);
+        if (handler.if !== undefined && HOOK_MATCH_FIELD[event] !== "tool_name") {
+          parsed.warnings.push(`${source}: ${handlerPath}.if: "if" applies to events about one tool call only; on ${event} this handler never runs`);
           return;
         }
         handlers.push(handler);
@@ -194,6 +195,10 @@ function parseHandler(raw: unknown, event: HookEventName, source: string, path: 
   }
   if (type !== "command" && type !== "http") {
     issues.push({ path: `${path}.type`, message: `must be "command" or "http" (got ${JSON.stringify(type)})` });
+    return undefined;
+  }
+  if (type === "http" && COMMAND_ONLY_EVENTS.has(event)) {
+    issues.push({ path: `${path}.type`, message: `${event} supports only "command" hooks` });
     return undefined;
   }
   const result = type === "command" ? commandHandlerSchema.safeParse(raw) : httpHandlerSchema.safeParse(raw);

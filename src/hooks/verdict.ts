@@ -183,7 +183,7 @@ function applyJson(event: HookEventName, label: string, json: HookJson, verdict:
   if (specific?.hookEventName !== undefined && specific.hookEventName !== event) {
     verdict.errors.push(`${event} hook ${label} returned hookSpecificOutput for ${specific.hookEventName}; it was ignored`);
   } else if (specific) {
-    applySpecific(event, label, specific, verdict);
+    applySpecific(event, specific, verdict);
   }
   if (json.suppressOutput === true) verdict.suppressOutput = true;
   if (json.systemMessage !== undefined) verdict.systemMessage = capHookText(json.systemMessage);
@@ -215,7 +215,7 @@ function applyJson(event: HookEventName, label: string, json: HookJson, verdict:
 
 type Specific = NonNullable<HookJson["hookSpecificOutput"]>;
 
-function applySpecific(event: HookEventName, _label: string, specific: Specific, verdict: HookVerdict): void {
+function applySpecific(event: HookEventName, specific: Specific, verdict: HookVerdict): void {
   if (specific.additionalContext !== undefined && specific.additionalContext.trim() !== "") {
     verdict.additionalContext.push(capHookText(specific.additionalContext));
   }
