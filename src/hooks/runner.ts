@@ -68,9 +68,11 @@ export function createHookRunner(configs: readonly HookConfigSource[], options: 
   const parsed = configs.map((c) => ("groups" in c ? c : parseHooksConfig(c.config, c.source)));
   const warnings = parsed.flatMap((p) => p.warnings);
   const byEvent = new Map<HookEventName, HookGroup[]>();
+  const allHandlers: HookHandler[] = [];
   for (const file of parsed) {
     for (const raw of file.groups) {
       const group = applyHttpPolicy(raw, options, warnings);
+      allHandlers.push(...group.handlers);
       if (group.handlers.length === 0) continue;
       const list = byEvent.get(group.event) ?? [];
       list.push(group);
@@ -115,7 +117,7 @@ export function createHookRunner(configs: readonly HookConfigSource[], options: 
 
   return {
     warnings,
-    handlers: parsed.flatMap((p) => p.groups.flatMap((g) => g.handlers)),
+    handlers: allHandlers,
 
     has(event, matchValue) {
       const groups = byEvent.get(event);
@@ -159,7 +161,13 @@ export function createHookRunner(configs: readonly HookConfigSource[], options: 
         else foreground.push(execute(event, handler, body, signal));
       }
       if (background.length > 0) {
-        void Promise.all(background).then((verdicts) => options.onBackgroundOutcome?.(event, combineVerdicts(verdicts)));
+        void Promise.all(background).then((verdicts) => {
+          try {
+            options.onBackgroundOutcome?.(event, combineVerdicts(verdicts));
+          } catch {
+            // A listener's bug must not become an unhandled rejection that ends the process.
+          }
+        });
       }
       return combineVerdicts(await Promise.all(foreground));
     },
