@@ -1,6 +1,6 @@
 // A command hook's overhead: runner.run() for one PreToolUse hook against a bare spawn of the
 // same command (bash -c, JSON on stdin, output read). Target: ≤ 15 ms over the bare spawn.
-// Also: the cost of has(), the check every tool call pays.
+// Also: the cost of has(), the check every tool call pays. (A negative overhead is noise: the two are interleaved.)
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync, chmodSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -55,7 +55,7 @@ const bareMs = median(bare);
 const hookMs = median(hooked);
 const overhead = hookMs - bareMs;
 report({ name: "command hook (run) median", value: hookMs, unit: "ms", baseline: bareMs, baselineName: "bare spawn", target: "≤ bare + 15 ms", ok: overhead <= 15 });
-report({ name: "command hook overhead over a bare spawn", value: Math.max(overhead, 0), unit: "ms", target: "≤ 15 ms", ok: overhead <= 15 });
+report({ name: "command hook overhead over a bare spawn", value: overhead, unit: "ms", target: "≤ 15 ms", ok: overhead <= 15 });
 
 // has(): 50 settings groups with exact and regex matchers, a tool name that matches none.
 const groups = Array.from({ length: 50 }, (_, i) => ({ matcher: i % 2 ? `Tool${i}|Other${i}` : `^mcp__srv${i}__.*`, hooks: [{ type: "command", command: `true ${i}` }] }));

@@ -106,6 +106,21 @@ describe("which handlers run", () => {
     });
   });
 
+  it("a background listener that throws does not take the process down", async () => {
+    await withTempDir(async (dir) => {
+      const path = await script(dir, "bg.sh", "echo '{}'");
+      let called = false;
+      const runner = runnerFor(dir, "PostToolUse", [cmd(path, { async: true, timeout: 20 })], undefined, {
+        onBackgroundOutcome: () => {
+          called = true;
+          throw new Error("listener bug");
+        },
+      });
+      await runner.run("PostToolUse", toolInput("PostToolUse"));
+      expect(await eventually(() => called)).toBe(true);
+    });
+  });
+
   it("the default timeout applies to a handler without one", async () => {
     await withTempDir(async (dir) => {
       const path = await script(dir, "slow.sh", "sleep 30");
