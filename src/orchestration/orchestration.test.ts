@@ -200,3 +200,21 @@ describe("StreamingToolExecutor", () => {
     await s.close();
   });
 });
+
+describe("abort listeners do not pile up", () => {
+  it("a long session keeps no listener per finished turn or call", async () => {
+    const { getEventListeners } = await import("node:events");
+    const s = createSession({ cwd: process.cwd(), tools: [sleepTool()] });
+    const root = s.context.abortController.signal;
+    const before = getEventListeners(root, "abort").length;
+    const external = new AbortController();
+    for (let i = 0; i < 20; i++) await s.runTurn([toolUse("Sleep", { ms: 0 }, `a${i}`), toolUse("Sleep", { ms: 0 }, `b${i}`)], { signal: external.signal });
+    async function* one() {
+      yield toolUse("Sleep", { ms: 0 }, "s");
+    }
+    for (let i = 0; i < 5; i++) for await (const _e of s.stream(one())) void _e;
+    expect(getEventListeners(root, "abort").length).toBe(before);
+    expect(getEventListeners(external.signal, "abort").length).toBe(0);
+    await s.close();
+  });
+});

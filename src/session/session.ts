@@ -15,7 +15,7 @@ import {
   type OpenAIToolDefinition,
 } from "../registry/definitions.js";
 import { assembleToolPool, getTools, isDeniedOutright } from "../registry/pool.js";
-import { childAbortController, createToolUseContext, linkAbort } from "../tool/context.js";
+import { childAbortController, createToolUseContext, linkAbort, releaseAbortController } from "../tool/context.js";
 import type {
   ConversationMessage,
   PermissionMode,
@@ -129,10 +129,17 @@ export function createSession(options: SessionOptions): Session {
   const turnContext = (turnOptions: RunTurnOptions | undefined): ToolUseContext => {
     if (closed) throw new Error("the session is closed");
     const controller = childAbortController(rootController);
-    if (turnOptions?.signal) linkAbort(turnOptions.signal, controller);
+    if (turnOptions?.signal) {
+      const unlink = linkAbort(turnOptions.signal, controller);
+      turnUnlinks.set(controller, unlink);
+    }
     return { ...context, abortController: controller };
   };
-  const keep = (after: ToolUseContext): void => {
+  const turnUnlinks = new WeakMap<AbortController, () => void>();
+  /** Keeps the context a turn ended with, and detaches the turn's controller from both signals. */
+  const keep = (turn: ToolUseContext, after: ToolUseContext): void => {
+    releaseAbortController(turn.abortController);
+    turnUnlinks.get(turn.abortController)?.();
     context = { ...after, abortController: rootController };
   };
 
@@ -152,7 +159,7 @@ export function createSession(options: SessionOptions): Session {
         maxConcurrency,
         onProgress: turnOptions?.onProgress,
       });
-      keep(after);
+      keep(ctx, after);
       return summarize(outcomes);
     },
 
@@ -186,7 +193,7 @@ export function createSession(options: SessionOptions): Session {
         if (feedError !== undefined) throw feedError;
       } finally {
         executor.discard();
-        keep(executor.context);
+        keep(ctx, executor.context);
       }
     },
 
