@@ -129,10 +129,10 @@ describe("StreamingToolExecutor", () => {
     const log: string[] = [];
     const ex = executor(log);
     const results = collect(ex.events());
-    ex.addTool(rec("a", true, 40));
+    ex.addTool(rec("a", true, 300));
     await tick();
     expect(log).toEqual(["start a"]);
-    ex.addTool(rec("b", true, 5));
+    ex.addTool(rec("b", true, 200));
     await tick();
     expect(log).toEqual(["start a", "start b"]);
     ex.addTool(rec("c", false, 5)); // waits for a and b
@@ -203,7 +203,7 @@ describe("StreamingToolExecutor", () => {
 
 describe("abort listeners do not pile up", () => {
   it("a long session keeps no listener per finished turn or call", async () => {
-    const { getEventListeners } = await import("node:events");
+    const { getEventListeners } = (await import("node:events")) as unknown as { getEventListeners(t: EventTarget, n: string): unknown[] };
     const s = createSession({ cwd: process.cwd(), tools: [sleepTool()] });
     const root = s.context.abortController.signal;
     const before = getEventListeners(root, "abort").length;

@@ -1,4 +1,5 @@
 import { rm } from "node:fs/promises";
+import { TurnBudget } from "../budget/turn-budget.js";
 import type { HookRunner } from "../hooks/types.js";
 import { resolveMaxConcurrency } from "../orchestration/concurrency.js";
 import { runTools } from "../orchestration/run-tools.js";
@@ -54,6 +55,8 @@ export interface SessionOptions {
   model?: string;
   /** How long a tool that ignores an abort is waited for before it is abandoned (ms, default 2000). */
   abandonGraceMs?: number;
+  /** Characters of tool results one turn may add to the context before results go to disk (default 200,000). */
+  turnBudgetChars?: number;
   /** Abort running siblings when a shell call fails in `stream` (default true). */
   abortSiblingsOnError?: boolean;
 }
@@ -160,6 +163,8 @@ export function createSession(options: SessionOptions): Session {
         onProgress: turnOptions?.onProgress,
       });
       keep(ctx, after);
+      const budget = new TurnBudget(after.session.dir, options.turnBudgetChars);
+      for (const outcome of outcomes) outcome.block = await budget.admit(outcome.block);
       return summarize(outcomes);
     },
 
@@ -184,10 +189,15 @@ export function createSession(options: SessionOptions): Session {
         }
         executor.done();
       })();
+      const budget = new TurnBudget(ctx.session.dir, options.turnBudgetChars);
       try {
         for await (const event of executor.events()) {
-          if (event.type === "progress") yield event;
-          else yield { type: "result", result: event.outcome.block, outcome: event.outcome };
+          if (event.type === "progress") {
+            yield event;
+            continue;
+          }
+          event.outcome.block = await budget.admit(event.outcome.block);
+          yield { type: "result", result: event.outcome.block, outcome: event.outcome };
         }
         await feeding;
         if (feedError !== undefined) throw feedError;
