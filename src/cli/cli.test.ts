@@ -78,3 +78,25 @@ describe("armature exec", () => {
     expect(JSON.parse(r.stdout).content[0].tool_use_id).toBe("a");
   });
 });
+
+describe("interactive approvals", () => {
+  it("--interactive without a terminal is a usage error", async () => {
+    const c = io("[]");
+    expect(await main(["exec", "--interactive"], c)).toBe(2);
+    expect(c.err).toContain("--interactive needs a terminal");
+  });
+
+  it("the terminal approver maps y / n / always and asks again on anything else", async () => {
+    const { terminalApprover } = await import("./prompt.js");
+    const answers = ["maybe", "a", "y", "", "n"];
+    const asked: string[] = [];
+    const approver = terminalApprover({ ...io(), isTTY: true, question: async (p) => (asked.push(p), answers.shift()!) });
+    const request = { toolUse: { type: "tool_use" as const, id: "x", name: "Bash", input: {} }, tool: { name: "Bash" } as never, input: { command: "rm -rf build" }, decision: { behavior: "ask" as const, reason: "Bash needs approval", rule: null, source: null } };
+    expect(await approver(request)).toEqual({ behavior: "allow", remember: "session" });
+    expect(asked).toHaveLength(2);
+    expect(asked[0]).toContain('Bash {"command":"rm -rf build"}');
+    expect(await approver(request)).toEqual({ behavior: "allow" });
+    expect((await approver(request)).behavior).toBe("deny");
+    expect((await approver(request)).behavior).toBe("deny");
+  });
+});
