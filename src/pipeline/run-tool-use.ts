@@ -232,9 +232,9 @@ async function runStages(
       input = reparsed.input;
     }
 
-    // 8. call, with progress and the abort signal (hooks and approval take time: the turn may be aborted by now)
+    // 8. call, with progress and the abort signal (checked again: hooks and approvals take time)
     if (signal.aborted) {
-      return errorOutcome(id, `Error: ${tool.name} was not started: the turn was aborted before the call began.`, { tool, input, notices, permission: decision });
+      return errorOutcome(id, `Error: ${tool.name} was not started: the turn was aborted before this call began.`, { tool, input, notices });
     }
     const progress: ProgressCallback = onProgress ? (p) => onProgress({ toolUseId: id, data: p.data }) : noProgress;
     const result = await withAbandonment(tool.call(input, context, progress), signal, tool.name, services.abandonGraceMs);

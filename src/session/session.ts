@@ -1,4 +1,5 @@
 import { rm } from "node:fs/promises";
+import { TurnBudget } from "../budget/turn-budget.js";
 import type { HookRunner } from "../hooks/types.js";
 import { resolveMaxConcurrency } from "../orchestration/concurrency.js";
 import { runTools } from "../orchestration/run-tools.js";
@@ -15,7 +16,7 @@ import {
   type OpenAIToolDefinition,
 } from "../registry/definitions.js";
 import { assembleToolPool, getTools, isDeniedOutright } from "../registry/pool.js";
-import { childAbortController, createToolUseContext, linkAbort } from "../tool/context.js";
+import { childAbortController, createToolUseContext, linkAbort, releaseAbortController } from "../tool/context.js";
 import type {
   ConversationMessage,
   PermissionMode,
@@ -54,6 +55,8 @@ export interface SessionOptions {
   model?: string;
   /** How long a tool that ignores an abort is waited for before it is abandoned (ms, default 2000). */
   abandonGraceMs?: number;
+  /** Characters of tool results one turn may add to the context before results go to disk (default 200,000). */
+  turnBudgetChars?: number;
   /** Abort running siblings when a shell call fails in `stream` (default true). */
   abortSiblingsOnError?: boolean;
 }
@@ -129,10 +132,17 @@ export function createSession(options: SessionOptions): Session {
   const turnContext = (turnOptions: RunTurnOptions | undefined): ToolUseContext => {
     if (closed) throw new Error("the session is closed");
     const controller = childAbortController(rootController);
-    if (turnOptions?.signal) linkAbort(turnOptions.signal, controller);
+    if (turnOptions?.signal) {
+      const unlink = linkAbort(turnOptions.signal, controller);
+      turnUnlinks.set(controller, unlink);
+    }
     return { ...context, abortController: controller };
   };
-  const keep = (after: ToolUseContext): void => {
+  const turnUnlinks = new WeakMap<AbortController, () => void>();
+  /** Keeps the context a turn ended with, and detaches the turn's controller from both signals. */
+  const keep = (turn: ToolUseContext, after: ToolUseContext): void => {
+    releaseAbortController(turn.abortController);
+    turnUnlinks.get(turn.abortController)?.();
     context = { ...after, abortController: rootController };
   };
 
@@ -152,7 +162,9 @@ export function createSession(options: SessionOptions): Session {
         maxConcurrency,
         onProgress: turnOptions?.onProgress,
       });
-      keep(after);
+      keep(ctx, after);
+      const budget = new TurnBudget(after.session.dir, options.turnBudgetChars);
+      for (const outcome of outcomes) outcome.block = await budget.admit(outcome.block);
       return summarize(outcomes);
     },
 
@@ -177,16 +189,21 @@ export function createSession(options: SessionOptions): Session {
         }
         executor.done();
       })();
+      const budget = new TurnBudget(ctx.session.dir, options.turnBudgetChars);
       try {
         for await (const event of executor.events()) {
-          if (event.type === "progress") yield event;
-          else yield { type: "result", result: event.outcome.block, outcome: event.outcome };
+          if (event.type === "progress") {
+            yield event;
+            continue;
+          }
+          event.outcome.block = await budget.admit(event.outcome.block);
+          yield { type: "result", result: event.outcome.block, outcome: event.outcome };
         }
         await feeding;
         if (feedError !== undefined) throw feedError;
       } finally {
         executor.discard();
-        keep(executor.context);
+        keep(ctx, executor.context);
       }
     },
 
