@@ -164,4 +164,19 @@ describe("hooks through a session", () => {
       await s.close();
     });
   });
+
+  it("PostToolBatch sees every call of the turn; its context joins the turn", async () => {
+    await withTempDir(async (dir) => {
+      const seen = join(dir, "batch.json");
+      const hook = await script(dir, "batch.sh", `cat > ${seen}; echo '{"hookSpecificOutput":{"hookEventName":"PostToolBatch","additionalContext":"lint ran: clean"}}'`);
+      const s = await sessionWith(dir, { PostToolBatch: [{ hooks: [cmd(hook)] }] });
+      const turn = await s.runTurnDetailed([toolUse("Note", { name: "a", text: "x" }, "t1"), toolUse("Note", { name: "B", text: "x" }, "t2")]);
+      const input = JSON.parse(await readFile(seen, "utf8"));
+      expect(input.hook_event_name).toBe("PostToolBatch");
+      expect(input.tool_calls.map((c: { tool_use_id: string; tool_name: string }) => `${c.tool_name}:${c.tool_use_id}`)).toEqual(["Note:t1", "Note:t2"]);
+      expect(input.tool_calls[0].tool_response).toBe("wrote a.txt");
+      expect(turn.newMessages).toEqual([{ role: "user", content: "lint ran: clean" }]);
+      await s.close();
+    });
+  });
 });

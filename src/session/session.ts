@@ -1,5 +1,7 @@
 import { rm } from "node:fs/promises";
+import { join } from "node:path";
 import { TurnBudget } from "../budget/turn-budget.js";
+import { runHooks } from "../hooks/runner.js";
 import type { HookRunner } from "../hooks/types.js";
 import { resolveMaxConcurrency } from "../orchestration/concurrency.js";
 import { runTools } from "../orchestration/run-tools.js";
@@ -128,6 +130,8 @@ export function createSession(options: SessionOptions): Session {
   });
   let context = rootContext;
   let closed = false;
+  const postToolBatch = (blocks: readonly ToolUseBlock[], result: TurnResult, after: ToolUseContext): Promise<void> =>
+    postToolBatchHooks(options.hooks, blocks, result, after);
 
   const turnContext = (turnOptions: RunTurnOptions | undefined): ToolUseContext => {
     if (closed) throw new Error("the session is closed");
@@ -165,7 +169,9 @@ export function createSession(options: SessionOptions): Session {
       keep(ctx, after);
       const budget = new TurnBudget(after.session.dir, options.turnBudgetChars);
       for (const outcome of outcomes) outcome.block = await budget.admit(outcome.block);
-      return summarize(outcomes);
+      const result = summarize(outcomes);
+      if (outcomes.length > 0) await postToolBatch(blocks, result, after);
+      return result;
     },
 
     async runTurn(blocks, turnOptions) {
@@ -220,6 +226,32 @@ export function createSession(options: SessionOptions): Session {
     },
   };
   return session;
+}
+
+/** PostToolBatch hooks see every call of the turn with what the model saw; their context joins the turn. */
+async function postToolBatchHooks(
+  hooks: HookRunner | undefined,
+  blocks: readonly ToolUseBlock[],
+  result: TurnResult,
+  context: ToolUseContext,
+): Promise<void> {
+  if (!hooks?.has("PostToolBatch")) return;
+  const out = await runHooks(hooks, "PostToolBatch", {
+    session_id: context.session.id,
+    transcript_path: join(context.session.dir, "transcript.jsonl"),
+    cwd: context.workspace.cwd,
+    permission_mode: context.permissionContext.mode,
+    tool_calls: result.outcomes.map((o, i) => ({
+      tool_name: o.tool?.name ?? blocks[i]!.name,
+      tool_input: o.input ?? blocks[i]!.input,
+      tool_use_id: o.block.tool_use_id,
+      tool_response: o.block.content,
+    })),
+  });
+  result.notices.push(...out.systemMessages, ...out.errors);
+  const context_ = [...out.additionalContext, ...(out.blockReason !== undefined ? [`PostToolBatch hook feedback: ${out.blockReason}`] : [])];
+  if (context_.length > 0) result.newMessages.push({ role: "user", content: context_.join("\n") });
+  if (out.stopReason !== undefined && result.preventContinuation === undefined) result.preventContinuation = out.stopReason;
 }
 
 function summarize(outcomes: ToolCallOutcome[]): TurnResult {
