@@ -8,6 +8,8 @@ import { dirname, join } from "node:path";
  */
 export const SEARCH_FIXTURE: ReadonlyArray<readonly [string, string]> = [
   [".git/config", "needle in git\n"],
+  [".svn/entries", "needle in svn\n"],
+  ["sub/.jj/repo", "needle in jj\n"],
   [".gitignore", "ignored.txt\nbuild/\n"],
   [".ignore", "local.cache\n"],
   [".hidden.txt", "needle hidden\n"],

@@ -58,7 +58,7 @@ export function formatGrepResult(data: GrepOutput): string {
     const n = data.numMatches ?? 0;
     sections.push(`${data.content}\n\nFound ${n} total ${plural(n, "occurrence")} across ${data.numFiles} ${plural(data.numFiles, "file")}.`);
   }
-  const notice = paginationNotice(data);
+  const notice = data.totalEntries === undefined ? paginationNotice(data) : undefined;
   if (notice) sections.push(notice);
   if (data.outputCapped) sections.push("[Output stopped at the size cap: narrow the search, or page through it with head_limit and offset]");
   if (data.notice) sections.push(data.notice);
