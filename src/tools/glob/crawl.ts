@@ -1,5 +1,5 @@
-import { lstat, stat } from "node:fs/promises";
-import { dirname, basename, isAbsolute, join, resolve } from "node:path";
+import { lstatSync, statSync, type Stats } from "node:fs";
+import { dirname, basename, isAbsolute, resolve } from "node:path";
 import { fdir } from "fdir";
 import picomatch from "picomatch";
 import { expandHome, isVcsDirectory } from "../search/paths.js";
@@ -53,34 +53,47 @@ export interface GlobCrawlResult {
  */
 export async function crawlGlob(plan: GlobPlan, limit: number, signal: AbortSignal): Promise<GlobCrawlResult> {
   const isMatch = picomatch(plan.glob, { dot: true });
+  const cut = plan.root.endsWith("/") ? plan.root.length : plan.root.length + 1;
+  // Full paths (cheaper in fdir than relative ones); the pattern sees the part below the root.
   let builder = new fdir()
-    .withRelativePaths()
+    .withFullPaths()
     .withAbortSignal(signal)
     .exclude((dirName) => isVcsDirectory(dirName))
-    .filter((path, isDirectory) => !isDirectory && isMatch(path));
+    .filter((path, isDirectory) => !isDirectory && isMatch(path.slice(cut)));
   if (plan.maxDepth !== undefined) builder = builder.withMaxDepth(plan.maxDepth);
-  const relative = await builder.crawl(plan.root).withPromise();
+  const paths = await builder.crawl(plan.root).withPromise();
   signal.throwIfAborted();
-  const stamped = await statAll(plan.root, relative, signal);
+  const stamped = await statAll(paths, signal);
   stamped.sort((a, b) => a.mtimeMs - b.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { matches: stamped.slice(0, limit), total: stamped.length };
 }
 
-const STAT_CONCURRENCY = 64;
+/** Files stat'ed between yields to the event loop. */
+const STAT_BATCH = 2_000;
 
-/** Modification times of the matches; symlinks to folders and vanished files drop out. */
-async function statAll(root: string, relative: readonly string[], signal: AbortSignal): Promise<GlobMatch[]> {
+/**
+ * Modification times of the matches; symlinks to folders and vanished files drop out.
+ * Synchronous stats in batches: several times faster than one promise per file (no thread
+ * pool round trip), and the event loop still gets a turn between batches.
+ */
+async function statAll(paths: readonly string[], signal: AbortSignal): Promise<GlobMatch[]> {
   const out: GlobMatch[] = [];
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < relative.length) {
-      if (signal.aborted) return;
-      const path = join(root, relative[next++]!);
-      const info = await stat(path).catch(() => lstat(path).catch(() => undefined));
-      if (info && !info.isDirectory()) out.push({ path, mtimeMs: info.mtimeMs });
+  for (let i = 0; i < paths.length; i++) {
+    if (i > 0 && i % STAT_BATCH === 0) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      signal.throwIfAborted();
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(STAT_CONCURRENCY, relative.length) }, worker));
-  signal.throwIfAborted();
+    const path = paths[i]!;
+    const info = statSync(path, { throwIfNoEntry: false }) ?? lstatSafe(path);
+    if (info && !info.isDirectory()) out.push({ path, mtimeMs: info.mtimeMs });
+  }
   return out;
+}
+
+function lstatSafe(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
 }

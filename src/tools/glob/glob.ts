@@ -79,19 +79,31 @@ export function createGlobTool(options: GlobToolOptions = {}): Tool<typeof globI
       if (!rootInfo?.isDirectory()) {
         return { data: { durationMs: performance.now() - started, filenames: [], numFiles: 0, truncated: false, totalMatches: 0 } };
       }
-      const timeout = AbortSignal.timeout(timeoutMs);
-      const signal = AbortSignal.any([context.abortController.signal, timeout]);
+      // A private signal: aborts with the call, or when the crawl takes too long.
+      const controller = new AbortController();
+      const parent = context.abortController.signal;
+      const onAbort = (): void => controller.abort(parent.reason);
+      parent.addEventListener("abort", onAbort, { once: true });
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort(new Error("timeout"));
+      }, timeoutMs);
       try {
-        const { matches, total } = await crawlGlob(plan, maxResults, signal);
+        if (parent.aborted) onAbort();
+        const { matches, total } = await crawlGlob(plan, maxResults, controller.signal);
         const filenames = matches.map((m) => displayPath(m.path, cwd));
         return {
           data: { durationMs: Math.round(performance.now() - started), filenames, numFiles: filenames.length, truncated: total > filenames.length, totalMatches: total },
         };
       } catch (err) {
-        if (timeout.aborted && !context.abortController.signal.aborted) {
+        if (timedOut && !parent.aborted) {
           throw new Error(`Glob did not finish within ${timeoutMs / 1000} s in ${plan.root}. Use a more specific path or pattern.`);
         }
         throw err;
+      } finally {
+        clearTimeout(timer);
+        parent.removeEventListener("abort", onAbort);
       }
     },
 

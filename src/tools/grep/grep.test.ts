@@ -123,6 +123,20 @@ const GOLDEN: ReadonlyArray<{ name: string; input: Record<string, unknown>; expe
   { name: "inside an ignored folder given as path", input: { pattern: "needle", path: "build" }, expected: "Found 1 file\nbuild/out.txt" },
   { name: "nested .gitignore", input: { pattern: "skipped" }, expected: "No files found" },
   { name: "VCS folders", input: { pattern: "needle in" }, expected: "No files found" },
+  // A binary file is skipped in a folder, but searched when it is the path (ripgrep's rules).
+  { name: "explicit binary file, files mode", input: { pattern: "binary", path: "bin.dat" }, expected: "Found 1 file\nbin.dat" },
+  { name: "explicit binary file, count mode", input: { pattern: "binary", path: "bin.dat", output_mode: "count" }, expected: "bin.dat:1\n\nFound 1 total occurrence across 1 file." },
+  {
+    name: "explicit binary file, content mode",
+    input: { pattern: "needle", path: "bin.dat", output_mode: "content" },
+    expected: 'bin.dat: binary file matches (found "\\0" byte around offset 6)',
+  },
+  {
+    name: "explicit binary file, multiline content mode",
+    input: { pattern: "needle", path: "bin.dat", output_mode: "content", multiline: true },
+    expected: 'bin.dat: binary file matches (found "\\0" byte around offset 6)',
+  },
+  { name: "explicit binary file, no match", input: { pattern: "zzzz", path: "bin.dat", output_mode: "content" }, expected: "No matches found" },
   { name: "CRLF kept as ripgrep prints it", input: { pattern: "crlf", output_mode: "content" }, expected: "crlf.txt:1:needle crlf\r" },
   // pagination
   { name: "files head_limit", input: { pattern: "needle", head_limit: 3 }, expected: `Found 3 files\n${ALL_FILES.slice(0, 3).join("\n")}\n\n[Showing results with pagination = limit: 3]` },

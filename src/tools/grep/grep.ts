@@ -158,7 +158,7 @@ async function runGrep(engine: GrepEngine, input: GrepInput, context: ToolUseCon
     let lastPath = "";
     let lastShown = "";
     await search(engine, query, (entry) => {
-      if (entry.kind !== "line") {
+      if (entry.kind !== "line" && entry.kind !== "note") {
         entries.push({ line: "--" });
         chars += 3;
         return entries.length < wanted;
@@ -167,7 +167,7 @@ async function runGrep(engine: GrepEngine, input: GrepInput, context: ToolUseCon
         lastPath = entry.path;
         lastShown = displayPath(entry.path, cwd);
       }
-      const line = formatLine(entry, lastShown, showNumbers);
+      const line = entry.kind === "note" ? `${lastShown}: ${entry.text}` : formatLine(entry, lastShown, showNumbers);
       entries.push({ line, path: lastShown });
       chars += line.length + 1;
       if (limit === 0 && chars > MAX_CONTENT_CHARS) capped = true;

@@ -84,6 +84,8 @@ function runRipgrep(binary: string, query: GrepQuery, sink: GrepSink): Promise<v
   });
 }
 
+const BINARY_NOTE = /^(.*?): (binary file matches \(found .* byte around offset \d+\))$/;
+
 /**
  * Parses `rg --null --with-filename` output. Every path rg prints starts with "/" (the search
  * root is absolute) and ends with NUL, so paths containing ":" or newlines parse exactly;
@@ -116,6 +118,17 @@ export class RipgrepOutputParser {
         continue;
       }
       const nul = buf.indexOf("\0", pos);
+      const eol = buf.indexOf("\n", pos);
+      if (eol >= 0 && (nul < 0 || eol < nul)) {
+        // A line without a NUL: "<path>: binary file matches (found "\0" byte around offset N)".
+        // (Anything else is a path with a newline in it, parsed below.)
+        const note = BINARY_NOTE.exec(buf.slice(pos, eol));
+        if (note) {
+          out.push({ kind: "note", path: note[1]!, text: note[2]! });
+          pos = eol + 1;
+          continue;
+        }
+      }
       if (nul < 0) break;
       const nl = buf.indexOf("\n", nul + 1);
       if (nl < 0) break;

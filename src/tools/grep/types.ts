@@ -26,7 +26,9 @@ export type GrepEntry =
   | { kind: "file"; path: string }
   | { kind: "count"; path: string; count: number }
   | { kind: "line"; path: string; line: number; match: boolean; text: string }
-  | { kind: "separator" };
+  | { kind: "separator" }
+  /** ripgrep's note for a file given explicitly that turns out binary (content mode). */
+  | { kind: "note"; path: string; text: string };
 
 /** Receives entries in order; returning false stops the search. */
 export type GrepSink = (entry: GrepEntry) => boolean;

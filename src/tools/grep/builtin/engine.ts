@@ -31,7 +31,7 @@ async function builtinSearch(query: GrepQuery, sink: GrepSink): Promise<void> {
     if (!sink(entry)) stopped = true;
     return !stopped;
   };
-  const makeSearch = (): FileSearch => ({
+  const makeSearch = (explicit = false): FileSearch => ({
     regex: new RegExp(regex.source, regex.flags),
     mode: query.mode,
     onlyMatching: query.onlyMatching && query.mode === "content",
@@ -39,10 +39,11 @@ async function builtinSearch(query: GrepQuery, sink: GrepSink): Promise<void> {
     before: query.mode === "content" ? query.before : 0,
     after: query.mode === "content" ? query.after : 0,
     sink: guardedSink,
+    explicit,
     printed,
   });
   if (query.rootIsFile) {
-    await searchFile(query.root, makeSearch());
+    await searchFile(query.root, makeSearch(true));
     return;
   }
   const files = walkSearchFiles({ root: query.root, overrides: compileOverrides(query.globs), typeFilter, signal: query.signal });

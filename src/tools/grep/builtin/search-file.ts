@@ -12,6 +12,8 @@ export interface FileSearch {
   before: number;
   after: number;
   sink: GrepSink;
+  /** The file was given as the search path: binary files are searched, not skipped (as in ripgrep). */
+  explicit: boolean;
   /** Shared across files: whether any line was printed yet (for `--` between files). */
   printed: { any: boolean };
 }
@@ -68,6 +70,10 @@ class ContextPrinter {
   }
 }
 
+function binaryNote(offset: number): string {
+  return `binary file matches (found "\\0" byte around offset ${offset})`;
+}
+
 function matchesIn(regex: RegExp, text: string): string[] {
   const parts: string[] = [];
   regex.lastIndex = 0;
@@ -99,9 +105,18 @@ async function searchLines(path: string, s: FileSearch): Promise<boolean> {
   let count = 0;
   let first = true;
   let go = true;
+  let offset = 0;
+  let binaryAt = -1;
   // Returns false to stop reading this file (found for -l, or the sink is full).
   const onLine = (text: string): boolean => {
     n++;
+    if (printer && binaryAt >= 0) {
+      // An explicit binary file: no lines, one note at the first match.
+      s.regex.lastIndex = 0;
+      if (!s.regex.test(text)) return true;
+      go = s.sink({ kind: "note", path, text: binaryNote(binaryAt) });
+      return false;
+    }
     if (printer) {
       go = printer.line(n, text, lineHit(s, text));
       return go;
@@ -113,9 +128,14 @@ async function searchLines(path: string, s: FileSearch): Promise<boolean> {
   };
   try {
     reading: for await (const chunk of stream as AsyncIterable<Buffer>) {
-      const nul = chunk.indexOf(0);
+      let nul = chunk.indexOf(0);
+      if (nul >= 0 && s.explicit) {
+        if (binaryAt < 0) binaryAt = offset + nul;
+        nul = -1; // searched to the end, as ripgrep does with a file it was given
+      }
       if (nul >= 0 && first) return true; // binary: skipped
       first = false;
+      offset += chunk.length;
       const text = carry + decoder.write(nul >= 0 ? chunk.subarray(0, nul) : chunk);
       const lines = text.split("\n");
       carry = nul >= 0 ? "" : lines.pop()!;
@@ -152,8 +172,9 @@ async function searchWhole(path: string, s: FileSearch): Promise<boolean> {
     return true;
   }
   const nul = buf.indexOf(0);
-  if (nul >= 0 && nul < BINARY_PROBE) return true;
-  const text = (nul >= 0 ? buf.subarray(0, buf.lastIndexOf(10, nul) + 1) : buf).toString("utf8");
+  if (nul >= 0 && nul < BINARY_PROBE && !s.explicit) return true;
+  const cutAtNul = nul >= 0 && !s.explicit;
+  const text = (cutAtNul ? buf.subarray(0, buf.lastIndexOf(10, nul) + 1) : buf).toString("utf8");
   if (text === "") return true;
   const starts = [0];
   for (let i = text.indexOf("\n"); i >= 0 && i < text.length - 1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
@@ -194,6 +215,7 @@ async function searchWhole(path: string, s: FileSearch): Promise<boolean> {
   if (ranges.length === 0) return true;
   if (s.mode === "files_with_matches") return s.sink({ kind: "file", path });
   if (s.mode === "count") return s.sink({ kind: "count", path, count: ranges.length });
+  if (s.explicit && nul >= 0) return s.sink({ kind: "note", path, text: binaryNote(nul) });
   const lineText = (i: number): string => {
     const end = i + 1 < starts.length ? starts[i + 1]! - 1 : text.endsWith("\n") ? text.length - 1 : text.length;
     return text.slice(starts[i]!, end);
