@@ -190,6 +190,25 @@ describe("Grep tool contract", () => {
     });
   });
 
+  it("head_limit 0 is bounded in memory and says where to continue", async () => {
+    await withTempDir(async (dir) => {
+      await writeFile(join(dir, "big.txt"), `${"y".repeat(200)}\n`.repeat(60_000));
+      const session = createSession({ cwd: dir, tools: [tool] });
+      const { outcomes } = await session.runTurnDetailed([toolUse("Grep", { pattern: "y", output_mode: "content", head_limit: 0 }, "a")]);
+      const data = outcomes[0]!;
+      // Past 20,000 characters the pipeline persists the result; the cap itself shows in the data.
+      expect(data.isError).toBe(false);
+      const block = data.block.content as string;
+      expect(block).toContain("<persisted-output>");
+      await session.close();
+      const direct = await tool.call({ pattern: "y", output_mode: "content", head_limit: 0 }, createToolUseContext({ cwd: dir }), () => {});
+      expect(direct.data.outputCapped).toBe(true);
+      expect(direct.data.numLines).toBeGreaterThan(40_000);
+      expect(direct.data.numLines).toBeLessThan(60_000);
+      expect(tool.mapToolResultToToolResultBlockParam(direct.data, "x").content).toMatch(new RegExp(`\\[Output stopped at the 10 MB cap after ${direct.data.numLines} lines: narrow the search, or continue with offset: ${direct.data.numLines}\\]$`));
+    });
+  });
+
   it("a small head_limit on many matches returns that many lines", async () => {
     await withTempDir(async (dir) => {
       await writeFile(join(dir, "big.txt"), "hit\n".repeat(100_000));

@@ -60,7 +60,10 @@ export function formatGrepResult(data: GrepOutput): string {
   }
   const notice = data.totalEntries === undefined ? paginationNotice(data) : undefined;
   if (notice) sections.push(notice);
-  if (data.outputCapped) sections.push("[Output stopped at the size cap: narrow the search, or page through it with head_limit and offset]");
+  if (data.outputCapped) {
+    const next = (data.appliedOffset ?? 0) + (data.numLines ?? 0);
+    sections.push(`[Output stopped at the 10 MB cap after ${data.numLines ?? 0} lines: narrow the search, or continue with offset: ${next}]`);
+  }
   if (data.notice) sections.push(data.notice);
   return sections.join("\n\n");
 }

@@ -46,7 +46,7 @@ export interface GrepToolOptions {
   ripgrep?: string | false;
 }
 
-/** Content mode with head_limit 0 keeps at most this much text in memory. */
+/** Content mode keeps at most this much text in memory (head_limit 0 or a huge one). */
 const MAX_CONTENT_CHARS = 10_000_000;
 const STAT_CONCURRENCY = 64;
 const NOTICE_KEY = "armature.grep.builtinNoticeShown";
@@ -150,34 +150,37 @@ async function runGrep(engine: GrepEngine, input: GrepInput, context: ToolUseCon
 
   if (mode === "content") {
     const showNumbers = input["-n"] ?? true;
-    // One entry past the page tells whether there is more.
+    // Entries before `offset` are only counted; one entry past the page tells whether there is more.
     const wanted = limit === 0 ? Infinity : offset + limit + 1;
-    const entries: Array<{ line: string; path?: string }> = [];
+    const kept: Array<{ line: string; path?: string }> = [];
+    let seen = 0;
     let chars = 0;
     let capped = false;
     let lastPath = "";
     let lastShown = "";
     await search(engine, query, (entry) => {
-      if (entry.kind !== "line" && entry.kind !== "note") {
-        entries.push({ line: "--" });
-        chars += 3;
-        return entries.length < wanted;
+      seen++;
+      if (seen > offset) {
+        if (entry.kind === "separator") kept.push({ line: "--" });
+        else {
+          if (entry.path !== lastPath) {
+            lastPath = entry.path;
+            lastShown = displayPath(entry.path, cwd);
+          }
+          const line = entry.kind === "note" ? `${lastShown}: ${entry.text}` : entry.kind === "line" ? formatLine(entry, lastShown, showNumbers) : "";
+          kept.push({ line, path: lastShown });
+          chars += line.length + 1;
+          // Bounded memory whatever head_limit says; past 20,000 characters the result is persisted anyway.
+          if (chars > MAX_CONTENT_CHARS) capped = true;
+        }
       }
-      if (entry.path !== lastPath) {
-        lastPath = entry.path;
-        lastShown = displayPath(entry.path, cwd);
-      }
-      const line = entry.kind === "note" ? `${lastShown}: ${entry.text}` : formatLine(entry, lastShown, showNumbers);
-      entries.push({ line, path: lastShown });
-      chars += line.length + 1;
-      if (limit === 0 && chars > MAX_CONTENT_CHARS) capped = true;
-      return entries.length < wanted && !capped;
+      return seen < wanted && !capped;
     });
-    const { page, truncated } = paginate(entries, offset, limit);
+    const { page, truncated } = paginate(kept, 0, limit);
     const files = new Set<string>();
     for (const e of page) if (e.path !== undefined) files.add(e.path);
     const data: GrepOutput = { ...base, numFiles: files.size, filenames: [...files], content: page.map((e) => e.line).join("\n"), numLines: page.length };
-    return withPagination(data, entries.length, page.length, offset, limit, truncated, capped);
+    return withPagination(data, seen, page.length, offset, limit, truncated, capped);
   }
 
   const found: GrepEntry[] = [];
