@@ -77,7 +77,7 @@ export function createGlobTool(options: GlobToolOptions = {}): Tool<typeof globI
       const plan = planGlob(input.pattern, resolveSearchPath(input.path, cwd));
       const rootInfo = await stat(plan.root).catch(() => undefined);
       if (!rootInfo?.isDirectory()) {
-        return { data: { durationMs: performance.now() - started, filenames: [], numFiles: 0, truncated: false, totalMatches: 0 } };
+        return { data: { durationMs: Math.round(performance.now() - started), filenames: [], numFiles: 0, truncated: false, totalMatches: 0 } };
       }
       // A private signal: aborts with the call, or when the crawl takes too long.
       const controller = new AbortController();
