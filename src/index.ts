@@ -9,3 +9,7 @@ export * from "./providers/index.js";
 export * from "./session/index.js";
 export { builtinTools, builtinToolRegistrations } from "./tools/index.js";
 export type { BuiltinToolOptions } from "./tools/index.js";
+export { createGlobTool, globTool, globInputSchema } from "./tools/glob/index.js";
+export type { GlobInput, GlobOutput, GlobToolOptions } from "./tools/glob/index.js";
+export { createGrepTool, grepTool, grepInputSchema } from "./tools/grep/index.js";
+export type { GrepInput, GrepOutput, GrepToolOptions } from "./tools/grep/index.js";
