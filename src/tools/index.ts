@@ -1,13 +1,14 @@
 import type { FeatureFlags, ToolRegistration } from "../registry/pool.js";
 import { selectBaseTools } from "../registry/pool.js";
 import type { Tool } from "../tool/types.js";
+import { ReadTool } from "./read/index.js";
 
 /**
  * The built-in tools, each behind its feature flag where it has one. Tools register here as
  * they are added (one folder each under src/tools/).
  */
 export function builtinToolRegistrations(): ToolRegistration[] {
-  return [];
+  return [{ tool: ReadTool }];
 }
 
 export interface BuiltinToolOptions {
