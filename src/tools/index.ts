@@ -1,14 +1,16 @@
 import type { FeatureFlags, ToolRegistration } from "../registry/pool.js";
 import { selectBaseTools } from "../registry/pool.js";
 import type { Tool } from "../tool/types.js";
+import { EditTool, MultiEditTool } from "./edit/index.js";
 import { ReadTool } from "./read/index.js";
+import { WriteTool } from "./write/index.js";
 
 /**
  * The built-in tools, each behind its feature flag where it has one. Tools register here as
  * they are added (one folder each under src/tools/).
  */
 export function builtinToolRegistrations(): ToolRegistration[] {
-  return [{ tool: ReadTool }];
+  return [{ tool: ReadTool }, { tool: WriteTool }, { tool: EditTool }, { tool: MultiEditTool }];
 }
 
 export interface BuiltinToolOptions {

@@ -29,3 +29,6 @@ export { suggestSimilarFiles, missingFileMessage, nameSimilarity, editDistance }
 export { loadForWrite, writeTextFile, MAX_EDIT_FILE_BYTES } from "./text-file.js";
 export type { WriterOptions, ExistingText, WrittenText } from "./text-file.js";
 export { diffHunks, commonPrefixLength, commonSuffixLength } from "./patch.js";
+export { numberedSnippet } from "./snippet.js";
+export { parseNotebook, joinSource, splitSource, cellId, findCell, notebookLanguage, detectJsonIndent } from "./notebook.js";
+export type { Notebook, NotebookCell, NotebookOutput } from "./notebook.js";
