@@ -2,6 +2,7 @@ import type { FeatureFlags, ToolRegistration } from "../registry/pool.js";
 import { selectBaseTools } from "../registry/pool.js";
 import type { Tool } from "../tool/types.js";
 import { EditTool, MultiEditTool } from "./edit/index.js";
+import { NotebookEditTool } from "./notebook-edit/index.js";
 import { ReadTool } from "./read/index.js";
 import { WriteTool } from "./write/index.js";
 
@@ -10,7 +11,13 @@ import { WriteTool } from "./write/index.js";
  * they are added (one folder each under src/tools/).
  */
 export function builtinToolRegistrations(): ToolRegistration[] {
-  return [{ tool: ReadTool }, { tool: WriteTool }, { tool: EditTool }, { tool: MultiEditTool }];
+  return [
+    { tool: ReadTool },
+    { tool: WriteTool },
+    { tool: EditTool },
+    { tool: MultiEditTool },
+    { tool: NotebookEditTool, feature: "notebook", defaultOn: true },
+  ];
 }
 
 export interface BuiltinToolOptions {
