@@ -41,7 +41,7 @@ describe("Edit: golden results", () => {
       );
       await call(s, "Read", { file_path: path, limit: 1 });
       expect(text(await call(s, "Edit", { file_path: path, old_string: "y = 2", new_string: "y = 3" }))).toBe(
-        errorText("File has only been read in part (offset/limit or pages). Read the whole file first (call Read without offset and limit) before writing to it."),
+        errorText("File has only been read in part. Read the rest of it first (windows of an unchanged file add up to a full read) before writing to it."),
       );
       await call(s, "Read", { file_path: path });
       expect(text(await call(s, "Edit", { file_path: path, old_string: "z", new_string: "w" }))).toBe(

@@ -4,7 +4,7 @@ export const MULTI_EDIT_TOOL_NAME = "MultiEdit";
 export const EDIT_DESCRIPTION = `Performs exact string replacements in files.
 
 Usage:
-- You must use Read on the file in this conversation before editing it (a whole read, not an offset/limit window); the edit is refused if the file changed since that read — read it again then.
+- You must Read the whole file in this conversation before editing it (in one call, or in offset/limit windows that together cover it); the edit is refused if the file changed since — read it again then.
 - Copy old_string exactly as the file has it, indentation included. Do not include the line-number prefix Read adds (the number and the tab before the text).
 - The edit fails if old_string is not unique in the file: give more surrounding context to make it unique, or set replace_all to change every occurrence (useful to rename a variable).
 - If there is no exact match, a match that ignores curly vs straight quotes and trailing whitespace is used when it finds exactly one place; the result says so.

@@ -28,7 +28,7 @@ export type Freshness = { ok: true } | { ok: false; reason: "not-read" | "partia
 
 export const NOT_READ_MESSAGE = "File has not been read yet. Read it first before writing to it.";
 export const PARTIAL_READ_MESSAGE =
-  "File has only been read in part (offset/limit or pages). Read the whole file first (call Read without offset and limit) before writing to it.";
+  "File has only been read in part. Read the rest of it first (windows of an unchanged file add up to a full read) before writing to it.";
 export const MODIFIED_MESSAGE =
   "File has been modified since read, either by the user or by a linter. Read it again before attempting to write it.";
 

@@ -10,6 +10,7 @@ import { judgeFreshness, MODIFIED_MESSAGE, NOT_READ_MESSAGE, PARTIAL_READ_MESSAG
 import { structuredPatch } from "diff";
 import { diffHunks } from "./patch.js";
 import { expandPath, isBlockedDevicePath, screenshotNameAlternative } from "./path.js";
+import { addRange } from "./read-coverage.js";
 import { suggestSimilarFiles } from "./similar-files.js";
 
 describe("paths", () => {
@@ -177,5 +178,18 @@ describe("similar files and patches", () => {
     expect(diffHunks("x\ny", "x\nz")).toEqual(structuredPatch("a", "b", "x\ny", "x\nz", undefined, undefined, { context: 3 }).hunks);
     expect(diffHunks("same", "same")).toEqual([]);
     expect(diffHunks("", "new\n")).toEqual([{ oldStart: 1, oldLines: 0, newStart: 1, newLines: 1, lines: ["+new"] }]);
+  });
+});
+
+describe("read coverage ranges", () => {
+  it.each([
+    [[], [5, 9], [[5, 9]]],
+    [[[1, 3]], [4, 6], [[1, 6]]],
+    [[[1, 3]], [6, 8], [[1, 3], [6, 8]]],
+    [[[6, 8]], [1, 3], [[1, 3], [6, 8]]],
+    [[[1, 3], [6, 8]], [2, 7], [[1, 8]]],
+    [[[1, 3], [10, 12]], [5, 6], [[1, 3], [5, 6], [10, 12]]],
+  ] as Array<[Array<[number, number]>, [number, number], Array<[number, number]>]>)("%j + %j", (ranges, [s, e], want) => {
+    expect(addRange(ranges, s, e)).toEqual(want);
   });
 });

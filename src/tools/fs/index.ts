@@ -32,3 +32,4 @@ export { diffHunks, commonPrefixLength, commonSuffixLength } from "./patch.js";
 export { numberedSnippet } from "./snippet.js";
 export { parseNotebook, joinSource, splitSource, cellId, findCell, notebookLanguage, detectJsonIndent } from "./notebook.js";
 export type { Notebook, NotebookCell, NotebookOutput } from "./notebook.js";
+export { recordWindow, addRange } from "./read-coverage.js";

@@ -1,5 +1,4 @@
 import { readFile } from "node:fs/promises";
-import sharp from "sharp";
 import type { ImageMediaType } from "../../tool/types.js";
 
 export const IMAGE_EXTENSIONS = new Set(["png", "jpg", "jpeg", "gif", "webp"]);
@@ -28,6 +27,8 @@ const MEDIA: Record<string, ImageMediaType> = { png: "image/png", jpeg: "image/j
  */
 export async function readImage(path: string, size: number): Promise<ImageReadData> {
   if (size > MAX_SOURCE_BYTES) throw new Error(`This image is too large to read (${Math.round(size / 1024 / 1024)} MiB; the limit is 50 MiB).`);
+  // Loaded on first use: sharp's native library is large, and most sessions read no image.
+  const { default: sharp } = await import("sharp");
   const bytes = await readFile(path);
   let meta;
   try {

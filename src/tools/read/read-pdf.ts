@@ -1,5 +1,4 @@
 import { readFile } from "node:fs/promises";
-import { getDocumentProxy } from "unpdf";
 
 export const PDF_PAGES_WITHOUT_RANGE = 10;
 export const PDF_MAX_PAGES_PER_CALL = 20;
@@ -32,6 +31,7 @@ export interface PdfReadData {
 /** Text of the pages of a PDF, through pdf.js (unpdf). */
 export async function readPdf(path: string, size: number, range: PageRange | undefined): Promise<PdfReadData> {
   if (size > PDF_MAX_BYTES) throw new Error(`This PDF is too large to read (${Math.round(size / 1024 / 1024)} MiB; the limit is 100 MiB).`);
+  const { getDocumentProxy } = await import("unpdf");
   const bytes = await readFile(path);
   let pdf;
   try {

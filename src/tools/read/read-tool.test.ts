@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdir, open, symlink, writeFile } from "node:fs/promises";
+import { mkdir, open, symlink, utimes, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import sharp from "sharp";
@@ -265,6 +265,31 @@ describe("Read: readFileState", () => {
       expect(s.context.readFileState.get(join(dir, "f.txt"))?.partial).toBe(false);
       await call(s, "Read", { file_path: "g.txt", limit: 2 });
       expect(s.context.readFileState.get(join(dir, "g.txt"))?.partial).toBe(true);
+      await s.close();
+    });
+  });
+});
+
+describe("Read: windows that add up to the whole file", () => {
+  it("lines 1-2000 then 2001-end make a full read; a change in between starts over", async () => {
+    await withTempDir(async (dir) => {
+      const path = join(dir, "long.txt");
+      await writeFile(path, Array.from({ length: 3000 }, (_, i) => `l${i + 1}`).join("\n") + "\n");
+      const s = fileSession(dir, [ReadTool]);
+      await call(s, "Read", { file_path: path });
+      expect(s.context.readFileState.get(path)).toMatchObject({ partial: true });
+      await call(s, "Read", { file_path: path, offset: 2001 });
+      expect(s.context.readFileState.get(path)).toMatchObject({ partial: false, contentHash: "" });
+
+      const other = join(dir, "other.txt");
+      await writeFile(other, "a\nb\nc\nd\n");
+      await call(s, "Read", { file_path: other, offset: 3 });
+      await writeFile(other, "a\nb\nc\nD\n");
+      await utimes(other, new Date(), new Date(Date.now() + 5000));
+      await call(s, "Read", { file_path: other, limit: 2 });
+      expect(s.context.readFileState.get(other)?.partial).toBe(true);
+      await call(s, "Read", { file_path: other, offset: 3, limit: 2 });
+      expect(s.context.readFileState.get(other)?.partial).toBe(false);
       await s.close();
     });
   });

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { Tool, ToolResultBlock } from "../../tool/types.js";
 import { recordRead } from "../fs/file-state.js";
+import { recordWindow } from "../fs/read-coverage.js";
 import { isBlockedDevicePath, resolveToolPath } from "../fs/path.js";
 import { missingFileMessage } from "../fs/similar-files.js";
 import { READ_TOOL_NAME, readDescription } from "./prompt.js";
@@ -136,10 +137,15 @@ export function createReadTool(options: ReadToolOptions = {}): Tool<typeof readI
         { offset: input.offset ?? 1, limit: input.limit ?? maxLines, maxLineChars, maxOutputTokens },
         context.abortController.signal,
       );
+      const { startLine, numLines, totalLines } = result.data.file;
+      const window = { mtimeMs: info.mtimeMs, startLine, endLine: startLine + numLines - 1 };
+      const covered = !result.full && recordWindow(context, path, totalLines === undefined ? window : { ...window, totalLines });
+      // A full read carries the hash; a file seen whole through several windows has none, so a
+      // later mtime change counts as a change (a false alarm at worst, never a missed one).
       recordRead(context.readFileState, path, {
         contentHash: result.contentHash ?? "",
         mtimeMs: info.mtimeMs,
-        partial: !result.full,
+        partial: !result.full && !covered,
       });
       return { data: result.data };
     },
