@@ -39,8 +39,9 @@ async function writeTarget(path: string): Promise<string> {
  * Replaces (or creates) `path` with `data` so that a reader sees the old content or the new,
  * never a mix, and a failure at any point leaves the old file as it was: a temp file in the
  * same folder, fsync, then rename over the target. An existing file's permission bits are kept.
+ * `data` may be a sequence of chunks, written in order.
  */
-export async function atomicWriteFile(path: string, data: Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+export async function atomicWriteFile(path: string, data: Uint8Array | Iterable<Uint8Array>, options: AtomicWriteOptions = {}): Promise<void> {
   const target = await writeTarget(path);
   const dir = dirname(target);
   if (options.createParents) await mkdir(dir, { recursive: true });
@@ -55,7 +56,8 @@ export async function atomicWriteFile(path: string, data: Uint8Array, options: A
   let renamed = false;
   try {
     try {
-      await handle.writeFile(data);
+      if (data instanceof Uint8Array) await handle.writeFile(data);
+      else for (const chunk of data) await handle.write(chunk);
       if (mode !== undefined) await handle.chmod(mode);
       await handle.sync();
     } finally {

@@ -74,6 +74,21 @@ export function encodeText(text: string, format: TextFormat): Buffer {
   return bom ? Buffer.concat([bom, body]) : body;
 }
 
+/**
+ * The same bytes as `encodeText`, a slice at a time, so that a large file is never held twice
+ * in memory (as a string and as one buffer). Slices never split a surrogate pair.
+ */
+export function* encodeTextChunks(text: string, format: TextFormat, chunkChars = 1 << 20): Generator<Buffer> {
+  if (format.bom && format.encoding !== "latin1") yield Buffer.from(BOM_BYTES[format.encoding]);
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(start + chunkChars, text.length);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+    yield encodeText(text.slice(start, end), { encoding: format.encoding, bom: false });
+    start = end;
+  }
+}
+
 export const UTF8: TextFormat = { encoding: "utf8", bom: false };
 
 /** The file's own line ending: CRLF when most line breaks are CRLF. */

@@ -4,6 +4,7 @@ export {
   decodeText,
   decodeWith,
   encodeText,
+  encodeTextChunks,
   canEncode,
   bomLength,
   detectLineEnding,

@@ -1,8 +1,9 @@
 import { readFile, stat } from "node:fs/promises";
 import type { ToolUseContext } from "../../tool/types.js";
 import { atomicWriteFile, type AtomicWriteHooks } from "./atomic-write.js";
-import { canEncode, decodeText, encodeText, UTF8, type TextFormat } from "./encoding.js";
-import { judgeFreshness, recordWrite, sha256 } from "./file-state.js";
+import { createHash } from "node:crypto";
+import { canEncode, decodeText, encodeTextChunks, UTF8, type TextFormat } from "./encoding.js";
+import { judgeFreshness, sha256 } from "./file-state.js";
 
 export const MAX_EDIT_FILE_BYTES = 1024 ** 3;
 
@@ -19,7 +20,7 @@ export interface WriterOptions {
 
 export type ExistingText =
   | { exists: false }
-  | { exists: true; text: string; format: TextFormat; bytes: Buffer; mtimeMs: number };
+  | { exists: true; text: string; format: TextFormat; mtimeMs: number };
 
 function formatBytes(n: number): string {
   if (n >= 1024 ** 3) return `${(n / 1024 ** 3).toFixed(1)} GiB`;
@@ -54,7 +55,7 @@ export async function loadForWrite(path: string, context: ToolUseContext, option
     if (!freshness.ok) throw new Error(freshness.message);
   }
   const { text, format } = decodeText(bytes);
-  return { exists: true, text, format, bytes, mtimeMs: info.mtimeMs };
+  return { exists: true, text, format, mtimeMs: info.mtimeMs };
 }
 
 export interface WrittenText {
@@ -77,9 +78,16 @@ export async function writeTextFile(
     used = UTF8;
     note = "The file was Latin-1 and the new text has characters Latin-1 cannot store, so it was written as UTF-8.";
   }
-  const bytes = encodeText(text, used);
-  await atomicWriteFile(path, bytes, { createParents: options.createParents, hooks: options.atomicWriteHooks });
+  // Encoded and hashed a slice at a time: the new text is not held a second time as bytes.
+  const hash = createHash("sha256");
+  const chunks = (function* () {
+    for (const chunk of encodeTextChunks(text, used)) {
+      hash.update(chunk);
+      yield chunk;
+    }
+  })();
+  await atomicWriteFile(path, chunks, { createParents: options.createParents, hooks: options.atomicWriteHooks });
   const after = await stat(path);
-  recordWrite(context.readFileState, path, bytes, after.mtimeMs);
+  context.readFileState.set(path, { contentHash: hash.digest("hex"), mtimeMs: after.mtimeMs, partial: false, recordedAt: Date.now() });
   return note === undefined ? { format: used } : { format: used, note };
 }
