@@ -156,6 +156,7 @@ describe("Edit: what is preserved", () => {
     ["Latin-1", Buffer.from("caf\xe9\n", "latin1"), "café", "crème", Buffer.from("cr\xe8me\n", "latin1")],
     ["a dropped final newline is restored", Buffer.from("a\nb\n"), "b\n", "c", Buffer.from("a\nc\n")],
     ["no final newline stays without", Buffer.from("a\nb"), "b", "c\n", Buffer.from("a\nc")],
+    ["replacement patterns are literal", Buffer.from("a-b\n"), "a", "$&$1$$", Buffer.from("$&$1$$-b\n")],
   ];
   it.each(cases)("%s", async (_name, before, oldString, newString, after) => {
     await withTempDir(async (dir) => {

@@ -1,7 +1,7 @@
 import type { StructuredPatchHunk } from "diff";
 import type { ToolUseContext } from "../../tool/types.js";
 import { detectLineEnding, UTF8 } from "../fs/encoding.js";
-import { withFileLock } from "../fs/file-lock.js";
+import { withFileLockFor } from "../fs/file-lock.js";
 import { diffHunks } from "../fs/patch.js";
 import { missingFileMessage } from "../fs/similar-files.js";
 import { numberedSnippet } from "../fs/snippet.js";
@@ -28,7 +28,7 @@ export async function performEdits(path: string, edits: readonly EditSpec[], con
   if (path.toLowerCase().endsWith(".ipynb")) {
     throw new Error("File is a Jupyter Notebook. Use NotebookEdit to change its cells.");
   }
-  return withFileLock(path, async () => {
+  return withFileLockFor(path, async () => {
     const existing = await loadForWrite(path, context, options);
     if (!existing.exists && edits[0]?.old_string !== "") {
       throw new Error(`${await missingFileMessage(path, context.workspace.cwd)} To create it, use an empty old_string (or Write).`);
@@ -39,6 +39,7 @@ export async function performEdits(path: string, edits: readonly EditSpec[], con
     const written = await writeTextFile(path, outcome.content, existing.exists ? existing.format : UTF8, context, {
       ...options,
       createParents: !existing.exists,
+      expectMtimeMs: existing.exists ? existing.mtimeMs : null,
     });
     const done: EditsDone = {
       filePath: path,

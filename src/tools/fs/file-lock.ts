@@ -1,3 +1,5 @@
+import { realpath } from "node:fs/promises";
+
 const tails = new Map<string, Promise<void>>();
 
 /**
@@ -19,4 +21,18 @@ export async function withFileLock<T>(path: string, fn: () => Promise<T>): Promi
     release();
     if (tails.get(path) === tail) tails.delete(path);
   }
+}
+
+/** The key a file is locked under: its real path, so a link and its target share one lock. */
+export async function lockKey(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch {
+    return path;
+  }
+}
+
+/** `withFileLock` on the file's real path. */
+export async function withFileLockFor<T>(path: string, fn: () => Promise<T>): Promise<T> {
+  return withFileLock(await lockKey(path), fn);
 }

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { withTempDir } from "../../../test/helpers.js";
 import { atomicWriteFile } from "./atomic-write.js";
 import { decodeText, detectEncoding, detectLineEnding, encodeText, looksBinary, type TextFormat } from "./encoding.js";
-import { withFileLock } from "./file-lock.js";
+import { lockKey, withFileLock } from "./file-lock.js";
 import { judgeFreshness, MODIFIED_MESSAGE, NOT_READ_MESSAGE, PARTIAL_READ_MESSAGE, sha256 } from "./file-state.js";
 import { structuredPatch } from "diff";
 import { diffHunks } from "./patch.js";
@@ -145,6 +145,15 @@ describe("withFileLock", () => {
     await Promise.all([withFileLock("/p", slow("a", 20)), withFileLock("/p", slow("b", 1)), withFileLock("/q", slow("c", 1))]);
     expect(order.indexOf("a-")).toBeLessThan(order.indexOf("b+"));
     expect(order.indexOf("c+")).toBeLessThan(order.indexOf("a-"));
+  });
+
+  it("a link and its target share one lock key", async () => {
+    await withTempDir(async (dir) => {
+      await writeFile(join(dir, "t"), "");
+      await import("node:fs/promises").then((fs) => fs.symlink(join(dir, "t"), join(dir, "l")));
+      expect(await lockKey(join(dir, "l"))).toBe(await lockKey(join(dir, "t")));
+      expect(await lockKey(join(dir, "missing"))).toBe(join(dir, "missing"));
+    });
   });
 
   it("a failing holder releases the lock", async () => {

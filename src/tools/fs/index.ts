@@ -15,7 +15,7 @@ export {
 export type { TextEncodingName, TextFormat, LineEnding } from "./encoding.js";
 export { atomicWriteFile } from "./atomic-write.js";
 export type { AtomicWriteHooks, AtomicWriteOptions } from "./atomic-write.js";
-export { withFileLock } from "./file-lock.js";
+export { withFileLock, withFileLockFor, lockKey } from "./file-lock.js";
 export {
   sha256,
   recordRead,

@@ -3,7 +3,7 @@ import type { ToolUseContext } from "../../tool/types.js";
 import { atomicWriteFile, type AtomicWriteHooks } from "./atomic-write.js";
 import { createHash } from "node:crypto";
 import { canEncode, decodeText, encodeTextChunks, UTF8, type TextFormat } from "./encoding.js";
-import { judgeFreshness, sha256 } from "./file-state.js";
+import { judgeFreshness, MODIFIED_MESSAGE, sha256 } from "./file-state.js";
 
 export const MAX_EDIT_FILE_BYTES = 1024 ** 3;
 
@@ -58,6 +58,8 @@ export async function loadForWrite(path: string, context: ToolUseContext, option
   return { exists: true, text, format, mtimeMs: info.mtimeMs };
 }
 
+const CREATED_MEANWHILE_MESSAGE = "The file was created by someone else while this call ran. Read it, then write again.";
+
 export interface WrittenText {
   format: TextFormat;
   /** Set when the file's own encoding could not hold the new text. */
@@ -70,7 +72,7 @@ export async function writeTextFile(
   text: string,
   format: TextFormat,
   context: ToolUseContext,
-  options: WriterOptions & { createParents?: boolean },
+  options: WriterOptions & { createParents?: boolean; expectMtimeMs?: number | null },
 ): Promise<WrittenText> {
   let used = format;
   let note: string | undefined;
@@ -86,7 +88,21 @@ export async function writeTextFile(
       yield chunk;
     }
   })();
-  await atomicWriteFile(path, chunks, { createParents: options.createParents, hooks: options.atomicWriteHooks });
+  const hostHook = options.atomicWriteHooks?.beforeRename;
+  const expected = options.expectMtimeMs;
+  await atomicWriteFile(path, chunks, {
+    createParents: options.createParents,
+    hooks: {
+      beforeRename: async (temp, target) => {
+        await hostHook?.(temp, target);
+        // Another process may have written the file while we worked: last look before replacing it.
+        if (expected === undefined) return;
+        const now = await stat(target).catch(() => undefined);
+        if (expected === null && now !== undefined) throw new Error(CREATED_MEANWHILE_MESSAGE);
+        if (expected !== null && now?.mtimeMs !== expected) throw new Error(MODIFIED_MESSAGE);
+      },
+    },
+  });
   const after = await stat(path);
   context.readFileState.set(path, { contentHash: hash.digest("hex"), mtimeMs: after.mtimeMs, partial: false, recordedAt: Date.now() });
   return note === undefined ? { format: used } : { format: used, note };

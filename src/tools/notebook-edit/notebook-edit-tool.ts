@@ -2,7 +2,7 @@ import { extname } from "node:path";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { Tool } from "../../tool/types.js";
-import { withFileLock } from "../fs/file-lock.js";
+import { withFileLockFor } from "../fs/file-lock.js";
 import { detectJsonIndent, notebookLanguage, parseNotebook } from "../fs/notebook.js";
 import { resolveToolPath } from "../fs/path.js";
 import { missingFileMessage } from "../fs/similar-files.js";
@@ -75,7 +75,7 @@ export function createNotebookEditTool(options: NotebookEditToolOptions = {}): T
     async call(input, context) {
       const path = resolveToolPath(input.notebook_path, context.workspace.cwd);
       const mode = input.edit_mode ?? "replace";
-      return withFileLock(path, async () => {
+      return withFileLockFor(path, async () => {
         const existing = await loadForWrite(path, context, options);
         if (!existing.exists) throw new Error(await missingFileMessage(path, context.workspace.cwd));
         const nb = parseNotebook(existing.text);
@@ -87,7 +87,7 @@ export function createNotebookEditTool(options: NotebookEditToolOptions = {}): T
         if (!outcome.ok) throw new Error(outcome.message);
         const trailing = /\r?\n$/.exec(existing.text)?.[0] ?? "";
         const updated = JSON.stringify(outcome.notebook, null, detectJsonIndent(existing.text)) + trailing;
-        await writeTextFile(path, updated, existing.format, context, options);
+        await writeTextFile(path, updated, existing.format, context, { ...options, expectMtimeMs: existing.mtimeMs });
         return {
           data: {
             new_source: input.new_source,

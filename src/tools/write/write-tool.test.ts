@@ -86,4 +86,34 @@ describe("Write", () => {
       await s.close();
     });
   });
+
+  it("a write by another process while the call runs is not overwritten", async () => {
+    await withTempDir(async (dir) => {
+      const path = join(dir, "f.txt");
+      await writeFile(path, "v1\n");
+      const racing = createWriteTool({
+        atomicWriteHooks: {
+          beforeRename: async () => {
+            await writeFile(path, "theirs\n");
+            await utimes(path, new Date(), new Date(Date.now() + 7000));
+          },
+        },
+      });
+      const s = fileSession(dir, [ReadTool, racing]);
+      await call(s, "Read", { file_path: path });
+      expect(text(await call(s, "Write", { file_path: path, content: "mine\n" }))).toBe(
+        errorText("File has been modified since read, either by the user or by a linter. Read it again before attempting to write it."),
+      );
+      expect(await readFile(path, "utf8")).toBe("theirs\n");
+      const fresh = join(dir, "new.txt");
+      const creating = createWriteTool({ atomicWriteHooks: { beforeRename: () => writeFile(fresh, "theirs") } });
+      const s2 = fileSession(dir, [creating]);
+      expect(text(await call(s2, "Write", { file_path: fresh, content: "mine" }))).toBe(
+        errorText("The file was created by someone else while this call ran. Read it, then write again."),
+      );
+      expect(await readFile(fresh, "utf8")).toBe("theirs");
+      await s.close();
+      await s2.close();
+    });
+  });
 });

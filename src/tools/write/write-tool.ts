@@ -3,7 +3,7 @@ import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { Tool } from "../../tool/types.js";
 import { UTF8 } from "../fs/encoding.js";
-import { withFileLock } from "../fs/file-lock.js";
+import { withFileLockFor } from "../fs/file-lock.js";
 import { diffHunks } from "../fs/patch.js";
 import { resolveToolPath } from "../fs/path.js";
 import { loadForWrite, writeTextFile, type WriterOptions } from "../fs/text-file.js";
@@ -53,11 +53,12 @@ export function createWriteTool(options: WriteToolOptions = {}): Tool<typeof wri
 
     async call(input, context) {
       const path = resolveToolPath(input.file_path, context.workspace.cwd);
-      return withFileLock(path, async () => {
+      return withFileLockFor(path, async () => {
         const existing = await loadForWrite(path, context, options);
         const written = await writeTextFile(path, input.content, existing.exists ? existing.format : UTF8, context, {
           ...options,
           createParents: !existing.exists,
+          expectMtimeMs: existing.exists ? existing.mtimeMs : null,
         });
         const original = existing.exists ? existing.text : null;
         const data: WriteOutput = {
