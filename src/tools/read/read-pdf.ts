@@ -26,6 +26,33 @@ export function parsePageRange(spec: string): PageRange | string {
 export interface PdfReadData {
   type: "pdf";
   file: { filePath: string; totalPages: number; pages: Array<{ page: number; text: string }> };
+  /** Set when the pages' text was over the output budget and the rest was left out. */
+  notice?: string;
+}
+
+/**
+ * Keeps whole pages while they fit in `maxChars` (the first page is cut if it alone does not),
+ * and says which pages to ask for next. Pure.
+ */
+export function fitPdfToBudget(data: PdfReadData, maxChars: number, lastRequested: number): PdfReadData {
+  let used = 0;
+  const kept: PdfReadData["file"]["pages"] = [];
+  for (const page of data.file.pages) {
+    const cost = page.text.length + 20;
+    if (used + cost > maxChars) {
+      if (kept.length === 0) kept.push({ page: page.page, text: `${page.text.slice(0, maxChars)}… [page cut]` });
+      break;
+    }
+    kept.push(page);
+    used += cost;
+  }
+  if (kept.length === data.file.pages.length && !kept.some((p) => p.text.endsWith("… [page cut]"))) return data;
+  const next = kept[kept.length - 1]!.page + 1;
+  const notice =
+    next <= lastRequested
+      ? `[Partial view: the text of pages ${kept[0]!.page}-${next - 1} fills the output budget. Call Read with pages: "${next}-${Math.min(lastRequested, next + PDF_MAX_PAGES_PER_CALL - 1)}" to continue.]`
+      : `[Partial view: page ${kept[0]!.page} alone is over the output budget and was cut.]`;
+  return { ...data, file: { ...data.file, pages: kept }, notice };
 }
 
 /** Text of the pages of a PDF, through pdf.js (unpdf). */
@@ -73,5 +100,6 @@ export function formatPdf(data: PdfReadData): string {
   for (const { page, text } of pages) {
     parts.push(`--- Page ${page} ---\n${text === "" ? "(no extractable text on this page; it may be a scanned image)" : text}`);
   }
+  if (data.notice !== undefined) parts.push(data.notice);
   return parts.join("\n\n");
 }

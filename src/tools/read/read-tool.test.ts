@@ -338,6 +338,18 @@ describe("Read: images, PDFs, notebooks", () => {
     });
   });
 
+  it("PDF text over the output budget keeps whole pages and names the pages to ask for next", async () => {
+    await withTempDir(async (dir) => {
+      await writeFile(join(dir, "dense.pdf"), makePdf(Array.from({ length: 5 }, (_, i) => `P${i + 1} ${"w".repeat(30)}`)));
+      const s = fileSession(dir, [createReadTool({ maxOutputTokens: 30 })]);
+      expect(text(await call(s, "Read", { file_path: "dense.pdf" }))).toBe(
+        `PDF ${join(dir, "dense.pdf")}: 5 pages, showing pages 1-2.\n\n--- Page 1 ---\nP1 ${"w".repeat(30)}\n\n--- Page 2 ---\nP2 ${"w".repeat(30)}\n\n` +
+          '[Partial view: the text of pages 1-2 fills the output budget. Call Read with pages: "3-5" to continue.]',
+      );
+      await s.close();
+    });
+  });
+
   it("a notebook: cells with outputs, image outputs as image blocks; recorded as a full read", async () => {
     await withTempDir(async (dir) => {
       const png = (await sharp({ create: { width: 2, height: 2, channels: 3, background: "#00f" } }).png().toBuffer()).toString("base64");

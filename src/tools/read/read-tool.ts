@@ -10,7 +10,7 @@ import { missingFileMessage } from "../fs/similar-files.js";
 import { READ_TOOL_NAME, readDescription } from "./prompt.js";
 import { IMAGE_EXTENSIONS, readImage, type ImageReadData } from "./read-image.js";
 import { notebookBlocks, readNotebook, type NotebookReadData } from "./read-notebook.js";
-import { formatPdf, parsePageRange, readPdf, type PdfReadData } from "./read-pdf.js";
+import { fitPdfToBudget, formatPdf, parsePageRange, readPdf, type PdfReadData } from "./read-pdf.js";
 import { binaryFileMessage, formatTextRead, readText, type TextReadData } from "./read-text.js";
 
 export const readInputSchema = z.object({
@@ -116,7 +116,9 @@ export function createReadTool(options: ReadToolOptions = {}): Tool<typeof readI
       if (IMAGE_EXTENSIONS.has(ext)) return { data: await readImage(path, info.size) };
       if (ext === "pdf") {
         const range = input.pages === undefined ? undefined : parsePageRange(input.pages);
-        return { data: await readPdf(path, info.size, typeof range === "string" ? undefined : range) };
+        const data = await readPdf(path, info.size, typeof range === "string" ? undefined : range);
+        const lastRequested = data.file.pages[data.file.pages.length - 1]?.page ?? 0;
+        return { data: fitPdfToBudget(data, maxOutputTokens * 4, lastRequested) };
       }
       if (ext === "ipynb") {
         const { data, contentHash } = await readNotebook(path, info.size);
