@@ -22,33 +22,44 @@ function isTrailingSpace(code: number): boolean {
   return code === 32 || code === 9 || code === 13 || code === 11 || code === 12 || code === 0xa0;
 }
 
-/**
- * `text` with quotes straightened and whitespace at line ends removed, and for each character
- * of the result the index it came from (plus one entry for the end).
- */
-export function normalizeWithMap(text: string): { normalized: string; map: Int32Array } {
-  const map = new Int32Array(text.length + 1);
-  let out = "";
-  let n = 0;
-  let lineStart = 0;
-  while (lineStart <= text.length) {
-    const nl = text.indexOf("\n", lineStart);
-    const lineEnd = nl === -1 ? text.length : nl;
-    let keep = lineEnd;
-    while (keep > lineStart && isTrailingSpace(text.charCodeAt(keep - 1))) keep--;
-    out += normalizeQuotes(text.slice(lineStart, keep));
-    for (let i = lineStart; i < keep; i++) map[n++] = i;
-    if (nl === -1) break;
-    out += "\n";
-    map[n++] = nl;
-    lineStart = nl + 1;
-  }
-  map[n] = text.length;
-  return { normalized: out, map: map.subarray(0, n + 1) };
+/** Where the kept part of each line ends: line end minus trailing whitespace. */
+function keptEnd(text: string, lineStart: number, lineEnd: number): number {
+  let keep = lineEnd;
+  while (keep > lineStart && isTrailingSpace(text.charCodeAt(keep - 1))) keep--;
+  return keep;
 }
 
+/** `text` with quotes straightened and whitespace at line ends removed. */
 export function normalizeForMatch(text: string): string {
-  return normalizeWithMap(text).normalized;
+  const parts: string[] = [];
+  let lineStart = 0;
+  for (;;) {
+    const nl = text.indexOf("\n", lineStart);
+    const lineEnd = nl === -1 ? text.length : nl;
+    parts.push(normalizeQuotes(text.slice(lineStart, keptEnd(text, lineStart, lineEnd))));
+    if (nl === -1) break;
+    lineStart = nl + 1;
+  }
+  return parts.join("\n");
+}
+
+/**
+ * The index in `text` of the character at `index` in `normalizeForMatch(text)`. Walks the lines
+ * again instead of keeping a map, so a large file costs no extra memory.
+ */
+export function originalIndex(text: string, index: number): number {
+  let lineStart = 0;
+  let normStart = 0;
+  for (;;) {
+    const nl = text.indexOf("\n", lineStart);
+    const lineEnd = nl === -1 ? text.length : nl;
+    const kept = keptEnd(text, lineStart, lineEnd) - lineStart;
+    if (index < normStart + kept) return lineStart + (index - normStart);
+    if (index === normStart + kept) return nl === -1 ? text.length : nl;
+    if (nl === -1) return text.length;
+    normStart += kept + 1;
+    lineStart = nl + 1;
+  }
 }
 
 export function countOccurrences(haystack: string, needle: string): number {
@@ -77,13 +88,13 @@ export function findActualString(content: string, search: string): FoundString {
   if (exact > 0) return { kind: "exact", actual: search, count: exact };
   const needle = normalizeForMatch(search);
   if (needle.trim() === "") return { kind: "none" };
-  const { normalized, map } = normalizeWithMap(content);
+  const normalized = normalizeForMatch(content);
   const count = countOccurrences(normalized, needle);
   if (count === 0) return { kind: "none" };
   if (count > 1) return { kind: "tolerant-ambiguous", count };
   const at = normalized.indexOf(needle);
-  const start = map[at]!;
-  const end = map[at + needle.length - 1]! + 1;
+  const start = originalIndex(content, at);
+  const end = originalIndex(content, at + needle.length - 1) + 1;
   return { kind: "tolerant", actual: content.slice(start, end), index: start };
 }
 

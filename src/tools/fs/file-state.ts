@@ -19,11 +19,6 @@ export function recordRead(
   state.set(path, { ...seen, recordedAt: Date.now() });
 }
 
-/** After our own write: the session knows the new content in full. */
-export function recordWrite(state: ReadFileState, path: string, bytes: Uint8Array, mtimeMs: number): void {
-  state.set(path, { contentHash: sha256(bytes), mtimeMs, partial: false, recordedAt: Date.now() });
-}
-
 export type Freshness = { ok: true } | { ok: false; reason: "not-read" | "partial" | "modified"; message: string };
 
 export const NOT_READ_MESSAGE = "File has not been read yet. Read it first before writing to it.";

@@ -19,7 +19,6 @@ export { withFileLock, withFileLockFor, lockKey } from "./file-lock.js";
 export {
   sha256,
   recordRead,
-  recordWrite,
   judgeFreshness,
   NOT_READ_MESSAGE,
   PARTIAL_READ_MESSAGE,

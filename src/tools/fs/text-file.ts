@@ -104,6 +104,7 @@ export async function writeTextFile(
     },
   });
   const after = await stat(path);
+  // After our own write the session knows the whole new content.
   context.readFileState.set(path, { contentHash: hash.digest("hex"), mtimeMs: after.mtimeMs, partial: false, recordedAt: Date.now() });
   return note === undefined ? { format: used } : { format: used, note };
 }
