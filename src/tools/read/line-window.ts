@@ -57,14 +57,37 @@ const textSplitter: Splitter<string> = {
   toText: (pieces) => pieces.join(""),
 };
 
+// Read buffers are reused across calls: a few MB each, allocated again for every Read they would
+// pile up as garbage faster than the collector returns them.
+const DEFAULT_CHUNK_BYTES = 4 << 20;
+const spareBuffers: Buffer[] = [];
+
+function takeBuffer(size: number): Buffer {
+  if (size === DEFAULT_CHUNK_BYTES) return spareBuffers.pop() ?? Buffer.allocUnsafe(size);
+  return Buffer.allocUnsafe(size);
+}
+
+function giveBack(buffer: Buffer): void {
+  if (buffer.length === DEFAULT_CHUNK_BYTES && spareBuffers.length < 2) spareBuffers.push(buffer);
+}
+
 /**
  * Lines `offset … offset+limit-1` of an open file, streamed a chunk at a time: memory stays at
  * one chunk plus the window, whatever the file's size. Lines before the window are counted by
  * scanning for newline bytes, never decoded.
  */
 export async function readLineWindow(handle: FileHandle, format: TextFormat, options: LineWindowOptions): Promise<LineWindow> {
-  const chunkBytes = options.chunkBytes ?? 1 << 20;
-  const buffer = Buffer.allocUnsafe(chunkBytes);
+  const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
+  const buffer = takeBuffer(chunkBytes);
+  try {
+    return await scanLines(handle, format, options, buffer);
+  } finally {
+    giveBack(buffer);
+  }
+}
+
+async function scanLines(handle: FileHandle, format: TextFormat, options: LineWindowOptions, buffer: Buffer): Promise<LineWindow> {
+  const chunkBytes = buffer.length;
   const hash = options.hash ? createHash("sha256") : undefined;
   const isText = format.encoding === "utf16le" || format.encoding === "utf16be";
   const decoder = isText ? new TextDecoder(format.encoding === "utf16le" ? "utf-16le" : "utf-16be") : undefined;

@@ -61,6 +61,8 @@ export async function readText(
       maxOutputChars: request.maxOutputTokens * 4,
       hash: fromStart,
       signal,
+      // A small file needs a small buffer; large ones stream through the shared 4 MiB buffers.
+      ...(size < 4 << 20 ? { chunkBytes: Math.max(64 * 1024, size + 1) } : {}),
     });
     const { lines, startLine } = window;
     const end = startLine + lines.length - 1;
