@@ -19,7 +19,12 @@ export type EditOutcome = { ok: true; content: string; applied: AppliedEdit[] } 
 export const SAME_STRING_MESSAGE = "No changes to make: old_string and new_string are exactly the same.";
 
 export function notFoundMessage(oldString: string): string {
-  return `String to replace not found in file.\nString: ${oldString}\nRead the file again and copy old_string exactly as it appears (indentation and whitespace included).`;
+  const lines = oldString.split("\n").filter((l) => l !== "");
+  const numbered = lines.length > 0 && lines.every((l) => /^\s*\d+\t/.test(l));
+  const hint = numbered
+    ? "old_string seems to include the line numbers Read puts before each line (number and tab); leave them out."
+    : "Read the file again and copy old_string exactly as it appears (indentation and whitespace included).";
+  return `String to replace not found in file.\nString: ${oldString}\n${hint}`;
 }
 
 export function tooManyMatchesMessage(count: number, oldString: string): string {

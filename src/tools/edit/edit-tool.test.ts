@@ -47,6 +47,11 @@ describe("Edit: golden results", () => {
       expect(text(await call(s, "Edit", { file_path: path, old_string: "z", new_string: "w" }))).toBe(
         errorText("String to replace not found in file.\nString: z\nRead the file again and copy old_string exactly as it appears (indentation and whitespace included)."),
       );
+      expect(text(await call(s, "Edit", { file_path: path, old_string: "3\ty = 2", new_string: "3\ty = 3" }))).toBe(
+        errorText(
+          "String to replace not found in file.\nString: 3\ty = 2\nold_string seems to include the line numbers Read puts before each line (number and tab); leave them out.",
+        ),
+      );
       expect(text(await call(s, "Edit", { file_path: path, old_string: "x = 1", new_string: "x = 2" }))).toBe(
         errorText(
           "Found 2 matches of the string to replace, but replace_all is false. To replace all occurrences, set replace_all to true. To replace only one occurrence, please provide more context to uniquely identify the instance.\nString: x = 1",
