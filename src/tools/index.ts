@@ -4,13 +4,30 @@ import type { Tool } from "../tool/types.js";
 import { BashTool } from "./bash/index.js";
 import { TaskOutputTool } from "./task-output/index.js";
 import { TaskStopTool } from "./task-stop/index.js";
+import { createGlobTool } from "./glob/index.js";
+import { createGrepTool } from "./grep/index.js";
+import { EditTool, MultiEditTool } from "./edit/index.js";
+import { NotebookEditTool } from "./notebook-edit/index.js";
+import { ReadTool } from "./read/index.js";
+import { WriteTool } from "./write/index.js";
 
 /**
  * The built-in tools, each behind its feature flag where it has one. Tools register here as
  * they are added (one folder each under src/tools/).
  */
 export function builtinToolRegistrations(): ToolRegistration[] {
-  return [{ tool: BashTool }, { tool: TaskOutputTool }, { tool: TaskStopTool }];
+  return [
+    { tool: BashTool },
+    { tool: TaskOutputTool },
+    { tool: TaskStopTool },
+    { tool: ReadTool },
+    { tool: WriteTool },
+    { tool: EditTool },
+    { tool: MultiEditTool },
+    { tool: NotebookEditTool, feature: "notebook", defaultOn: true },
+    { tool: createGlobTool() },
+    { tool: createGrepTool() },
+  ];
 }
 
 export interface BuiltinToolOptions {
