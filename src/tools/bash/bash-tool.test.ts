@@ -352,9 +352,10 @@ describe("Bash: output", () => {
       const chunks: string[] = [];
       await s.runTurn([toolUse("Bash", { command: "echo a; sleep 0.2; echo b >&2" }, "t1")], {
         onProgress: (p) => {
-          const data = p.data as { type: string; chunk: string };
+          const data = p.data as { type: string; chunk: string; totalBytes: number };
           expect(p.toolUseId).toBe("t1");
           expect(data.type).toBe("bash_progress");
+          expect(data.totalBytes).toBe(chunks.join("").length + data.chunk.length);
           chunks.push(data.chunk);
         },
       });

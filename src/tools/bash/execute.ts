@@ -111,7 +111,7 @@ export async function executeBash(
     // output limit is watched.
     pollMs: background ? 1_000 : 100,
     ...(wrapper ? { wrapper } : {}),
-    ...(background ? {} : { onChunk: (chunk: string) => onProgress({ toolUseId: "", data: { type: "bash_progress", chunk } }) }),
+    ...(background ? {} : { onChunk: (chunk: string, totalBytes: number) => onProgress({ toolUseId: "", data: { type: "bash_progress", chunk, totalBytes } }) }),
   });
 
   if (registry) {

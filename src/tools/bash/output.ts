@@ -173,7 +173,7 @@ export class OutputFollower {
 
   constructor(
     private readonly fd: number,
-    private readonly options: { intervalMs: number; maxBytes: number; onLimit: () => void; onChunk?: (text: string) => void },
+    private readonly options: { intervalMs: number; maxBytes: number; onLimit: () => void; onChunk?: (text: string, totalBytes: number) => void },
   ) {}
 
   start(): void {
@@ -208,6 +208,6 @@ export class OutputFollower {
     const n = readSync(this.fd, buf, 0, buf.length, from);
     this.offset = from + n;
     const text = this.progressDecoder.decode(buf.subarray(0, n), { stream: true });
-    if (text) this.options.onChunk(text);
+    if (text) this.options.onChunk(text, this.size);
   }
 }

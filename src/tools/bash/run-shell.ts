@@ -26,8 +26,8 @@ export interface RunShellOptions {
   pollMs: number;
   /** Arguments put in front of the shell (the sandbox). */
   wrapper?: { file: string; args: (shellArgv: string[]) => string[] };
-  /** New output as text, while it runs. */
-  onChunk?: (text: string) => void;
+  /** New output as text while it runs, with the output's size so far. */
+  onChunk?: (text: string, totalBytes: number) => void;
 }
 
 export type StopReason = "timeout" | "abort" | "output-limit" | "stopped";
