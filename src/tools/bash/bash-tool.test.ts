@@ -289,7 +289,8 @@ describe("Bash: timeout and abort stop everything", () => {
       `bash -c 'trap "" TERM; echo $$ >> ${pids}; while :; do sleep 0.05; done' &`,
       // a descendant that left the group with setsid
       `setsid sleep 1000 & echo $! >> ${pids};`,
-      "sleep 0.3; echo started; sleep 1000",
+      // wait until all three have written their pid, then block
+      `while [ "$(wc -l < ${pids})" -lt 3 ]; do sleep 0.02; done; echo started; sleep 1000`,
     ].join("\n");
 
   it("timeout: SIGTERM to the group, SIGKILL after the grace; no process survives", async () => {
@@ -297,9 +298,9 @@ describe("Bash: timeout and abort stop everything", () => {
       const pids = join(dir, "pids");
       const hooks = new ResponseRecorder();
       const s = shellSession(dir, { session: { hooks } });
-      const r = await run(s, "Bash", { command: spawnTree(pids), timeout: 1_500 });
+      const r = await run(s, "Bash", { command: spawnTree(pids), timeout: 3_000 });
       expect(r.is_error).toBe(true);
-      expect(textOf(r)).toMatch(/^Command timed out after 1\.5 s/);
+      expect(textOf(r)).toMatch(/^Command timed out after 3 s/);
       expect(textOf(r)).toContain("started");
       expect(hooks.last<BashOutput>().timedOut).toBe(true);
       const all = pidsIn(pids);
@@ -314,10 +315,14 @@ describe("Bash: timeout and abort stop everything", () => {
       const pids = join(dir, "pids");
       const s = shellSession(dir);
       const controller = new AbortController();
-      setTimeout(() => controller.abort(), 1_000);
-      const [r] = await s.runTurn([toolUse("Bash", { command: spawnTree(pids) })], { signal: controller.signal });
+      // Abort once the tree is complete (it says "started").
+      const onProgress = (p: { data: unknown }): void => {
+        if ((p.data as { chunk: string }).chunk.includes("started")) controller.abort();
+      };
+      const [r] = await s.runTurn([toolUse("Bash", { command: spawnTree(pids) })], { signal: controller.signal, onProgress });
       expect(r!.is_error).toBe(true);
       expect(textOf(r!)).toContain("<error>Command was aborted before completion</error>");
+      expect(pidsIn(pids).length).toBe(3);
       for (const pid of pidsIn(pids)) expect(isAlive(pid)).toBe(false);
       await s.close();
     });
@@ -350,8 +355,11 @@ describe("Bash: output", () => {
     await withTempDir(async (dir) => {
       const s = shellSession(dir);
       const chunks: string[] = [];
-      await s.runTurn([toolUse("Bash", { command: "echo a; sleep 0.2; echo b >&2" }, "t1")], {
+      // "b" is written only after "a" was seen as progress (the test creates the file `go`).
+      const command = "echo a; while [ ! -e go ]; do sleep 0.02; done; echo b >&2";
+      await s.runTurn([toolUse("Bash", { command }, "t1")], {
         onProgress: (p) => {
+          if (chunks.length === 0) writeFileSync(join(dir, "go"), "");
           const data = p.data as { type: string; chunk: string; totalBytes: number };
           expect(p.toolUseId).toBe("t1");
           expect(data.type).toBe("bash_progress");
@@ -359,9 +367,7 @@ describe("Bash: output", () => {
           chunks.push(data.chunk);
         },
       });
-      expect(chunks.join("")).toBe("a\nb\n");
-      // "a" came while the command was still sleeping, before "b" was written
-      expect(chunks[0]).toBe("a\n");
+      expect(chunks).toEqual(["a\n", "b\n"]);
       await s.close();
     });
   });

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { eventually, ResponseRecorder, run, shellSession, textOf } from "../../../test/bash-helpers.js";
-import { withTempDir } from "../../../test/helpers.js";
+import { toolUse, withTempDir } from "../../../test/helpers.js";
 import type { BashOutput } from "./result.js";
 import { bwrapArgs, sandboxConfigFromEnv, SANDBOX_PROTECTED_PATHS, type SandboxConfig } from "./sandbox.js";
 
@@ -141,19 +141,26 @@ describe.skipIf(bwrapProblem !== undefined)("sandbox with real bubblewrap", () =
     await withTempDir(async (dir) => {
       const s = sandboxed(dir);
       const marker = "1234.567";
-      const r = await run(s, "Bash", { command: `(sleep ${marker} &) ; bash -c 'trap "" TERM; sleep ${marker}' & sleep ${marker}`, timeout: 800 });
-      expect(textOf(r)).toContain("Command timed out");
-      const stillRunning = (): boolean =>
+      const running = (): number =>
         readdirSync("/proc")
           .filter((p) => /^\d+$/.test(p))
-          .some((p) => {
+          .filter((p) => {
             try {
               return readFileSync(`/proc/${p}/cmdline`, "latin1").includes(marker);
             } catch {
               return false;
             }
-          });
-      expect(await eventually(() => !stillRunning(), 3_000)).toBe(true);
+          }).length;
+      let seen = 0;
+      const command = `(sleep ${marker} &) ; bash -c 'trap "" TERM; sleep ${marker}' & sleep 0.2; echo started; sleep ${marker}`;
+      const [r] = await s.runTurn([toolUse("Bash", { command, timeout: 3_000 })], {
+        onProgress: (p) => {
+          if ((p.data as { chunk: string }).chunk.includes("started")) seen = running();
+        },
+      });
+      expect(textOf(r!)).toContain("Command timed out");
+      expect(seen).toBeGreaterThanOrEqual(3);
+      expect(await eventually(() => running() === 0, 3_000)).toBe(true);
       await s.close();
     });
   });
