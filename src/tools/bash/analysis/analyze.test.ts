@@ -230,3 +230,17 @@ describe("analyzeCommand: fail closed", () => {
 function shellQuote(s: string): string {
   return `'${s.replace(/'/g, "'\\''")}'`;
 }
+
+describe("fallback extraction for text the grammar rejects", () => {
+  it.each([
+    ["for x in a; { rm -rf /; }", "rm -rf /"],
+    ["{rm,-rf,/}", "rm -rf /"],
+    [": <<EOF ; rm x\nbody\nEOF", "rm x"],
+    ["echo $((: x) ); rm y (", "rm y"],
+  ])("%s still shows %s to deny rules", (command, text) => {
+    const f = analyzeCommand(command);
+    expect(f.complete).toBe(false);
+    expect(f.readOnly).toBe(false);
+    expect(f.subcommands.map((s) => s.text)).toContain(text);
+  });
+});

@@ -3,6 +3,7 @@
 // here-documents and wrapped by `bash -c`, `eval`, `xargs`, `find -exec`, `sudo`… are
 // collected too (marked nested). Anything the walker does not model is recorded as a reason.
 import { parseBash, type Node } from "./parser.js";
+import { fallbackSegments } from "./fallback.js";
 import { evaluateWord, type Word } from "./words.js";
 import { unwrapCommand } from "./wrappers.js";
 
@@ -32,13 +33,15 @@ export interface WalkState {
   incomplete: Set<string>;
   /** Reasons the command is modelled but not read-only. */
   notReadOnly: Set<string>;
+  /** ERROR and MISSING nodes seen so far. */
+  syntaxErrors: number;
 }
 
 /** How deep `bash -c "bash -c '…'"` / `eval` strings are followed. */
 const MAX_SCRIPT_DEPTH = 8;
 
 export function newWalkState(): WalkState {
-  return { commands: [], incomplete: new Set(), notReadOnly: new Set() };
+  return { commands: [], incomplete: new Set(), notReadOnly: new Set(), syntaxErrors: 0 };
 }
 
 /** Parses `source` and adds what it runs to `state`. */
@@ -48,7 +51,18 @@ export function walkScript(source: string, state: WalkState, nested: boolean, de
     return;
   }
   const text = removeLineContinuations(source);
-  new Walker(state, depth, text).walk(parseBash(text), nested);
+  const errorsBefore = state.syntaxErrors;
+  const walker = new Walker(state, depth, text);
+  walker.walk(parseBash(text), nested);
+  if (state.syntaxErrors > errorsBefore) {
+    // What the grammar could not read may still run: give deny rules every piece of it.
+    const known = new Set(state.commands.map((c) => c.words.map((w) => w.text).join(" ")));
+    for (const segment of fallbackSegments(text)) {
+      if (known.has(segment.join(" "))) continue;
+      known.add(segment.join(" "));
+      walker.emitFallback(segment);
+    }
+  }
 }
 
 /**
@@ -122,8 +136,14 @@ class Walker {
   ) {}
 
   walk(node: Node, nested: boolean): void {
-    if (node.isMissing) this.state.incomplete.add(`the command is incomplete (missing "${node.type}")`);
-    if (node.isError) this.state.incomplete.add("the command has a syntax error");
+    if (node.isMissing) {
+      this.state.syntaxErrors++;
+      this.state.incomplete.add(`the command is incomplete (missing "${node.type}")`);
+    }
+    if (node.isError) {
+      this.state.syntaxErrors++;
+      this.state.incomplete.add("the command has a syntax error");
+    }
     else if (node.isNamed && !KNOWN.has(node.type)) {
       this.state.incomplete.add(`unsupported shell syntax: ${node.type}`);
     }
@@ -417,6 +437,11 @@ class Walker {
       for (const c of n.namedChildren) if (c) visit(c);
     };
     visit(node);
+  }
+
+  /** A command recovered from text the grammar could not parse (see fallback.ts). */
+  emitFallback(words: string[]): void {
+    this.emit({ words: words.map(literalWord), env: [], redirects: [], nested: true });
   }
 
   private emit(cmd: SimpleCommand): void {

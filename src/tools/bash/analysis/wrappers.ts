@@ -82,6 +82,17 @@ export function unwrapCommand(cmd: SimpleCommand): Unwrapped {
   if (!first || !first.isStatic || cmd.declaration) return result({});
   const name = commandBaseName(first.text);
   const w = cmd.words;
+  // The grammar reads `time { …; }`, `! { …; }` and `coproc { …; }` as a command named `{`
+  // (and a later one named `}`): bash runs what follows the brace.
+  if (first.raw === "{" || first.raw === "}") {
+    const reason = "a brace group the grammar did not recognise";
+    if (first.raw === "}" || w.length < 2) return result({ incomplete: [reason] });
+    return result({ inner: innerFrom(cmd, 1), incomplete: [reason] });
+  }
+  if (name === "coproc") {
+    const start = w[1]?.raw === "{" || w[1]?.raw === "(" ? 2 : w[2]?.raw === "{" || w[2]?.raw === "(" ? 3 : 1;
+    return result({ inner: innerFrom(cmd, start), incomplete: ["coproc is not modelled"] });
+  }
   // zsh `=cmd` expands to the path of cmd: what runs is cmd.
   if (/^=[A-Za-z0-9_]/.test(first.text)) {
     return result({ inner: [{ words: [{ ...first, text: first.text.slice(1) }, ...w.slice(1)], env: [], redirects: [], nested: true }] });
