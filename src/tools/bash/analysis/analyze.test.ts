@@ -172,6 +172,9 @@ describe("analyzeCommand: targets", () => {
     ["find build -name '*.o' -delete", ["build"], [], []],
     ["echo x | tee >(cat) out", ["out"], [], []],
     ["source ./env.sh", [], ["./env.sh"], []],
+    ["echo $(< /etc/shadow)", [], ["/etc/shadow"], []],
+    ["git blame --contents /etc/shadow f", [], ["/etc/shadow"], []],
+    ["git diff --no-index /etc/hosts b", [], ["/etc/hosts", "b"], []],
   ])("%s", (command, writes, reads, cds) => {
     const f = analyzeCommand(command);
     expect([...f.writeTargets].sort()).toEqual([...writes].sort());

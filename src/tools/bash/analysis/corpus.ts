@@ -266,6 +266,7 @@ export const ATTACKS: AttackCase[] = [
   { command: "hostname evil", source: "hostname(1)" },
   { command: "file -C -m x", source: "file(1) -C compiles a magic file" },
   { command: "tree -o out", source: "tree(1) -o" },
+  { command: "tree -R -H . -L 1", source: "tree(1) -R (writes 00Tree.html in each directory)" },
   { command: "xxd in out", source: GTFO("xxd", "File write"), writes: ["out"] },
   { command: "less f", source: GTFO("less") },
   { command: "man ls", source: GTFO("man") },

@@ -81,7 +81,7 @@ const CHECKERS: Record<string, Checker> = {
     const bad = findOption(parseArgs(words), "Cmf", ["compile", "magic-file", "files-from"]);
     return bad ? `file ${bad.name} is not read-only` : undefined;
   },
-  tree: (words) => (findOption(parseArgs(words), "o", []) ? "tree -o writes a file" : undefined),
+  tree: (words) => (findOption(parseArgs(words), "oR", ["output"]) ? "tree -o / -R writes files" : undefined),
   printf: (words) => (words[1]?.text === "-v" || words[1]?.text.startsWith("-v") ? "printf -v assigns a variable" : undefined),
   test: testObjection,
   "[": testObjection,

@@ -128,6 +128,12 @@ export function commandTargets(cmd: SimpleCommand): Targets {
     case "tree":
       t.write.push(...optionValues("o", []));
       break;
+    case "git": {
+      // `git blame --contents=FILE`, `git diff --no-index A B` read files outside the repository.
+      t.read.push(...optionValues("", ["contents"]));
+      if (words.some((w) => w.text === "--no-index")) t.read.push(...operands.filter((o) => o !== "diff"));
+      break;
+    }
     case "find":
       findTargets(words, t);
       break;

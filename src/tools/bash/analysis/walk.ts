@@ -166,6 +166,12 @@ class Walker {
       case "process_substitution":
         this.children(node, true);
         return;
+      case "file_redirect":
+      case "herestring_redirect":
+      case "heredoc_redirect":
+        // A redirection outside a command: `$(< file)` reads the file.
+        this.emit({ words: [], env: [], redirects: [this.redirect(node, nested)], nested });
+        return;
       case "function_definition":
         this.state.notReadOnly.add("defines a shell function");
         this.children(node, nested);
