@@ -3,7 +3,8 @@
 import type { ShellCommandFacts, ShellSubcommand } from "../../../tool/types.js";
 import { readOnlyObjection } from "./read-only.js";
 import { commandTargets } from "./targets.js";
-import { newWalkState, walkScript, type SimpleCommand } from "./walk.js";
+import { newWalkState, type SimpleCommand } from "./command.js";
+import { walkScript } from "./walk.js";
 
 /** Longer commands are never read-only (they still get every deny rule). */
 export const MAX_READ_ONLY_COMMAND_LENGTH = 10_000;

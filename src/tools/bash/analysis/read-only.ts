@@ -5,7 +5,7 @@ import { awkProgramObjection } from "./awk.js";
 import { gitObjection } from "./git.js";
 import { ARG_SPECS, findOption, parseArgs, type ParsedArgs } from "./options.js";
 import { sedScriptObjection } from "./sed.js";
-import type { Redirect, SimpleCommand } from "./walk.js";
+import type { Redirect, SimpleCommand } from "./command.js";
 import type { Word } from "./words.js";
 
 /** Read-only whatever their options and operands (no option runs a program or writes a file). */

@@ -3,7 +3,7 @@
 // treats what it cannot resolve as needing approval.
 import { ARG_SPECS, findOption, parseArgs } from "./options.js";
 import { isWriteRedirect } from "./read-only.js";
-import type { SimpleCommand } from "./walk.js";
+import type { SimpleCommand } from "./command.js";
 import type { Word } from "./words.js";
 
 export interface Targets {

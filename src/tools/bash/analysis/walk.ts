@@ -4,45 +4,13 @@
 // collected too (marked nested). Anything the walker does not model is recorded as a reason.
 import { parseBash, type Node } from "./parser.js";
 import { fallbackSegments } from "./fallback.js";
+import { heredocIsQuoted, isBlankGap, removeLineContinuations } from "./source-text.js";
+import { literalWord, type Redirect, type SimpleCommand, type WalkState } from "./command.js";
 import { evaluateWord, type Word } from "./words.js";
 import { unwrapCommand } from "./wrappers.js";
 
-export interface Redirect {
-  /** The operator as written: `>`, `>>`, `>|`, `&>`, `&>>`, `>&`, `<`, `<&`, `<<<`, `<<`… */
-  op: string;
-  /** The file descriptor written before the operator, if any. */
-  fd?: string;
-  /** The target word; undefined for here-documents and here-strings. */
-  target?: Word;
-}
-
-export interface SimpleCommand {
-  words: Word[];
-  env: Array<{ name: string; value: Word }>;
-  redirects: Redirect[];
-  nested: boolean;
-  /** For a wrapper command: the command it runs, when the wrapper is transparent (timeout, nice…). */
-  transparentInner?: SimpleCommand;
-  /** Set for commands that are not simple commands (`export`, `declare`, `local`, `unset`). */
-  declaration?: boolean;
-}
-
-export interface WalkState {
-  commands: SimpleCommand[];
-  /** Reasons the command is not fully modelled (complete: false and not read-only). */
-  incomplete: Set<string>;
-  /** Reasons the command is modelled but not read-only. */
-  notReadOnly: Set<string>;
-  /** ERROR and MISSING nodes seen so far. */
-  syntaxErrors: number;
-}
-
 /** How deep `bash -c "bash -c '…'"` / `eval` strings are followed. */
 const MAX_SCRIPT_DEPTH = 8;
-
-export function newWalkState(): WalkState {
-  return { commands: [], incomplete: new Set(), notReadOnly: new Set(), syntaxErrors: 0 };
-}
 
 /** Parses `source` and adds what it runs to `state`. */
 export function walkScript(source: string, state: WalkState, nested: boolean, depth: number): void {
@@ -65,48 +33,6 @@ export function walkScript(source: string, state: WalkState, nested: boolean, de
   }
 }
 
-/**
- * Bash removes backslash-newline before splitting words (`r\<newline>m` is `rm`); the grammar
- * splits there instead. Removes every continuation outside single quotes, `$'…'`, comments and
- * quoted here-documents, where bash keeps them.
- */
-export function removeLineContinuations(source: string): string {
-  if (!source.includes("\\\n")) return source;
-  const root = parseBash(source);
-  let out = "";
-    let last = 0;
-    for (let i = source.indexOf("\\\n"); i !== -1; i = source.indexOf("\\\n", i + 2)) {
-      let backslashes = 0;
-      for (let j = i; j >= 0 && source[j] === "\\"; j--) backslashes++;
-      if (backslashes % 2 === 0) continue;
-      if (isInLiteralContext(root.descendantForIndex(i))) continue;
-      out += source.slice(last, i);
-      last = i + 2;
-    }
-  return out + source.slice(last);
-}
-
-function isInLiteralContext(node: Node | undefined): boolean {
-  for (let n = node; n; n = n.parent) {
-    if (n.type === "raw_string" || n.type === "ansi_c_string" || n.type === "comment") return true;
-    if (n.type === "heredoc_body" && n.parent && heredocIsQuoted(n.parent)) return true;
-  }
-  return false;
-}
-
-/** Gaps between sibling nodes may hold only blanks, newlines and line continuations. */
-function isBlankGap(source: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) {
-    const c = source.charCodeAt(i);
-    if (c === 0x20 || c === 0x09 || c === 0x0a) continue;
-    if (c === 0x5c && source.charCodeAt(i + 1) === 0x0a && i + 1 < to) {
-      i++;
-      continue;
-    }
-    return false;
-  }
-  return true;
-}
 const GAP_CHECKED = new Set([
   "program", "list", "pipeline", "command", "redirected_statement", "compound_statement",
   "subshell", "do_group", "if_statement", "elif_clause", "else_clause", "while_statement",
@@ -462,11 +388,6 @@ class Walker {
   }
 }
 
-function heredocIsQuoted(redirect: Node): boolean {
-  const start = redirect.children.find((c) => c.type === "heredoc_start");
-  return start !== undefined && /['"\\]/.test(start.text);
-}
-
 function containsVariable(node: Node): boolean {
   if (node.type === "variable_name" || node.type === "simple_expansion" || node.type === "expansion") return true;
   if (node.type === "word" && /^[A-Za-z_]/.test(node.text)) return true;
@@ -480,10 +401,6 @@ function splitOnIfs(word: Word): Word[] {
     .split("\u0001")
     .filter((part) => part !== "")
     .map((part) => ({ ...word, text: part }));
-}
-
-export function literalWord(text: string): Word {
-  return { text, isStatic: true, glob: false, brace: false, ifs: false, unsafeExpansion: false, raw: text };
 }
 
 function emptyWord(): Word {

@@ -1,7 +1,7 @@
 // Commands that run other commands: wrappers (`timeout 5 cmd`, `sudo cmd`, `xargs cmd`,
 // `find … -exec cmd ;`) and shells given a string (`bash -c '…'`, `eval …`, `watch '…'`).
 // Each inner command becomes its own nested subcommand so that deny rules see it.
-import type { SimpleCommand } from "./walk.js";
+import type { SimpleCommand } from "./command.js";
 import type { Word } from "./words.js";
 
 export interface Unwrapped {
