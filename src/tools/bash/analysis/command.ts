@@ -8,6 +8,8 @@ export interface Redirect {
   fd?: string;
   /** The target word; undefined for here-documents and here-strings. */
   target?: Word;
+  /** What a here-string or here-document feeds the command (undefined when not static). */
+  content?: string;
 }
 
 export interface SimpleCommand {

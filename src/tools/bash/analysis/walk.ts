@@ -7,6 +7,10 @@ import { fallbackSegments } from "./fallback.js";
 import { heredocIsQuoted, isBlankGap, removeLineContinuations } from "./source-text.js";
 import { literalWord, type Redirect, type SimpleCommand, type WalkState } from "./command.js";
 import { evaluateWord, type Word } from "./words.js";
+import { commandBaseName } from "./wrappers.js";
+
+/** Shells that read their script from standard input when given no `-c` and no file. */
+const STDIN_SHELLS = new Set(["bash", "sh", "dash", "zsh", "ksh", "mksh", "ash"]);
 import { unwrapCommand } from "./wrappers.js";
 
 /** How deep `bash -c "bash -c '…'"` / `eval` strings are followed. */
@@ -52,6 +56,9 @@ const KNOWN = new Set([
   "array", "subscript", "regex", "extglob_pattern", "translated_string",
 ]);
 
+/** Lower-case variables zsh ties to its search paths and prompts (`path=(…)` changes PATH). */
+const ZSH_SPECIAL = new Set(["path", "cdpath", "fpath", "module_path", "manpath", "mailpath", "prompt", "psvar", "histchars", "zdotdir"]);
+
 const ARITHMETIC_COMPARISONS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
 
 class Walker {
@@ -77,7 +84,7 @@ class Walker {
 
     switch (node.type) {
       case "command":
-        this.command(node, nested, []);
+        this.shellStdin(this.command(node, nested, []));
         return;
       case "redirected_statement":
         this.redirectedStatement(node, nested);
@@ -243,13 +250,17 @@ class Walker {
     }
     // A redirection alone (`> file`) still opens, and truncates, the file.
     if (receivers.length === 0) this.emit({ words: [], env: [], redirects, nested });
-    for (const c of receivers) c.redirects.push(...redirects);
+    for (const c of receivers) {
+      c.redirects.push(...redirects);
+      this.shellStdin(c);
+    }
   }
 
   private redirect(node: Node, nested: boolean): Redirect {
     let op = "";
     let fd: string | undefined;
     let target: Word | undefined;
+    let content: string | undefined;
     for (let i = 0; i < node.childCount; i++) {
       const child = node.child(i);
       if (!child) continue;
@@ -263,6 +274,11 @@ class Walker {
         continue;
       } else if (child.type === "heredoc_body") {
         this.heredocBody(node, child, op);
+        content = op === "<<-" ? child.text.replace(/^\t+/gm, "") : child.text;
+      } else if (node.type === "herestring_redirect" && child.isNamed) {
+        const word = evaluateWord(child);
+        content = word.isStatic ? word.text + "\n" : undefined;
+        this.walk(child, nested);
       } else {
         this.walk(child, nested);
       }
@@ -270,6 +286,7 @@ class Walker {
     const redirect: Redirect = { op };
     if (fd !== undefined) redirect.fd = fd;
     if (target) redirect.target = target;
+    if (content !== undefined) redirect.content = content;
     return redirect;
   }
 
@@ -346,7 +363,7 @@ class Walker {
   /** A bare `name=value`: sets a shell variable for the rest of the command. */
   private assignment(node: Node, nested: boolean): void {
     const name = node.childForFieldName("name")?.text ?? "";
-    if (!/^[a-z_][a-z0-9_]*$/.test(name)) {
+    if (!/^[a-z_][a-z0-9_]*$/.test(name) || ZSH_SPECIAL.has(name)) {
       this.state.notReadOnly.add(`assigns the shell variable ${name || node.text}`);
     }
     this.children(node, nested);
@@ -369,6 +386,25 @@ class Walker {
       for (const c of n.namedChildren) if (c) visit(c);
     };
     visit(node);
+  }
+
+  /**
+   * A shell without `-c` or a script operand runs what it reads on standard input: a
+   * here-string or here-document is analysed as a script; anything else cannot be seen.
+   */
+  private shellStdin(cmd: SimpleCommand): void {
+    const first = cmd.words[0];
+    if (!first?.isStatic || !STDIN_SHELLS.has(commandBaseName(first.text))) return;
+    const args = cmd.words.slice(1);
+    if (args.some((w) => !w.isStatic || !w.text.startsWith("-") || /^-[a-zA-Z]*c/.test(w.text))) return;
+    const input = [...cmd.redirects].reverse().find((r) => (r.fd ?? "0") === "0" && /^(<|<<|<<-|<<<)$/.test(r.op));
+    if (input?.op === "<") {
+      this.state.incomplete.add(`${first.text} runs the script file ${input.target?.text ?? ""}`.trimEnd());
+    } else if (input?.content !== undefined) {
+      walkScript(input.content, this.state, true, this.depth + 1);
+    } else {
+      this.state.incomplete.add(`${first.text} reads commands from its input, which the analysis cannot see`);
+    }
   }
 
   /** A command recovered from text the grammar could not parse (see fallback.ts). */
