@@ -15,4 +15,6 @@ export {
   MAX_READ_ONLY_COMMAND_LENGTH,
   MAX_READ_ONLY_SUBCOMMANDS,
   parserInitMs as bashParserInitMs,
+  isSafeEnvVariable,
+  TRANSPARENT_WRAPPERS,
 } from "./tools/bash/analysis/index.js";

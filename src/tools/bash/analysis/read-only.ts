@@ -34,6 +34,11 @@ const STRICT_ARGUMENTS = new Set([
 /** Environment variables that change nothing but presentation. */
 const SAFE_ENV = /^(LANG|LANGUAGE|LC_[A-Z]+|TZ|NO_COLOR|FORCE_COLOR|CLICOLOR|CLICOLOR_FORCE|TERM|COLUMNS|LINES|GREP_COLORS?|LS_COLORS|TIME_STYLE|POSIXLY_CORRECT)$/;
 
+/** Whether `NAME=value` before a command only changes presentation (locale, colours, width). */
+export function isSafeEnvVariable(name: string): boolean {
+  return SAFE_ENV.test(name);
+}
+
 type Checker = (words: Word[]) => string | undefined;
 
 const parsedFor = (name: string, words: Word[]): ParsedArgs => parseArgs(words, ARG_SPECS[name] ?? {});
@@ -180,7 +185,7 @@ export function readOnlyObjection(cmd: SimpleCommand): string | undefined {
   const split = cmd.words.find((w) => w.ifs);
   if (split) return `$IFS splits a word where it appears: ${split.raw}`;
   for (const { name } of cmd.env) {
-    if (!SAFE_ENV.test(name)) return `sets ${name} for the command`;
+    if (!isSafeEnvVariable(name)) return `sets ${name} for the command`;
   }
   const first = cmd.words[0];
   if (!first) return undefined;
