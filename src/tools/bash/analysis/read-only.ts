@@ -177,6 +177,8 @@ export function isWriteRedirect(r: Redirect): boolean {
 /** Returns undefined when `cmd` is read-only, else why not. */
 export function readOnlyObjection(cmd: SimpleCommand): string | undefined {
   for (const r of cmd.redirects) {
+    // bash itself opens /dev/tcp/host/port and /dev/udp/…: a network connection.
+    if (r.target && /^\/dev\/(tcp|udp)\//.test(r.target.text)) return `redirection opens a network connection: ${r.target.text}`;
     if (isWriteRedirect(r) && !(r.target?.isStatic && r.target.text === "/dev/null")) {
       return `output redirection to ${r.target?.text ?? "a file"}`;
     }

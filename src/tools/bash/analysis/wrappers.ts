@@ -16,7 +16,7 @@ export interface Unwrapped {
 }
 
 /** Wrappers `effective` sees through: they change scheduling or buffering, not what runs. */
-export const TRANSPARENT_WRAPPERS = new Set(["timeout", "time", "nice", "nohup", "stdbuf", "command", "builtin", "noglob"]);
+export const TRANSPARENT_WRAPPERS: ReadonlySet<string> = new Set(["timeout", "time", "nice", "nohup", "stdbuf", "command", "builtin", "noglob"]);
 
 /** Shells whose `-c` string is bash-compatible enough to analyse with the bash grammar. */
 const SHELLS = new Set(["bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "busybox"]);
