@@ -15,6 +15,8 @@ export {
   MAX_READ_ONLY_COMMAND_LENGTH,
   MAX_READ_ONLY_SUBCOMMANDS,
   parserInitMs as bashParserInitMs,
+  isSafeEnvVariable,
+  TRANSPARENT_WRAPPERS,
 } from "./tools/bash/analysis/index.js";
 export { BashTool, createBashTool, bashInputSchema, sandboxConfigFromEnv, type BashToolOptions, type BashOutput, type SandboxConfig } from "./tools/bash/index.js";
 export { TaskOutputTool, createTaskOutputTool, type TaskOutputData } from "./tools/task-output/index.js";
