@@ -2,6 +2,7 @@ import type { StructuredPatchHunk } from "diff";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { Tool } from "../../tool/types.js";
+import { filePathMembers, nulPathError } from "../fs/path-members.js";
 import { resolveToolPath } from "../fs/path.js";
 import type { WriterOptions } from "../fs/text-file.js";
 import { SAME_STRING_MESSAGE } from "./apply-edits.js";
@@ -39,20 +40,13 @@ export function createEditTool(options: EditToolOptions = {}): Tool<typeof editI
     inputSchema: editInputSchema,
 
     validateInput(input) {
-      if (input.file_path.includes("\0")) return { result: false, message: "file_path contains a NUL character.", errorCode: "nul" };
+      const nul = nulPathError(input.file_path, "file_path");
+      if (nul) return nul;
       if (input.old_string === input.new_string) return { result: false, message: SAME_STRING_MESSAGE, errorCode: "same" };
       return { result: true };
     },
 
-    backfillObservableInput(input, context) {
-      return { ...input, file_path: resolveToolPath(input.file_path, context.workspace.cwd) };
-    },
-
-    permissionSubject(input, context) {
-      return { kind: "file", access: "write", paths: [resolveToolPath(input.file_path, context.workspace.cwd)] };
-    },
-
-    getToolUseSummary: (input) => input.file_path,
+    ...filePathMembers<EditInput, "file_path">("file_path", "write"),
 
     async call(input, context) {
       const path = resolveToolPath(input.file_path, context.workspace.cwd);

@@ -2,6 +2,7 @@ import type { StructuredPatchHunk } from "diff";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { Tool } from "../../tool/types.js";
+import { filePathMembers, nulPathError } from "../fs/path-members.js";
 import { resolveToolPath } from "../fs/path.js";
 import type { WriterOptions } from "../fs/text-file.js";
 import { SAME_STRING_MESSAGE, type EditSpec } from "./apply-edits.js";
@@ -43,7 +44,8 @@ export function createMultiEditTool(options: MultiEditToolOptions = {}): Tool<ty
     inputSchema: multiEditInputSchema,
 
     validateInput(input) {
-      if (input.file_path.includes("\0")) return { result: false, message: "file_path contains a NUL character.", errorCode: "nul" };
+      const nul = nulPathError(input.file_path, "file_path");
+      if (nul) return nul;
       const same = input.edits.findIndex((e) => e.old_string === e.new_string);
       if (same !== -1) {
         const message = input.edits.length === 1 ? SAME_STRING_MESSAGE : `Edit ${same + 1} of ${input.edits.length}: ${SAME_STRING_MESSAGE}`;
@@ -52,13 +54,7 @@ export function createMultiEditTool(options: MultiEditToolOptions = {}): Tool<ty
       return { result: true };
     },
 
-    backfillObservableInput(input, context) {
-      return { ...input, file_path: resolveToolPath(input.file_path, context.workspace.cwd) };
-    },
-
-    permissionSubject(input, context) {
-      return { kind: "file", access: "write", paths: [resolveToolPath(input.file_path, context.workspace.cwd)] };
-    },
+    ...filePathMembers<MultiEditInput, "file_path">("file_path", "write"),
 
     getToolUseSummary: (input) => `${input.file_path} (${input.edits.length} edit${input.edits.length === 1 ? "" : "s"})`,
 

@@ -2,6 +2,7 @@ import { extname } from "node:path";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { Tool } from "../../tool/types.js";
+import { filePathMembers, nulPathError } from "../fs/path-members.js";
 import { withFileLockFor } from "../fs/file-lock.js";
 import { detectJsonIndent, notebookLanguage, parseNotebook } from "../fs/notebook.js";
 import { resolveToolPath } from "../fs/path.js";
@@ -48,7 +49,8 @@ export function createNotebookEditTool(options: NotebookEditToolOptions = {}): T
     inputSchema: notebookEditInputSchema,
 
     validateInput(input) {
-      if (input.notebook_path.includes("\0")) return { result: false, message: "notebook_path contains a NUL character.", errorCode: "nul" };
+      const nul = nulPathError(input.notebook_path, "notebook_path");
+      if (nul) return nul;
       if (extname(input.notebook_path).toLowerCase() !== ".ipynb") {
         return { result: false, message: "File must be a Jupyter notebook (.ipynb file). For other files use Edit.", errorCode: "not-notebook" };
       }
@@ -62,15 +64,8 @@ export function createNotebookEditTool(options: NotebookEditToolOptions = {}): T
       return { result: true };
     },
 
-    backfillObservableInput(input, context) {
-      return { ...input, notebook_path: resolveToolPath(input.notebook_path, context.workspace.cwd) };
-    },
+    ...filePathMembers<NotebookEditInput, "notebook_path">("notebook_path", "write"),
 
-    permissionSubject(input, context) {
-      return { kind: "file", access: "write", paths: [resolveToolPath(input.notebook_path, context.workspace.cwd)] };
-    },
-
-    getToolUseSummary: (input) => input.notebook_path,
 
     async call(input, context) {
       const path = resolveToolPath(input.notebook_path, context.workspace.cwd);

@@ -3,6 +3,7 @@ import { extname } from "node:path";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { Tool, ToolResultBlock } from "../../tool/types.js";
+import { filePathMembers, nulPathError } from "../fs/path-members.js";
 import { recordRead } from "../fs/file-state.js";
 import { recordWindow } from "../fs/read-coverage.js";
 import { isBlockedDevicePath, resolveToolPath } from "../fs/path.js";
@@ -73,7 +74,8 @@ export function createReadTool(options: ReadToolOptions = {}): Tool<typeof readI
     isConcurrencySafe: () => true,
 
     validateInput(input) {
-      if (input.file_path.includes("\0")) return { result: false, message: "file_path contains a NUL character.", errorCode: "nul" };
+      const nul = nulPathError(input.file_path, "file_path");
+      if (nul) return nul;
       if (input.pages !== undefined) {
         const range = parsePageRange(input.pages);
         if (typeof range === "string") return { result: false, message: range, errorCode: "pages" };
@@ -81,15 +83,8 @@ export function createReadTool(options: ReadToolOptions = {}): Tool<typeof readI
       return { result: true };
     },
 
-    backfillObservableInput(input, context) {
-      return { ...input, file_path: resolveToolPath(input.file_path, context.workspace.cwd) };
-    },
+    ...filePathMembers<ReadInput, "file_path">("file_path", "read"),
 
-    permissionSubject(input, context) {
-      return { kind: "file", access: "read", paths: [resolveToolPath(input.file_path, context.workspace.cwd)] };
-    },
-
-    getToolUseSummary: (input) => input.file_path,
 
     async call(input, context) {
       const cwd = context.workspace.cwd;

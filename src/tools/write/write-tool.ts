@@ -2,6 +2,7 @@ import type { StructuredPatchHunk } from "diff";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { Tool } from "../../tool/types.js";
+import { filePathMembers, nulPathError } from "../fs/path-members.js";
 import { UTF8 } from "../fs/encoding.js";
 import { withFileLockFor } from "../fs/file-lock.js";
 import { diffHunks } from "../fs/patch.js";
@@ -37,19 +38,12 @@ export function createWriteTool(options: WriteToolOptions = {}): Tool<typeof wri
     inputSchema: writeInputSchema,
 
     validateInput(input) {
-      if (input.file_path.includes("\0")) return { result: false, message: "file_path contains a NUL character.", errorCode: "nul" };
+      const nul = nulPathError(input.file_path, "file_path");
+      if (nul) return nul;
       return { result: true };
     },
 
-    backfillObservableInput(input, context) {
-      return { ...input, file_path: resolveToolPath(input.file_path, context.workspace.cwd) };
-    },
-
-    permissionSubject(input, context) {
-      return { kind: "file", access: "write", paths: [resolveToolPath(input.file_path, context.workspace.cwd)] };
-    },
-
-    getToolUseSummary: (input) => input.file_path,
+    ...filePathMembers<WriteInput, "file_path">("file_path", "write"),
 
     async call(input, context) {
       const path = resolveToolPath(input.file_path, context.workspace.cwd);
