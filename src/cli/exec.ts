@@ -1,5 +1,7 @@
 import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { createPermissionEngine } from "../permissions/engine.js";
 import { toOpenAIToolMessages } from "../providers/openai.js";
 import { parseTurnsFile, TurnParseError, type ParsedTurn } from "../providers/turns.js";
 import { createSession, type SessionOptions } from "../session/session.js";
@@ -24,6 +26,8 @@ Options:
   --deny RULE            deny rule (repeatable)
   --add-dir DIR          an additional working directory (repeatable)
   --settings FILE        a settings file (JSON) on top of the project's
+  --settings-from claude also read the matching .claude/ settings files
+  --allow-project-bypass let project settings choose bypassPermissions or auto
   --format FORMAT        anthropic | openai (default: the shape of the input)
   --max-concurrency N    concurrency-safe calls at once (default 10)
   --interactive          ask on the terminal when a call needs approval
@@ -43,6 +47,8 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
       deny: { type: "string", multiple: true },
       "add-dir": { type: "string", multiple: true },
       settings: { type: "string" },
+      "settings-from": { type: "string", multiple: true },
+      "allow-project-bypass": { type: "boolean" },
       format: { type: "string" },
       "max-concurrency": { type: "string" },
       interactive: { type: "boolean" },
@@ -89,8 +95,13 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
   const settings = await loadExecSettings({
     cwd,
     settingsFile: values.settings,
+    settingsFrom: values["settings-from"],
+    allowProjectBypass: values["allow-project-bypass"],
     cli: { allow: values.allow, ask: values.ask, deny: values.deny, mode: mode as PermissionMode | undefined, addDirs: values["add-dir"] },
   });
+  for (const warning of settings.warnings) io.stderr.write(`armature: ${warning}\n`);
+  if (values.interactive && !io.isTTY) throw new UsageError("--interactive needs a terminal; without one, calls that ask are denied");
+  const engine = createPermissionEngine({ projectDir: resolve(cwd), approver: values.interactive ? terminalApprover(io) : undefined });
   const sessionOptions: SessionOptions = {
     cwd,
     tools: builtinTools(),
@@ -99,13 +110,9 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
     additionalDirectories: settings.additionalDirectories,
     env: settings.env,
     maxConcurrency,
-    hooks: settings.hooks,
-    resolvePermission: settings.resolvePermission,
+    resolvePermission: engine.resolvePermission,
+    canUseTool: engine.approver,
   };
-  if (values.interactive) {
-    if (!io.isTTY) throw new UsageError("--interactive needs a terminal; without one, calls that ask are denied");
-    sessionOptions.canUseTool = terminalApprover(io);
-  }
   const session = createSession(sessionOptions);
   try {
     for (const turn of turns) {

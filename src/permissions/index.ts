@@ -8,3 +8,5 @@ export { protectedPathReason, criticalRemoval } from "./safety.js";
 export { realCanonicalize, isInside, toPosix } from "./paths.js";
 export type { Canonicalize, PathForms } from "./paths.js";
 export * from "./types.js";
+export { createPermissionEngine, isOverBroad } from "./engine.js";
+export type { AutoClassifier, ClassifierContext, ClassifierVerdict, DenialRecord, PermissionEngine, PermissionEngineOptions } from "./engine.js";
