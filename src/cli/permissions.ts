@@ -108,7 +108,7 @@ export async function checkOne(toolName: string, input: unknown, settingsInput: 
     { tool: toolName, input, cwd: settingsInput.cwd, mode: settings.mode, rules: settings.rules, additionalDirectories: settings.additionalDirectories },
     tools,
   );
-  return resolvePermission(request);
+  return resolvePermission(request, settingsInput.home !== undefined ? { home: settingsInput.home } : {});
 }
 
 interface BatchLine {

@@ -75,6 +75,35 @@ export function subcommandTexts(sub: ShellSubcommand): string[] {
   return sub.effective !== sub.text ? [sub.text, sub.effective] : [sub.text];
 }
 
+/**
+ * For deny and ask rules, also the command named by its path's last part: `/bin/rm -rf x`
+ * and `./node_modules/.bin/rm x` are still `rm`.
+ */
+export function restrictiveTexts(sub: ShellSubcommand): string[] {
+  const texts = subcommandTexts(sub);
+  const out = [...texts];
+  for (const t of texts) {
+    const m = /^(\S*\/)([^\s/]+)(.*)$/s.exec(t);
+    if (m) out.push(`${m[2]}${m[3]}`);
+  }
+  return out;
+}
+
+/** Commands that run another program or change how it runs: a wildcard allow rule never approves them. */
+const EXEC_WRAPPERS = new Set(["watch", "setsid", "ionice", "flock", "chroot", "unshare", "nsenter", "su", "doas", "pkexec", "runuser"]);
+const FIND_EXEC = /^-(exec|execdir|ok|okdir|delete|fprint|fprint0|fprintf|fls)$/;
+
+/**
+ * Whether only an exact rule (no `*`) may allow this subcommand: exec wrappers, and `find` with
+ * `-exec`/`-delete`/`-fprint` — a `Bash(find *)` rule was meant for searching, not for that.
+ */
+export function needsExactRule(sub: ShellSubcommand): boolean {
+  const argv = effectiveArgv(sub);
+  const name = (argv[0] ?? "").replace(/^.*\//, "");
+  if (EXEC_WRAPPERS.has(name)) return true;
+  return name === "find" && argv.some((a) => FIND_EXEC.test(a));
+}
+
 /** The argv of what really runs (wrappers removed), recovered from `effective`. */
 export function effectiveArgv(sub: ShellSubcommand): string[] {
   if (sub.effective === sub.text) return sub.argv;

@@ -17,7 +17,16 @@ export function urlHost(url: string): string | null {
 }
 
 function normaliseHost(host: string): string {
-  return host.toLowerCase().replace(/\.+$/, "");
+  const h = host.toLowerCase().replace(/\.+$/, "");
+  // An IPv4-mapped IPv6 address is the IPv4 host: `[::ffff:127.0.0.1]` is `127.0.0.1`.
+  const mapped = /^\[::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})\]$/.exec(h);
+  if (mapped) {
+    const hi = parseInt(mapped[1]!, 16);
+    const lo = parseInt(mapped[2]!, 16);
+    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+  }
+  const dotted = /^\[::ffff:(\d+\.\d+\.\d+\.\d+)\]$/.exec(h);
+  return dotted ? dotted[1]! : h;
 }
 
 /** A rule's host pattern in the same normal form (an IDN pattern becomes punycode). */

@@ -1,5 +1,5 @@
 import type { PermissionRule, ShellSubcommand, Tool } from "../tool/types.js";
-import { bashMatcher, onlySafeEnv, subcommandTexts } from "./bash-rules.js";
+import { bashMatcher, needsExactRule, onlySafeEnv, restrictiveTexts, subcommandTexts } from "./bash-rules.js";
 import { hostMatches, ruleHostPattern } from "./domain-rules.js";
 import { pathMatches, pathPattern } from "./path-rules.js";
 import type { PathForms } from "./paths.js";
@@ -68,7 +68,7 @@ export function restrictiveRuleHits(rule: PermissionRule, scope: Scope): boolean
   if (content === undefined) return true;
   if (subject?.kind === "shell" && (rule.toolName === "Bash" || rule.toolName === tool.name)) {
     const m = bashMatcher(content);
-    if (subject.facts.subcommands.some((sub) => subcommandTexts(sub).some(m))) return true;
+    if (subject.facts.subcommands.some((sub) => restrictiveTexts(sub).some(m))) return true;
     // What the parser could not model is also matched crudely, piece by piece, so that an
     // unparseable command never slips past a deny rule that its text plainly contains.
     if (!subject.facts.complete) return crudePieces(subject.facts.command).some(m);
@@ -118,8 +118,10 @@ function genericContentHits(content: string, tool: Tool, input: Record<string, u
 export function allowRuleForSubcommand(rules: readonly PermissionRule[], sub: ShellSubcommand, toolName: string): PermissionRule | undefined {
   if (!onlySafeEnv(sub)) return undefined;
   const texts = subcommandTexts(sub);
+  const exactOnly = needsExactRule(sub);
   for (const rule of rules) {
     if (rule.toolName !== "Bash" && rule.toolName !== toolName) continue;
+    if (exactOnly && (rule.ruleContent === undefined || rule.ruleContent.includes("*"))) continue;
     if (rule.ruleContent === undefined) return rule;
     const m = bashMatcher(rule.ruleContent);
     if (texts.some(m)) return rule;
