@@ -10,3 +10,9 @@ export * from "./providers/index.js";
 export * from "./session/index.js";
 export { builtinTools, builtinToolRegistrations } from "./tools/index.js";
 export type { BuiltinToolOptions } from "./tools/index.js";
+export {
+  analyzeCommand,
+  normalizeCommandText,
+  MAX_READ_ONLY_COMMAND_LENGTH,
+  MAX_READ_ONLY_SUBCOMMANDS,
+} from "./tools/bash/analysis/index.js";

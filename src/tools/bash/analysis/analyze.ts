@@ -1,0 +1,106 @@
+// analyzeCommand: one bash command string in, the facts the permission engine matches rules
+// against out. Pure and synchronous (the grammar is loaded when this module is imported).
+import type { ShellCommandFacts, ShellSubcommand } from "../../../tool/types.js";
+import { readOnlyObjection } from "./read-only.js";
+import { commandTargets } from "./targets.js";
+import { newWalkState, walkScript, type SimpleCommand } from "./walk.js";
+
+/** Longer commands are never read-only (they still get every deny rule). */
+export const MAX_READ_ONLY_COMMAND_LENGTH = 10_000;
+/** More subcommands than this are never read-only (they still get every deny rule). */
+export const MAX_READ_ONLY_SUBCOMMANDS = 50;
+/** Beyond this, the command is not parsed at all: approval is needed and nothing is extracted. */
+export const MAX_ANALYSED_COMMAND_LENGTH = 1_000_000;
+
+/**
+ * Characters bash does not treat as blanks but that look like them or hide text: a command
+ * using them reads differently to a person than to the shell. CR is a word character to bash.
+ */
+const LOOKALIKE = /[\r\0-\x08\x0b\x0c\x0e-\x1f\x7f\u00a0\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064\u2066-\u206f\u3000\ufeff\uff01-\uff5e]/u;
+
+/** argv joined with single spaces: the form `Bash(prefix *)` rules are matched against. */
+export function normalizeCommandText(argv: readonly string[]): string {
+  return argv.join(" ");
+}
+
+export function analyzeCommand(command: string): ShellCommandFacts {
+  const reasons: string[] = [];
+  if (command.length > MAX_ANALYSED_COMMAND_LENGTH) {
+    return {
+      command,
+      subcommands: [],
+      writeTargets: [],
+      readTargets: [],
+      cdTargets: [],
+      readOnly: false,
+      complete: false,
+      reasons: [`the command is longer than ${MAX_ANALYSED_COMMAND_LENGTH} characters and was not analysed`],
+    };
+  }
+  const state = newWalkState();
+  walkScript(command, state, false, 0);
+
+  let complete = state.incomplete.size === 0;
+  reasons.push(...state.incomplete, ...state.notReadOnly);
+  if (command.length > MAX_READ_ONLY_COMMAND_LENGTH) {
+    complete = false;
+    reasons.push(`the command is longer than ${MAX_READ_ONLY_COMMAND_LENGTH} characters`);
+  }
+  if (state.commands.length > MAX_READ_ONLY_SUBCOMMANDS) {
+    complete = false;
+    reasons.push(`the command has more than ${MAX_READ_ONLY_SUBCOMMANDS} subcommands`);
+  }
+  const lookalike = LOOKALIKE.exec(command);
+  if (lookalike) {
+    const code = (lookalike[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0");
+    reasons.push(`the command contains U+${code}, which the shell does not treat as it looks`);
+  }
+
+  const write = new Set<string>();
+  const read = new Set<string>();
+  const cd = new Set<string>();
+  let changesDirectory = false;
+  let runsGit = false;
+  for (const cmd of state.commands) {
+    const objection = readOnlyObjection(cmd);
+    if (objection) reasons.push(objection);
+    const targets = commandTargets(cmd);
+    for (const p of targets.write) write.add(p);
+    for (const p of targets.read) read.add(p);
+    for (const p of targets.cd) cd.add(p);
+    const name = cmd.words[0]?.text;
+    if (name === "cd" || name === "pushd" || name === "popd") changesDirectory = true;
+    if (name === "git" && changesDirectory) runsGit = true;
+  }
+  if (runsGit) reasons.push("git after cd may run another repository's configured programs");
+
+  const unique = [...new Set(reasons)];
+  return {
+    command,
+    subcommands: state.commands.map(toSubcommand),
+    writeTargets: [...write],
+    readTargets: [...read],
+    cdTargets: [...cd],
+    readOnly: unique.length === 0,
+    complete,
+    reasons: unique,
+  };
+}
+
+function effectiveOf(cmd: SimpleCommand): string {
+  return cmd.transparentInner ? effectiveOf(cmd.transparentInner) : normalizeCommandText(cmd.words.map((w) => w.text));
+}
+
+function toSubcommand(cmd: SimpleCommand): ShellSubcommand {
+  const argv = cmd.words.map((w) => w.text);
+  const env: Record<string, string> = {};
+  for (const { name, value } of cmd.env) env[name] = value.text;
+  return {
+    argv,
+    text: normalizeCommandText(argv),
+    effective: effectiveOf(cmd),
+    nested: cmd.nested,
+    env,
+    redirects: cmd.redirects.map((r) => ({ op: (r.fd ?? "") + r.op, target: r.target?.text ?? "" })),
+  };
+}

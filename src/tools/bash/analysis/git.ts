@@ -1,0 +1,92 @@
+// Which git invocations only read. Global options that inject configuration (`-c`,
+// `--config-env`) or point git at another repository (`-C`, `--git-dir`, `--work-tree`: its
+// config may name a pager, fsmonitor or diff driver) are refused, as are per-subcommand options
+// that run programs (`--upload-pack`, `--exec`, `--ext-diff`, `-O`) or write (`--output`).
+import { findOption, isLongPrefixOf, parseArgs } from "./options.js";
+import type { Word } from "./words.js";
+
+/** Global options that change nothing dangerous. */
+const SAFE_GLOBAL = new Set([
+  "--no-pager", "-P", "--paginate", "-p", "--no-replace-objects", "--literal-pathspecs",
+  "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs", "--no-optional-locks",
+  "--version", "--no-advice",
+]);
+
+/** Subcommands that only read, whatever their (non-dangerous) options. */
+const READ_ONLY = new Set([
+  "status", "log", "diff", "show", "blame", "annotate", "shortlog", "describe", "rev-parse",
+  "rev-list", "ls-files", "ls-tree", "ls-remote", "cat-file", "show-ref", "for-each-ref",
+  "merge-base", "name-rev", "count-objects", "grep", "check-ignore", "check-attr", "diff-tree",
+  "diff-files", "diff-index", "cherry", "whatchanged", "show-branch", "range-diff", "var",
+  "version", "verify-pack", "check-ref-format",
+]);
+
+/** Long options (matched by prefix) that run programs or write files in any subcommand. */
+const DANGEROUS_LONG = ["output", "ext-diff", "upload-pack", "receive-pack", "exec", "open-files-in-pager", "config-env"];
+
+/** Returns undefined when `git …` only reads, else why not. */
+export function gitObjection(words: Word[]): string | undefined {
+  let i = 1;
+  for (; i < words.length; i++) {
+    const t = (words[i] as Word).text;
+    if (!t.startsWith("-")) break;
+    if (t === "-c" || t.startsWith("--config-env")) return "git -c / --config-env sets configuration that can run commands";
+    if (!SAFE_GLOBAL.has(t)) return `git global option ${t} is not known to be read-only`;
+  }
+  const sub = words[i]?.text;
+  if (sub === undefined) return undefined;
+  const rest = words.slice(i);
+  const valued = ["contains", "no-contains", "merged", "no-merged", "points-at", "sort", "format", "abbrev", "column"];
+  const parsed = parseArgs(rest, { short: "", long: sub === "branch" || sub === "tag" ? valued : [] }, 1);
+  const danger = parsed.options.find((o) => isLongPrefixOf(o.name, DANGEROUS_LONG));
+  if (danger) return `git ${sub} ${danger.name} runs a program or writes a file`;
+  if (sub === "grep" && parsed.options.some((o) => o.name === "-O")) return "git grep -O opens files in a pager";
+  const positional = parsed.operands.map((o) => o.word.text);
+
+  if (READ_ONLY.has(sub)) {
+    if (sub === "ls-remote" && parsed.options.some((o) => o.name === "-u")) return "git ls-remote -u runs a program";
+    return undefined;
+  }
+  switch (sub) {
+    case "branch": {
+      const bad = findOption(parsed, "dDmMcCfut", ["delete", "move", "copy", "force", "set-upstream-to", "unset-upstream", "edit-description", "track", "no-track", "create-reflog", "recurse-submodules"]);
+      if (bad) return `git branch ${bad.name} changes branches`;
+      const listing = findOption(parsed, "l", ["list"]);
+      if (positional.length > 0 && !listing) return "git branch <name> creates a branch";
+      return undefined;
+    }
+    case "tag": {
+      const bad = findOption(parsed, "asudfmFe", ["annotate", "sign", "local-user", "delete", "force", "message", "file", "edit", "create-reflog", "verify"]);
+      if (bad) return `git tag ${bad.name} changes tags`;
+      if (positional.length > 0 && !findOption(parsed, "l", ["list"])) return "git tag <name> creates a tag";
+      return undefined;
+    }
+    case "remote":
+      if (positional.length === 0 || positional[0] === "show" || positional[0] === "get-url") return undefined;
+      return `git remote ${positional[0]} changes remotes`;
+    case "config": {
+      if (positional[0] === "get" || positional[0] === "list") return undefined;
+      const reading = findOption(parsed, "l", ["get", "get-all", "get-regexp", "get-urlmatch", "list", "get-color", "get-colorbool"]);
+      const writing = findOption(parsed, "e", ["add", "unset", "unset-all", "replace-all", "rename-section", "remove-section", "edit"]);
+      if (reading && !writing) return undefined;
+      return "git config without --get/--list may change configuration";
+    }
+    case "reflog":
+      if (positional.length === 0 || positional[0] === "show" || positional[0] === "exists") return undefined;
+      return `git reflog ${positional[0]} changes the reflog`;
+    case "stash":
+      if (positional[0] === "list" || positional[0] === "show") return undefined;
+      return "git stash changes the working tree";
+    case "worktree":
+      if (positional[0] === "list") return undefined;
+      return `git worktree ${positional[0] ?? ""} changes worktrees`.trimEnd();
+    case "notes":
+      if (positional[0] === "list" || positional[0] === "show") return undefined;
+      return "git notes may change notes";
+    case "symbolic-ref":
+      if (positional.length <= 1 && !findOption(parsed, "d", ["delete"])) return undefined;
+      return "git symbolic-ref with a target changes a ref";
+    default:
+      return `git ${sub} is not known to be read-only`;
+  }
+}

@@ -1,0 +1,9 @@
+export {
+  analyzeCommand,
+  normalizeCommandText,
+  MAX_READ_ONLY_COMMAND_LENGTH,
+  MAX_READ_ONLY_SUBCOMMANDS,
+  MAX_ANALYSED_COMMAND_LENGTH,
+} from "./analyze.js";
+export { parserInitMs } from "./parser.js";
+export { TRANSPARENT_WRAPPERS } from "./wrappers.js";

@@ -1,0 +1,207 @@
+// Read-only classification of one simple command. An allowlist: a command is read-only only
+// when its name is known, its options are known to be safe and its redirections write nothing
+// but /dev/null. Everything else gets a reason, which is what the permission prompt shows.
+import { awkProgramObjection } from "./awk.js";
+import { gitObjection } from "./git.js";
+import { ARG_SPECS, findOption, parseArgs, type ParsedArgs } from "./options.js";
+import { sedScriptObjection } from "./sed.js";
+import type { Redirect, SimpleCommand } from "./walk.js";
+import type { Word } from "./words.js";
+
+/** Read-only whatever their options and operands (no option runs a program or writes a file). */
+const ALWAYS_READ_ONLY = new Set([
+  "cat", "head", "tail", "wc", "pwd", "echo", "ls", "stat", "du", "df", "diff", "cmp", "comm",
+  "grep", "egrep", "fgrep", "which", "whoami", "id", "groups", "uname", "basename", "dirname",
+  "realpath", "readlink", "nl", "tac", "rev", "cut", "paste", "tr", "fold", "fmt", "expand",
+  "unexpand", "column", "join", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum",
+  "sha512sum", "b2sum", "cksum", "sum", "base64", "base32", "seq", "true", "false", ":", "sleep",
+  "od", "hexdump", "strings", "printenv", "nproc", "arch", "uptime", "free", "ps", "locale",
+  "tty", "type", "whereis", "cal", "expr", "numfmt", "getconf", "logname", "users", "who", "jq",
+  "cd", "pushd", "popd", "dirs", "wait",
+]);
+
+/**
+ * Commands with options that run programs or write files: an argument that is not static (a
+ * variable, a glob, a substitution's output) might become such an option, so they need static
+ * arguments before `--`.
+ */
+const STRICT_ARGUMENTS = new Set([
+  "sort", "sed", "awk", "gawk", "mawk", "nawk", "find", "git", "rg", "tar", "uniq", "date",
+  "hostname", "file", "tree", "xxd", "tee", "set", "printf", "test", "[", "command", "env",
+  "timeout", "time", "nice", "stdbuf", "builtin",
+]);
+
+/** Environment variables that change nothing but presentation. */
+const SAFE_ENV = /^(LANG|LANGUAGE|LC_[A-Z]+|TZ|NO_COLOR|FORCE_COLOR|CLICOLOR|CLICOLOR_FORCE|TERM|COLUMNS|LINES|GREP_COLORS?|LS_COLORS|TIME_STYLE|POSIXLY_CORRECT)$/;
+
+type Checker = (words: Word[]) => string | undefined;
+
+const parsedFor = (name: string, words: Word[]): ParsedArgs => parseArgs(words, ARG_SPECS[name] ?? {});
+
+const CHECKERS: Record<string, Checker> = {
+  git: gitObjection,
+  sed: sedObjection,
+  awk: awkObjection,
+  gawk: awkObjection,
+  mawk: awkObjection,
+  nawk: awkObjection,
+  find: (words) => {
+    for (const w of words.slice(1)) {
+      if (/^-(exec|execdir|ok|okdir)$/.test(w.text)) return `find ${w.text} runs a command`;
+      if (/^-(delete|fprint|fprint0|fprintf|fls)$/.test(w.text)) return `find ${w.text} writes or deletes files`;
+    }
+    return undefined;
+  },
+  rg: (words) => {
+    const bad = findOption(parsedFor("rg", words), "", ["pre", "hostname-bin"]);
+    return bad ? `rg ${bad.name} runs a program` : undefined;
+  },
+  sort: (words) => {
+    const bad = findOption(parsedFor("sort", words), "o", ["output", "compress-program"]);
+    return bad ? `sort ${bad.name} ${bad.name.startsWith("--c") ? "runs a program" : "writes a file"}` : undefined;
+  },
+  uniq: (words) => (parsedFor("uniq", words).operands.length > 1 ? "uniq with two operands writes the second" : undefined),
+  xxd: (words) => (parsedFor("xxd", words).operands.length > 1 ? "xxd with two operands writes the second" : undefined),
+  tee: (words) => {
+    const files = parseArgs(words).operands.filter((o) => o.word.text !== "/dev/null");
+    return files.length > 0 ? "tee writes files" : undefined;
+  },
+  date: (words) => {
+    const parsed = parseArgs(words, { short: "dfrI", long: ["date", "file", "reference"] });
+    if (findOption(parsed, "s", ["set"])) return "date --set changes the clock";
+    if (parsed.operands.some((o) => !o.word.text.startsWith("+"))) return "date with an operand sets the clock";
+    return undefined;
+  },
+  hostname: (words) => {
+    const parsed = parseArgs(words);
+    if (parsed.operands.length > 0 || findOption(parsed, "Fb", ["file", "boot"])) return "hostname with a name changes it";
+    return undefined;
+  },
+  file: (words) => {
+    const bad = findOption(parseArgs(words), "Cmf", ["compile", "magic-file", "files-from"]);
+    return bad ? `file ${bad.name} is not read-only` : undefined;
+  },
+  tree: (words) => (findOption(parseArgs(words), "o", []) ? "tree -o writes a file" : undefined),
+  printf: (words) => (words[1]?.text === "-v" || words[1]?.text.startsWith("-v") ? "printf -v assigns a variable" : undefined),
+  test: testObjection,
+  "[": testObjection,
+  set: (words) => (words.slice(1).every((w) => /^([-+][a-zA-Z]+|--|[a-z]+)$/.test(w.text)) ? undefined : "set with these arguments"),
+  command: () => undefined,
+  tar: tarObjection,
+  env: (words) => (words.length === 1 ? undefined : "env runs a command with a changed environment"),
+  // Transparent wrappers: read-only themselves; what they run is its own subcommand.
+  timeout: () => undefined,
+  nice: () => undefined,
+  stdbuf: () => undefined,
+  builtin: () => undefined,
+  time: (words) => (findOption(parseArgs(words, { short: "of", long: ["output", "format"] }), "oa", ["output", "append"]) ? "time -o writes a file" : undefined),
+};
+
+function testObjection(words: Word[]): string | undefined {
+  return words.some((w) => w.text === "-v" || w.text === "-R") ? "test -v evaluates array subscripts" : undefined;
+}
+
+function sedObjection(words: Word[]): string | undefined {
+  const parsed = parsedFor("sed", words);
+  const inPlace = findOption(parsed, "i", ["in-place"]);
+  if (inPlace) return "sed -i edits files in place";
+  if (findOption(parsed, "f", ["file"])) return "sed -f runs a script from a file";
+  const allowed = /^(-[nErszu]|--(quiet|silent|regexp-extended|separate|null-data|unbuffered|posix|debug|sandbox|follow-symlinks|binary)|-[el]|--(expression|line-length))$/;
+  const unknown = parsed.options.find((o) => !allowed.test(o.name) && o.name !== "-b");
+  if (unknown) return `sed option ${unknown.name} is not known to be read-only`;
+  const scripts = parsed.options.filter((o) => o.name === "-e" || o.name === "--expression").map((o) => o.value?.text ?? "");
+  if (scripts.length === 0) {
+    const first = parsed.operands[0];
+    if (!first) return "sed without a script";
+    scripts.push(first.word.text);
+  }
+  for (const script of scripts) {
+    const objection = sedScriptObjection(script);
+    if (objection) return objection;
+  }
+  return undefined;
+}
+
+function awkObjection(words: Word[]): string | undefined {
+  const parsed = parsedFor("awk", words);
+  const allowed = /^(-[FvbcPrSMNOte]|--(field-separator|assign|source|sandbox|characters-as-bytes|traditional|posix|re-interval|bignum|non-decimal-data|optimize))$/;
+  const unknown = parsed.options.find((o) => !allowed.test(o.name));
+  if (unknown) return `awk option ${unknown.name} is not known to be read-only`;
+  const programs = parsed.options.filter((o) => o.name === "-e" || o.name === "--source").map((o) => o.value?.text ?? "");
+  if (programs.length === 0) {
+    const first = parsed.operands[0];
+    if (!first) return "awk without a program";
+    programs.push(first.word.text);
+  }
+  for (const program of programs) {
+    const objection = awkProgramObjection(program);
+    if (objection) return objection;
+  }
+  return undefined;
+}
+
+/** `tar -t` (list) only, without options that run programs or write. */
+function tarObjection(words: Word[]): string | undefined {
+  const first = words[1]?.text ?? "";
+  // Old style: `tar tvf x.tar` — the first word is a cluster of short options.
+  const letters = first && !first.startsWith("-") ? first : "";
+  const parsed = parsedFor("tar", letters ? [words[0] as Word, ...words.slice(2)] : words);
+  const shorts = letters + parsed.options.filter((o) => /^-.$/.test(o.name)).map((o) => o.name[1]).join("");
+  const listing = shorts.includes("t") || parsed.options.some((o) => o.name === "--list");
+  if (!listing) return "tar other than --list is not read-only";
+  if (/[xcruAIFgd]/.test(shorts)) return "tar with options that extract, create, or run programs";
+  const bad = findOption(parsed, "", ["to-command", "checkpoint-action", "use-compress-program", "info-script", "new-volume-script", "rsh-command", "rmt-command", "index-file", "listed-incremental", "volno-file", "extract", "get", "create", "append", "update", "concatenate", "catenate", "delete", "remove-files"]);
+  if (bad) return `tar ${bad.name} runs a program or writes`;
+  const archives = parsed.options.filter((o) => o.name === "-f" || o.name === "--file").map((o) => o.value?.text ?? "");
+  if (letters.includes("f") && words[2]) archives.push(words[2].text);
+  if (archives.some((a) => /^[^/]*:/.test(a))) return "tar with a remote archive runs rsh";
+  return undefined;
+}
+
+const OUTPUT_OPS = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
+
+/** Whether a redirection writes a file (fd duplication and /dev/null do not count). */
+export function isWriteRedirect(r: Redirect): boolean {
+  if (r.op === ">&" || r.op === "<&") {
+    const t = r.target?.text ?? "";
+    return r.op === ">&" && !/^(\d+|-|\d+-)$/.test(t);
+  }
+  return OUTPUT_OPS.has(r.op);
+}
+
+/** Returns undefined when `cmd` is read-only, else why not. */
+export function readOnlyObjection(cmd: SimpleCommand): string | undefined {
+  for (const r of cmd.redirects) {
+    if (isWriteRedirect(r) && !(r.target?.isStatic && r.target.text === "/dev/null")) {
+      return `output redirection to ${r.target?.text ?? "a file"}`;
+    }
+  }
+  if (cmd.declaration) return `${cmd.words[0]?.text ?? "declaration"} changes shell variables`;
+  const unsafe = cmd.words.find((w) => w.unsafeExpansion);
+  if (unsafe) return `expansion with side effects: ${unsafe.raw}`;
+  for (const { name, value } of cmd.env) {
+    if (!SAFE_ENV.test(name)) return `sets ${name} for the command`;
+    if (value.unsafeExpansion) return `expansion with side effects: ${value.raw}`;
+  }
+  const first = cmd.words[0];
+  if (!first) return undefined;
+  if (!first.isStatic) return `the command name is not static: ${first.raw}`;
+  const name = first.text;
+  if (name.includes("/")) return `${name} is run by path`;
+  if (STRICT_ARGUMENTS.has(name)) {
+    const dynamic = firstDynamicBeforeEnd(cmd.words);
+    if (dynamic) return `${name} argument ${dynamic.raw} is not static and may expand to an option`;
+  }
+  if (ALWAYS_READ_ONLY.has(name)) return undefined;
+  const checker = CHECKERS[name];
+  if (!checker) return `${name} is not a known read-only command`;
+  return checker(cmd.words);
+}
+
+function firstDynamicBeforeEnd(words: Word[]): Word | undefined {
+  for (const w of words.slice(1)) {
+    if (w.isStatic && w.text === "--") return undefined;
+    if (!w.isStatic) return w;
+  }
+  return undefined;
+}

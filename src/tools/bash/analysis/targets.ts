@@ -1,0 +1,215 @@
+// Paths a simple command writes, reads and changes into, as written after quote removal.
+// Non-static paths (`$HOME/x`, `*.log`, `~/x`) are kept as written: the permission engine
+// treats what it cannot resolve as needing approval.
+import { ARG_SPECS, findOption, parseArgs } from "./options.js";
+import { isWriteRedirect } from "./read-only.js";
+import type { SimpleCommand } from "./walk.js";
+import type { Word } from "./words.js";
+
+export interface Targets {
+  write: string[];
+  read: string[];
+  cd: string[];
+}
+
+/** Commands whose operands are all files they read. */
+const READS_ALL_OPERANDS = new Set([
+  "cat", "head", "tail", "nl", "tac", "rev", "wc", "less", "more", "od", "hexdump", "strings",
+  "base64", "base32", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum",
+  "b2sum", "cksum", "sum", "file", "cut", "paste", "sort", "diff", "cmp", "comm", "fold", "fmt",
+  "expand", "unexpand", "column", "join", "bat", "batcat", "view", "vi", "vim", "nano", "emacs",
+]);
+
+/** Commands whose operands are all files they write, create or delete. */
+const WRITES_ALL_OPERANDS = new Set(["tee", "touch", "rm", "rmdir", "mkdir", "shred", "unlink", "truncate", "mv"]);
+
+export function commandTargets(cmd: SimpleCommand): Targets {
+  const t: Targets = { write: [], read: [], cd: [] };
+  for (const r of cmd.redirects) {
+    const target = r.target?.text;
+    if (target === undefined) continue;
+    if (isWriteRedirect(r)) {
+      if (target !== "/dev/null") t.write.push(target);
+      if (r.op === "<>") t.read.push(target);
+    } else if (r.op === "<") t.read.push(target);
+  }
+  const first = cmd.words[0];
+  if (!first || cmd.declaration) return t;
+  const name = first.text.slice(first.text.lastIndexOf("/") + 1);
+  const words = cmd.words;
+  const spec = ARG_SPECS[name] ?? {};
+  const parsed = parseArgs(words, spec);
+  // `<(cmd)` / `>(cmd)` operands are pipes, not paths.
+  const operands = parsed.operands.filter((o) => !/^[<>]\(/.test(o.word.raw)).map((o) => o.word.text);
+  const optionValues = (short: string, long: string[]): string[] =>
+    parsed.options
+      .filter((o) => (o.name.length === 2 && short.includes(o.name[1] as string)) || long.includes(o.name.slice(2)))
+      .map((o) => o.value?.text)
+      .filter((v): v is string => v !== undefined);
+
+  if (READS_ALL_OPERANDS.has(name)) t.read.push(...operands.filter((o) => o !== "-"));
+  if (WRITES_ALL_OPERANDS.has(name)) t.write.push(...operands.filter((o) => o !== "/dev/null"));
+
+  switch (name) {
+    case "cd":
+    case "pushd": {
+      const dir = operands[0];
+      t.cd.push(dir ?? "~");
+      break;
+    }
+    case "cp":
+    case "ln":
+    case "install": {
+      const targetDir = optionValues("t", ["target-directory"]);
+      if (targetDir.length > 0) {
+        t.write.push(...targetDir);
+        if (name === "cp") t.read.push(...operands);
+      } else if (name === "install" && findOption(parsed, "d", ["directory"])) {
+        t.write.push(...operands);
+      } else if (operands.length > 1 || name === "ln") {
+        t.write.push(operands[operands.length - 1] as string);
+        if (name === "cp") t.read.push(...operands.slice(0, -1));
+      }
+      break;
+    }
+    case "mv":
+      t.write.push(...optionValues("t", ["target-directory"]));
+      break;
+    case "chmod":
+    case "chown":
+    case "chgrp":
+      t.write.push(...(findOption(parsed, "", ["reference"]) ? operands : operands.slice(1)));
+      break;
+    case "sed": {
+      const scripts = optionValues("e", ["expression"]);
+      const files = scripts.length > 0 || optionValues("f", ["file"]).length > 0 ? operands : operands.slice(1);
+      t.read.push(...files);
+      if (findOption(parsed, "i", ["in-place"])) t.write.push(...files);
+      break;
+    }
+    case "awk":
+    case "gawk":
+    case "mawk":
+    case "nawk": {
+      const hasProgram = optionValues("fe", ["file", "source"]).length > 0;
+      t.read.push(...(hasProgram ? operands : operands.slice(1)).filter((o) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(o)));
+      t.read.push(...optionValues("f", ["file"]));
+      break;
+    }
+    case "grep":
+    case "egrep":
+    case "fgrep":
+    case "rg": {
+      const patternGiven = optionValues("ef", ["regexp", "file"]).length > 0;
+      t.read.push(...(patternGiven ? operands : operands.slice(1)));
+      t.read.push(...optionValues("f", ["file"]));
+      break;
+    }
+    case "jq":
+      t.read.push(...jqFiles(words));
+      break;
+    case "sort":
+      t.write.push(...optionValues("o", ["output"]));
+      break;
+    case "uniq":
+    case "xxd":
+      if (operands[0] !== undefined) t.read.push(operands[0]);
+      if (operands[1] !== undefined) t.write.push(operands[1]);
+      break;
+    case "dd":
+      for (const op of operands) {
+        if (op.startsWith("of=")) t.write.push(op.slice(3));
+        if (op.startsWith("if=")) t.read.push(op.slice(3));
+      }
+      break;
+    case "time":
+      t.write.push(...optionValues("o", ["output"]));
+      break;
+    case "tree":
+      t.write.push(...optionValues("o", []));
+      break;
+    case "find":
+      findTargets(words, t);
+      break;
+    case "tar":
+      tarTargets(words, t);
+      break;
+    case "curl":
+      t.write.push(...optionValues("o", ["output"]));
+      t.write.push(...optionValues("", ["output-dir"]));
+      break;
+    case "wget":
+      t.write.push(...optionValues("O", ["output-document"]));
+      t.write.push(...optionValues("P", ["directory-prefix"]));
+      break;
+    case "source":
+    case ".":
+      if (operands[0] !== undefined) t.read.push(operands[0]);
+      break;
+    case "rsync":
+    case "scp":
+      if (operands.length > 1) {
+        t.write.push(operands[operands.length - 1] as string);
+        t.read.push(...operands.slice(0, -1));
+      }
+      break;
+  }
+  return t;
+}
+
+function findTargets(words: Word[], t: Targets): void {
+  const starts: string[] = [];
+  let i = 1;
+  for (; i < words.length; i++) {
+    const text = (words[i] as Word).text;
+    if (text.startsWith("-") || text === "(" || text === "!") break;
+    starts.push(text);
+  }
+  for (; i < words.length; i++) {
+    const text = (words[i] as Word).text;
+    const value = words[i + 1]?.text;
+    if (/^-(fprint|fprint0|fls)$/.test(text) && value !== undefined) t.write.push(value);
+    if (text === "-fprintf" && value !== undefined) t.write.push(value);
+    if (text === "-delete") t.write.push(...(starts.length > 0 ? starts : ["."]));
+  }
+}
+
+function tarTargets(words: Word[], t: Targets): void {
+  const first = words[1]?.text ?? "";
+  const letters = first && !first.startsWith("-") ? first : "";
+  const parsed = parseArgs(letters ? [words[0] as Word, ...words.slice(2)] : words, ARG_SPECS.tar);
+  const shorts = letters + parsed.options.filter((o) => /^-.$/.test(o.name)).map((o) => o.name[1]).join("");
+  const archives = parsed.options.filter((o) => o.name === "-f" || o.name === "--file").map((o) => o.value?.text ?? "");
+  if (letters.includes("f") && words[2]) archives.push(words[2].text);
+  const dirs = parsed.options.filter((o) => o.name === "-C" || o.name === "--directory").map((o) => o.value?.text ?? "");
+  const creating = /[cruA]/.test(shorts) || parsed.options.some((o) => /^--(create|append|update|concatenate|catenate|delete)$/.test(o.name));
+  const extracting = /x/.test(shorts) || parsed.options.some((o) => /^--(extract|get)$/.test(o.name));
+  if (creating) t.write.push(...archives);
+  else t.read.push(...archives);
+  if (extracting) t.write.push(...(dirs.length > 0 ? dirs : ["."]));
+}
+
+/** jq: the first operand is the filter (unless -f gives it); `--rawfile`/`--slurpfile` read files. */
+function jqFiles(words: Word[]): string[] {
+  const files: string[] = [];
+  let filterSeen = false;
+  for (let i = 1; i < words.length; i++) {
+    const t = (words[i] as Word).text;
+    if (t === "--rawfile" || t === "--slurpfile") {
+      const file = words[i + 2]?.text;
+      if (file !== undefined) files.push(file);
+      i += 2;
+    } else if (t === "--arg" || t === "--argjson") i += 2;
+    else if (t === "-f" || t === "--from-file") {
+      const file = words[i + 1]?.text;
+      if (file !== undefined) files.push(file);
+      filterSeen = true;
+      i++;
+    } else if (t === "--indent") i++;
+    else if (t === "--args" || t === "--jsonargs") break;
+    else if (t.startsWith("-") && t !== "-") continue;
+    else if (!filterSeen) filterSeen = true;
+    else files.push(t);
+  }
+  return files;
+}

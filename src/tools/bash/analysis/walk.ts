@@ -1,0 +1,385 @@
+// Walks a bash syntax tree and collects every simple command that would run, in source order,
+// with its words, environment assignments and redirections. Commands inside substitutions,
+// here-documents and wrapped by `bash -c`, `eval`, `xargs`, `find -exec`, `sudo`… are
+// collected too (marked nested). Anything the walker does not model is recorded as a reason.
+import { parseBash, type Node } from "./parser.js";
+import { evaluateWord, type Word } from "./words.js";
+import { unwrapCommand } from "./wrappers.js";
+
+export interface Redirect {
+  /** The operator as written: `>`, `>>`, `>|`, `&>`, `&>>`, `>&`, `<`, `<&`, `<<<`, `<<`… */
+  op: string;
+  /** The file descriptor written before the operator, if any. */
+  fd?: string;
+  /** The target word; undefined for here-documents and here-strings. */
+  target?: Word;
+}
+
+export interface SimpleCommand {
+  words: Word[];
+  env: Array<{ name: string; value: Word }>;
+  redirects: Redirect[];
+  nested: boolean;
+  /** For a wrapper command: the command it runs, when the wrapper is transparent (timeout, nice…). */
+  transparentInner?: SimpleCommand;
+  /** Set for commands that are not simple commands (`export`, `declare`, `local`, `unset`). */
+  declaration?: boolean;
+}
+
+export interface WalkState {
+  commands: SimpleCommand[];
+  /** Reasons the command is not fully modelled (complete: false and not read-only). */
+  incomplete: Set<string>;
+  /** Reasons the command is modelled but not read-only. */
+  notReadOnly: Set<string>;
+}
+
+/** How deep `bash -c "bash -c '…'"` / `eval` strings are followed. */
+const MAX_SCRIPT_DEPTH = 8;
+
+export function newWalkState(): WalkState {
+  return { commands: [], incomplete: new Set(), notReadOnly: new Set() };
+}
+
+/** Parses `source` and adds what it runs to `state`. */
+export function walkScript(source: string, state: WalkState, nested: boolean, depth: number): void {
+  if (depth > MAX_SCRIPT_DEPTH) {
+    state.incomplete.add(`shell strings nested more than ${MAX_SCRIPT_DEPTH} levels deep are not analysed`);
+    return;
+  }
+  const tree = parseBash(removeLineContinuations(source));
+  try {
+    new Walker(state, depth).walk(tree.rootNode, nested);
+  } finally {
+    tree.delete();
+  }
+}
+
+/**
+ * Bash removes backslash-newline before splitting words (`r\<newline>m` is `rm`); the grammar
+ * splits there instead. Removes every continuation outside single quotes, `$'…'`, comments and
+ * quoted here-documents, where bash keeps them.
+ */
+export function removeLineContinuations(source: string): string {
+  if (!source.includes("\\\n")) return source;
+  const tree = parseBash(source);
+  try {
+    let out = "";
+    let last = 0;
+    for (let i = source.indexOf("\\\n"); i !== -1; i = source.indexOf("\\\n", i + 2)) {
+      let backslashes = 0;
+      for (let j = i; j >= 0 && source[j] === "\\"; j--) backslashes++;
+      if (backslashes % 2 === 0) continue;
+      if (isInLiteralContext(tree.rootNode.descendantForIndex(i, i + 1))) continue;
+      out += source.slice(last, i);
+      last = i + 2;
+    }
+    return out + source.slice(last);
+  } finally {
+    tree.delete();
+  }
+}
+
+function isInLiteralContext(node: Node | null): boolean {
+  for (let n = node; n; n = n.parent) {
+    if (n.type === "raw_string" || n.type === "ansi_c_string" || n.type === "comment") return true;
+    if (n.type === "heredoc_body" && n.namedChildCount === 0) return true;
+  }
+  return false;
+}
+
+/** Gaps between sibling nodes may hold only blanks, newlines and line continuations. */
+const ALLOWED_GAP = /^(?:[ \t\n]|\\\n)*$/;
+const GAP_CHECKED = new Set([
+  "program", "list", "pipeline", "command", "redirected_statement", "compound_statement",
+  "subshell", "do_group", "if_statement", "elif_clause", "else_clause", "while_statement",
+  "for_statement", "case_statement", "case_item", "function_definition", "negated_command",
+  "file_redirect", "declaration_command", "unset_command", "variable_assignments",
+]);
+
+/** Node types the walker understands; anything else makes the analysis incomplete. */
+const KNOWN = new Set([
+  ...GAP_CHECKED, "comment", "word", "number", "string", "string_content", "raw_string",
+  "ansi_c_string", "concatenation", "simple_expansion", "expansion", "variable_name",
+  "special_variable_name", "command_name", "command_substitution", "process_substitution",
+  "arithmetic_expansion", "brace_expression", "heredoc_redirect", "heredoc_start", "heredoc_body",
+  "heredoc_content", "heredoc_end", "herestring_redirect", "file_descriptor", "test_command",
+  "test_operator", "binary_expression", "unary_expression", "parenthesized_expression",
+  "postfix_expression", "ternary_expression", "c_style_for_statement", "variable_assignment",
+  "array", "subscript", "regex", "extglob_pattern", "translated_string",
+]);
+
+const ARITHMETIC_COMPARISONS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
+
+class Walker {
+  constructor(
+    private readonly state: WalkState,
+    private readonly depth: number,
+  ) {}
+
+  walk(node: Node, nested: boolean): void {
+    if (node.isMissing) this.state.incomplete.add(`the command is incomplete (missing "${node.type}")`);
+    if (node.isError) this.state.incomplete.add("the command has a syntax error");
+    else if (node.isNamed && !KNOWN.has(node.type)) {
+      this.state.incomplete.add(`unsupported shell syntax: ${node.type}`);
+    }
+    if (GAP_CHECKED.has(node.type)) this.checkGaps(node);
+
+    switch (node.type) {
+      case "command":
+        this.command(node, nested, []);
+        return;
+      case "redirected_statement":
+        this.redirectedStatement(node, nested);
+        return;
+      case "command_substitution":
+      case "process_substitution":
+        this.children(node, true);
+        return;
+      case "function_definition":
+        this.state.notReadOnly.add("defines a shell function");
+        this.children(node, nested);
+        return;
+      case "declaration_command":
+      case "unset_command":
+        this.declaration(node, nested);
+        return;
+      case "variable_assignment":
+        this.assignment(node, nested);
+        return;
+      case "arithmetic_expansion":
+      case "c_style_for_statement":
+        this.arithmetic(node);
+        this.children(node, nested);
+        return;
+      case "compound_statement":
+        if (node.child(0)?.type === "((") this.arithmetic(node);
+        this.children(node, nested);
+        return;
+      case "test_command":
+        this.testCommand(node);
+        this.children(node, nested);
+        return;
+      case "expansion":
+        if (!evaluateWord(node).unsafeExpansion) this.children(node, nested);
+        else {
+          this.state.notReadOnly.add(`parameter expansion with side effects or indirection: ${node.text}`);
+          this.children(node, nested);
+        }
+        return;
+      case "heredoc_body":
+        // A quoted delimiter makes the body literal: the grammar then gives it no children.
+        this.children(node, nested);
+        return;
+      default:
+        this.children(node, nested);
+    }
+  }
+
+  private children(node: Node, nested: boolean): void {
+    for (let i = 0; i < node.childCount; i++) {
+      const child = node.child(i);
+      if (child) this.walk(child, nested);
+    }
+  }
+
+  private checkGaps(node: Node): void {
+    const source = node.tree.rootNode.text;
+    let prevEnd = -1;
+    for (let i = 0; i < node.childCount; i++) {
+      const child = node.child(i);
+      if (!child) continue;
+      if (prevEnd >= 0 && child.startIndex > prevEnd) {
+        const gap = source.slice(prevEnd, child.startIndex);
+        if (!ALLOWED_GAP.test(gap)) {
+          this.state.incomplete.add(`text the parser skipped: ${JSON.stringify(gap)}`);
+        }
+      }
+      prevEnd = Math.max(prevEnd, child.endIndex);
+    }
+  }
+
+  /** A simple command; `inherited` are redirections of an enclosing redirected statement. */
+  private command(node: Node, nested: boolean, inherited: Redirect[]): SimpleCommand {
+    const cmd: SimpleCommand = { words: [], env: [], redirects: [...inherited], nested };
+    let translated = false;
+    for (let i = 0; i < node.childCount; i++) {
+      const child = node.child(i);
+      if (!child) continue;
+      if (child.isError || child.isMissing) this.walk(child, nested);
+      if (!child.isNamed) {
+        if (child.type === "$") translated = true;
+        continue;
+      }
+      switch (child.type) {
+        case "variable_assignment": {
+          const name = child.childForFieldName("name")?.text ?? "";
+          const valueNode = child.childForFieldName("value");
+          const value = valueNode ? evaluateWord(valueNode) : emptyWord();
+          cmd.env.push({ name, value });
+          if (valueNode) this.walkWordParts(valueNode, nested);
+          if (child.child(1)?.type === "+=") this.state.notReadOnly.add(`appends to ${name}`);
+          break;
+        }
+        case "file_redirect":
+        case "herestring_redirect":
+        case "heredoc_redirect":
+          cmd.redirects.push(this.redirect(child, nested));
+          break;
+        case "comment":
+          break;
+        default: {
+          const word = evaluateWord(child);
+          if (translated) {
+            word.text = "$" + word.text;
+            word.isStatic = false;
+            translated = false;
+          }
+          cmd.words.push(...splitOnIfs(word));
+          this.walkWordParts(child, nested);
+        }
+      }
+    }
+    this.emit(cmd);
+    return cmd;
+  }
+
+  /** Walks a word's sub-nodes for what they run (substitutions) and unmodelled expansions. */
+  private walkWordParts(node: Node, nested: boolean): void {
+    this.walk(node, nested);
+  }
+
+  private redirectedStatement(node: Node, nested: boolean): void {
+    const redirects: Redirect[] = [];
+    const body = node.childForFieldName("body");
+    // The body first, so that commands come out in source order (a here-document's trailing
+    // pipeline is a child of its redirect); redirections are attached once all are read.
+    let receivers: SimpleCommand[] = [];
+    if (body?.type === "command") {
+      receivers = [this.command(body, nested, [])];
+    } else if (body) {
+      const before = this.state.commands.length;
+      this.walk(body, nested);
+      receivers = this.state.commands.slice(before).filter((c) => c.nested === nested);
+    }
+    for (let i = 0; i < node.childCount; i++) {
+      const child = node.child(i);
+      if (!child || (body && child.id === body.id)) continue;
+      if (child.type === "file_redirect" || child.type === "herestring_redirect" || child.type === "heredoc_redirect") {
+        redirects.push(this.redirect(child, nested));
+      } else {
+        this.walk(child, nested);
+      }
+    }
+    // A redirection alone (`> file`) still opens, and truncates, the file.
+    if (receivers.length === 0) this.emit({ words: [], env: [], redirects, nested });
+    for (const c of receivers) c.redirects.push(...redirects);
+  }
+
+  private redirect(node: Node, nested: boolean): Redirect {
+    let op = "";
+    let fd: string | undefined;
+    let target: Word | undefined;
+    for (let i = 0; i < node.childCount; i++) {
+      const child = node.child(i);
+      if (!child) continue;
+      const field = node.fieldNameForChild(i);
+      if (!child.isNamed && op === "") op = child.type;
+      else if (child.type === "file_descriptor") fd = child.text;
+      else if (field === "destination" && node.type === "file_redirect") {
+        target = evaluateWord(child);
+        this.walk(child, nested);
+      } else if (child.type === "heredoc_start" || child.type === "heredoc_end") {
+        continue;
+      } else {
+        this.walk(child, nested);
+      }
+    }
+    const redirect: Redirect = { op };
+    if (fd !== undefined) redirect.fd = fd;
+    if (target) redirect.target = target;
+    return redirect;
+  }
+
+  private declaration(node: Node, nested: boolean): void {
+    const words: Word[] = [];
+    for (let i = 0; i < node.childCount; i++) {
+      const child = node.child(i);
+      if (!child) continue;
+      if (!child.isNamed) words.push(literalWord(child.type));
+      else if (child.type === "variable_assignment") {
+        const valueNode = child.childForFieldName("value");
+        const name = child.childForFieldName("name")?.text ?? "";
+        const value = valueNode ? evaluateWord(valueNode) : emptyWord();
+        words.push({ ...value, text: `${name}=${value.text}`, raw: child.text });
+        if (valueNode) this.walk(valueNode, nested);
+      } else {
+        words.push(evaluateWord(child));
+        this.walk(child, nested);
+      }
+    }
+    this.emit({ words, env: [], redirects: [], nested, declaration: true });
+  }
+
+  /** A bare `name=value`: sets a shell variable for the rest of the command. */
+  private assignment(node: Node, nested: boolean): void {
+    const name = node.childForFieldName("name")?.text ?? "";
+    if (!/^[a-z_][a-z0-9_]*$/.test(name)) {
+      this.state.notReadOnly.add(`assigns the shell variable ${name || node.text}`);
+    }
+    this.children(node, nested);
+  }
+
+  private arithmetic(node: Node): void {
+    if (containsVariable(node)) {
+      this.state.notReadOnly.add("arithmetic on variables (bash evaluates their values as expressions)");
+    }
+  }
+
+  private testCommand(node: Node): void {
+    const visit = (n: Node): void => {
+      if (n.type === "binary_expression") {
+        const op = n.childForFieldName("operator");
+        if (op && ARITHMETIC_COMPARISONS.has(op.text) && containsVariable(n)) {
+          this.state.notReadOnly.add("[[ arithmetic comparison of variables (evaluated as expressions)");
+        }
+      }
+      for (const c of n.namedChildren) if (c) visit(c);
+    };
+    visit(node);
+  }
+
+  private emit(cmd: SimpleCommand): void {
+    this.state.commands.push(cmd);
+    const unwrapped = unwrapCommand(cmd);
+    for (const reason of unwrapped.incomplete) this.state.incomplete.add(reason);
+    for (const inner of unwrapped.inner) {
+      if (unwrapped.transparent) cmd.transparentInner = inner;
+      this.emit(inner);
+    }
+    for (const script of unwrapped.scripts) walkScript(script, this.state, true, this.depth + 1);
+  }
+}
+
+function containsVariable(node: Node): boolean {
+  if (node.type === "variable_name" || node.type === "simple_expansion" || node.type === "expansion") return true;
+  if (node.type === "word" && /^[A-Za-z_]/.test(node.text)) return true;
+  for (const c of node.namedChildren) if (c && containsVariable(c)) return true;
+  return false;
+}
+
+function splitOnIfs(word: Word): Word[] {
+  if (!word.ifs) return [word];
+  return word.text
+    .split("\u0001")
+    .filter((part) => part !== "")
+    .map((part) => ({ ...word, text: part }));
+}
+
+export function literalWord(text: string): Word {
+  return { text, isStatic: true, glob: false, brace: false, ifs: false, unsafeExpansion: false, raw: text };
+}
+
+function emptyWord(): Word {
+  return literalWord("");
+}

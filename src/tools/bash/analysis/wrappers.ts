@@ -1,0 +1,264 @@
+// Commands that run other commands: wrappers (`timeout 5 cmd`, `sudo cmd`, `xargs cmd`,
+// `find … -exec cmd ;`) and shells given a string (`bash -c '…'`, `eval …`, `watch '…'`).
+// Each inner command becomes its own nested subcommand so that deny rules see it.
+import type { SimpleCommand } from "./walk.js";
+import type { Word } from "./words.js";
+
+export interface Unwrapped {
+  /** Commands this one runs directly. */
+  inner: SimpleCommand[];
+  /** True when the (single) inner command is what really runs (timeout, nice, command…). */
+  transparent: boolean;
+  /** Shell source this command runs (`bash -c`, `eval`, `watch`, `trap`, `env -S`). */
+  scripts: string[];
+  /** Why the analysis could not follow what this command runs. */
+  incomplete: string[];
+}
+
+/** Wrappers `effective` sees through: they change scheduling or buffering, not what runs. */
+export const TRANSPARENT_WRAPPERS = new Set(["timeout", "time", "nice", "nohup", "stdbuf", "command", "builtin", "noglob"]);
+
+/** Shells whose `-c` string is bash-compatible enough to analyse with the bash grammar. */
+const SHELLS = new Set(["bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "busybox"]);
+
+interface OptionSpec {
+  /** Short options that take an argument (`-n 5`, `-n5`). */
+  short?: string;
+  /** Long options that take an argument when not written with `=`. */
+  long?: string[];
+  /** Stop at the first word that does not start with `-` (no option permutation). */
+}
+
+export function commandBaseName(text: string): string {
+  const slash = text.lastIndexOf("/");
+  return slash === -1 ? text : text.slice(slash + 1);
+}
+
+/**
+ * Index of the first operand after the options starting at `start`, or -1 when an option's
+ * value is not static (the analysis cannot know where the command starts).
+ */
+export function skipOptions(words: Word[], start: number, spec: OptionSpec): number {
+  let i = start;
+  while (i < words.length) {
+    const w = words[i] as Word;
+    if (!w.isStatic) return -1;
+    const t = w.text;
+    if (t === "--") return i + 1;
+    if (t.startsWith("--")) {
+      const name = t.slice(2).split("=")[0] ?? "";
+      i += !t.includes("=") && spec.long?.includes(name) ? 2 : 1;
+      continue;
+    }
+    if (t.length > 1 && t.startsWith("-")) {
+      let consumed = 1;
+      for (let k = 1; k < t.length; k++) {
+        if (spec.short?.includes(t[k] as string)) {
+          if (k === t.length - 1) consumed = 2;
+          break;
+        }
+      }
+      i += consumed;
+      continue;
+    }
+    return i;
+  }
+  return i;
+}
+
+function innerFrom(cmd: SimpleCommand, start: number, env: SimpleCommand["env"] = []): SimpleCommand[] {
+  if (start < 0 || start >= cmd.words.length) return [];
+  return [{ words: cmd.words.slice(start), env, redirects: [], nested: true }];
+}
+
+function result(partial: Partial<Unwrapped>): Unwrapped {
+  return { inner: [], transparent: false, scripts: [], incomplete: [], ...partial };
+}
+
+const NOT_STATIC = (what: string): string => `${what}: the command it runs is not known in advance`;
+
+export function unwrapCommand(cmd: SimpleCommand): Unwrapped {
+  const first = cmd.words[0];
+  if (!first || !first.isStatic || cmd.declaration) return result({});
+  const name = commandBaseName(first.text);
+  const w = cmd.words;
+  const at = (start: number): Unwrapped => {
+    if (start < 0) return result({ incomplete: [NOT_STATIC(name)] });
+    return result({ inner: innerFrom(cmd, start), transparent: TRANSPARENT_WRAPPERS.has(name) });
+  };
+
+  switch (name) {
+    case "timeout": {
+      const i = skipOptions(w, 1, { short: "sk", long: ["signal", "kill-after"] });
+      return at(i < 0 ? i : i + 1);
+    }
+    case "time":
+      return at(skipOptions(w, 1, { short: "of", long: ["output", "format"] }));
+    case "nice":
+      return at(skipOptions(w, 1, { short: "n", long: ["adjustment"] }));
+    case "nohup":
+    case "builtin":
+    case "noglob":
+      return at(skipOptions(w, 1, {}));
+    case "stdbuf":
+      return at(skipOptions(w, 1, { short: "ioe", long: ["input", "output", "error"] }));
+    case "command": {
+      const i = skipOptions(w, 1, {});
+      const flags = w.slice(1, i < 0 ? w.length : i).map((x) => x.text);
+      if (flags.some((f) => /^-[a-zA-Z]*[vV]/.test(f))) return result({});
+      return at(i);
+    }
+    case "exec":
+      return at(skipOptions(w, 1, { short: "a" }));
+    case "setsid":
+      return at(skipOptions(w, 1, {}));
+    case "ionice": {
+      const flags = w.slice(1).map((x) => x.text);
+      if (flags.some((f) => f === "-p" || f === "-P" || f === "-u" || f.startsWith("--pid"))) return result({});
+      return at(skipOptions(w, 1, { short: "cn", long: ["class", "classdata"] }));
+    }
+    case "chrt": {
+      const i = skipOptions(w, 1, {});
+      return at(i < 0 ? i : i + 1);
+    }
+    case "taskset": {
+      const i = skipOptions(w, 1, {});
+      return at(i < 0 ? i : i + 1);
+    }
+    case "sudo":
+    case "doas":
+      return at(skipOptions(w, 1, { short: name === "doas" ? "uC" : "ugCDhprtUTc", long: ["user", "group", "close-from", "chdir", "host", "prompt", "role", "type", "other-user", "command-timeout", "login-class"] }));
+    case "env":
+      return unwrapEnv(cmd);
+    case "xargs": {
+      const i = skipOptions(w, 1, { short: "adEILnPs", long: ["arg-file", "delimiter", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"] });
+      return at(i);
+    }
+    case "find":
+      return unwrapFind(cmd);
+    case "watch": {
+      const i = skipOptions(w, 1, { short: "nq", long: ["interval", "equexit"] });
+      if (i < 0) return at(i);
+      const exec = w.slice(1, i).some((x) => x.text === "-x" || x.text === "--exec" || /^-[a-zA-Z]*x/.test(x.text));
+      if (exec) return at(i);
+      return shellString(w.slice(i), "watch");
+    }
+    case "flock": {
+      const i = skipOptions(w, 1, { short: "wEc", long: ["timeout", "wait", "conflict-exit-code", "command"] });
+      const c = w.findIndex((x, k) => k > 0 && (x.text === "-c" || x.text === "--command"));
+      if (c > 0) return shellString(w.slice(c + 1, c + 2), "flock -c");
+      return at(i < 0 ? i : i + 1);
+    }
+    case "su":
+    case "runuser": {
+      const c = w.findIndex((x, k) => k > 0 && (x.text === "-c" || x.text === "--command"));
+      if (c > 0) return shellString(w.slice(c + 1, c + 2), name);
+      return result({});
+    }
+    case "eval":
+      return shellString(w.slice(1), "eval");
+    case "trap": {
+      const args = w.slice(1).filter((x) => x.text !== "--");
+      if (args.length < 2 || args[0]?.text.startsWith("-")) return result({});
+      return shellString(args.slice(0, 1), "trap");
+    }
+    default:
+      if (SHELLS.has(name)) return unwrapShell(cmd, name);
+      return result({});
+  }
+}
+
+/** `bash -c 'string' [arg0 args…]`: the string is parsed as a script of its own. */
+function unwrapShell(cmd: SimpleCommand, name: string): Unwrapped {
+  const w = cmd.words;
+  let start = 1;
+  if (name === "busybox") {
+    if (!w[1] || !SHELLS.has(w[1].text)) return result({});
+    start = 2;
+  }
+  let hasC = false;
+  let i = start;
+  for (; i < w.length; i++) {
+    const word = w[i] as Word;
+    if (!word.isStatic) return result({ incomplete: [NOT_STATIC(name)] });
+    const t = word.text;
+    if (t === "--" || t === "-") {
+      i++;
+      break;
+    }
+    if (t.startsWith("--")) {
+      if (t === "--rcfile" || t === "--init-file") i++;
+      continue;
+    }
+    if (/^[-+]/.test(t) && t.length > 1) {
+      if (t.slice(1).includes("c")) hasC = true;
+      // -o option / -O shopt take an argument.
+      if (/[oO]/.test(t.slice(1))) i++;
+      continue;
+    }
+    break;
+  }
+  if (!hasC) return result({});
+  return shellString(w.slice(i, i + 1), `${name} -c`);
+}
+
+function shellString(words: Word[], what: string): Unwrapped {
+  if (words.length === 0) return result({});
+  if (words.some((x) => !x.isStatic)) return result({ incomplete: [NOT_STATIC(what)] });
+  return result({ scripts: [words.map((x) => x.text).join(" ")] });
+}
+
+/** `env [-i] [-u NAME] [NAME=VALUE…] [cmd args…]`; `env -S 'string'` splits the string. */
+function unwrapEnv(cmd: SimpleCommand): Unwrapped {
+  const w = cmd.words;
+  let i = 1;
+  const env: SimpleCommand["env"] = [];
+  while (i < w.length) {
+    const word = w[i] as Word;
+    if (!word.isStatic) return result({ incomplete: [NOT_STATIC("env")] });
+    const t = word.text;
+    if (t === "--") {
+      i++;
+      break;
+    }
+    if (t === "-S" || t === "--split-string" || t.startsWith("-S") || t.startsWith("--split-string=")) {
+      const s = t === "-S" || t === "--split-string" ? w[i + 1] : { ...word, text: t.replace(/^(-S|--split-string=)/, "") };
+      if (!s) return result({});
+      const rest = w.slice(t === "-S" || t === "--split-string" ? i + 2 : i + 1);
+      return shellString([s, ...rest], "env -S");
+    }
+    if (t.startsWith("--")) {
+      const name = t.slice(2).split("=")[0] ?? "";
+      i += !t.includes("=") && ["unset", "chdir", "default-signal", "ignore-signal", "block-signal"].includes(name) ? 2 : 1;
+      continue;
+    }
+    if (t.startsWith("-") && t.length > 1) {
+      const withArg = /[uC]/.exec(t.slice(1));
+      i += withArg && withArg.index === t.length - 2 ? 2 : 1;
+      continue;
+    }
+    const eq = t.indexOf("=");
+    if (eq > 0) {
+      env.push({ name: t.slice(0, eq), value: { ...word, text: t.slice(eq + 1) } });
+      i++;
+      continue;
+    }
+    break;
+  }
+  return result({ inner: innerFrom(cmd, i, env) });
+}
+
+/** `find … -exec cmd args ;` / `+`, also `-execdir`, `-ok`, `-okdir`. */
+function unwrapFind(cmd: SimpleCommand): Unwrapped {
+  const w = cmd.words;
+  const inner: SimpleCommand[] = [];
+  for (let i = 1; i < w.length; i++) {
+    const t = (w[i] as Word).text;
+    if (t !== "-exec" && t !== "-execdir" && t !== "-ok" && t !== "-okdir") continue;
+    let end = i + 1;
+    while (end < w.length && (w[end] as Word).text !== ";" && (w[end] as Word).text !== "+") end++;
+    if (end > i + 1) inner.push({ words: w.slice(i + 1, end), env: [], redirects: [], nested: true });
+    i = end;
+  }
+  return result({ inner });
+}
