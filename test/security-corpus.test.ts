@@ -24,6 +24,8 @@ interface CorpusCase {
   addDirs?: string[];
   cwd?: string;
   expect: "allow" | "deny" | "not-allow";
+  /** A gap outside the resolver (e.g. in the shell analysis), named here so that it stays visible. */
+  knownGap?: string;
 }
 
 const corpus: CorpusCase[] = readFileSync(join(import.meta.dirname, "security-corpus.jsonl"), "utf8")
@@ -113,12 +115,16 @@ describe("security corpus", () => {
     expect(decisions).toHaveLength(corpus.length);
   });
 
-  it.each(corpus.map((c, i) => [c.id, c, i] as const))("%s", (_id, c, i) => {
+  const check = (c: CorpusCase, i: number): void => {
     const d = decisions[i]!;
     const shown = `${c.id} (${c.source}): ${JSON.stringify(d)}`;
     expect(d.error, shown).toBeUndefined();
     if (c.expect === "allow") expect(d.behavior, shown).toBe("allow");
     else if (c.expect === "deny") expect(d.behavior, shown).toBe("deny");
     else expect(d.behavior === "ask" || d.behavior === "deny", shown).toBe(true);
-  });
+  };
+  const cases = corpus.map((c, i) => [c.id, c, i] as const);
+  it.each(cases.filter(([, c]) => c.knownGap === undefined))("%s", (_id, c, i) => check(c, i));
+  // Fails today for the reason given; when the gap is fixed this turns red: drop the knownGap then.
+  it.fails.each(cases.filter(([, c]) => c.knownGap !== undefined))("%s (known gap)", (_id, c, i) => check(c, i));
 });

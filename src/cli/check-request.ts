@@ -7,6 +7,7 @@ import { findToolByName } from "../registry/find-tool.js";
 import { buildTool } from "../tool/build-tool.js";
 import { createToolUseContext } from "../tool/context.js";
 import type { PermissionMode, PermissionRule, PermissionSubject, Tool } from "../tool/types.js";
+import { analyzeCommand } from "../tools/bash/analysis/index.js";
 import { UsageError } from "./io.js";
 
 /**
@@ -50,6 +51,14 @@ export function standInTool(name: string): Tool | undefined {
       const p = stringField(input, writer);
       return p === undefined ? undefined : { kind: "file", access: "write", paths: [resolve(cwd, p)] };
     });
+  }
+  if (name === "Bash") {
+    // The Bash tool itself lives in another module; its subject is the analysis of its command.
+    const facts = (input: Record<string, unknown>) => analyzeCommand(stringField(input, "command") ?? "");
+    const tool = standIn(name, false, (input) => ({ kind: "shell", facts: facts(input) }));
+    const out: Tool = { ...tool, isReadOnly: (input) => facts(input as Record<string, unknown>).readOnly };
+    standIns.add(out);
+    return out;
   }
   if (name === "WebFetch") {
     return standIn(name, false, (input) => {
