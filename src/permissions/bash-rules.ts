@@ -128,5 +128,5 @@ export function narrowedBashRule(sub: ShellSubcommand): string {
 }
 
 function escapeSpec(word: string): string {
-  return word.replace(/[()\\]/g, "\\$&");
+  return /[()\\]/.test(word) ? word.replace(/[()\\]/g, "\\$&") : word;
 }

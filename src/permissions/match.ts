@@ -1,9 +1,10 @@
 import type { PermissionRule, ShellSubcommand, Tool } from "../tool/types.js";
 import { bashMatcher, needsExactRule, onlySafeEnv, restrictiveTexts, subcommandTexts } from "./bash-rules.js";
 import { hostMatches, ruleHostPattern } from "./domain-rules.js";
-import { pathMatches, pathPattern } from "./path-rules.js";
+import { cachedPathPattern, pathMatches } from "./path-rules.js";
 import type { PathForms } from "./paths.js";
 import type { Scope, Target } from "./scope.js";
+import { firstBashMatch, ruleIndex } from "./rule-index.js";
 
 export const READ_TOOLS = new Set(["Read", "Glob", "Grep"]);
 export const EDIT_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
@@ -41,7 +42,7 @@ function pathRuleApplies(rule: PermissionRule, scope: Scope): "read" | "write" |
 
 function formsMatch(rule: PermissionRule, scope: Scope, forms: PathForms[], every: boolean): boolean {
   const cwd = scope.request.cwd;
-  const pattern = pathPattern(rule, cwd, scope.home);
+  const pattern = cachedPathPattern(rule, cwd, scope.home);
   const nocase = rule.behavior !== "allow";
   const hit = (f: PathForms): boolean => {
     const l = pathMatches(pattern, f.lexical, nocase);
@@ -117,16 +118,50 @@ function genericContentHits(content: string, tool: Tool, input: Record<string, u
 /** Allow rules for one Bash subcommand: the first that matches it (and only past safe variables). */
 export function allowRuleForSubcommand(rules: readonly PermissionRule[], sub: ShellSubcommand, toolName: string): PermissionRule | undefined {
   if (!onlySafeEnv(sub)) return undefined;
-  const texts = subcommandTexts(sub);
+  const section = ruleIndex(rules).allow;
   const exactOnly = needsExactRule(sub);
-  for (const rule of rules) {
-    if (rule.toolName !== "Bash" && rule.toolName !== toolName) continue;
-    if (exactOnly && (rule.ruleContent === undefined || rule.ruleContent.includes("*"))) continue;
-    if (rule.ruleContent === undefined) return rule;
-    const m = bashMatcher(rule.ruleContent);
-    if (texts.some(m)) return rule;
+  let best: { order: number; rule: PermissionRule } | undefined = firstBashMatch(
+    section.bash,
+    subcommandTexts(sub),
+    exactOnly ? (e) => !(e.rule.ruleContent ?? "*").includes("*") : undefined,
+  );
+  for (const o of section.others) {
+    if (best && o.order >= best.order) break;
+    const r = o.rule;
+    if (r.toolName !== "Bash" && r.toolName !== toolName) continue;
+    if (r.ruleContent === undefined ? !exactOnly : subcommandTexts(sub).some(bashMatcher(r.ruleContent))) {
+      best = o;
+      break;
+    }
   }
-  return undefined;
+  return best?.rule;
+}
+
+/** The first deny or ask rule (by order) that hits any part of the call. */
+export function firstRestrictiveRule(rules: readonly PermissionRule[], behavior: "deny" | "ask", scope: Scope): PermissionRule | undefined {
+  const section = ruleIndex(rules)[behavior];
+  const facts = scope.request.subject?.kind === "shell" ? scope.request.subject.facts : undefined;
+  if (!facts) return section.rules.find((r) => restrictiveRuleHits(r, scope));
+  let best: { order: number; rule: PermissionRule } | undefined;
+  for (const sub of facts.subcommands) {
+    const hit = firstBashMatch(section.bash, restrictiveTexts(sub));
+    if (hit && (!best || hit.order < best.order)) best = hit;
+  }
+  if (!facts.complete) {
+    const pieces = crudePieces(facts.command);
+    for (const e of section.bash.all) {
+      if (best && e.order >= best.order) break;
+      if (pieces.some(e.match)) best = e;
+    }
+  }
+  for (const o of section.others) {
+    if (best && o.order >= best.order) break;
+    if (restrictiveRuleHits(o.rule, scope)) {
+      best = o;
+      break;
+    }
+  }
+  return best?.rule;
 }
 
 /**

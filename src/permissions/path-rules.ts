@@ -9,6 +9,17 @@ export interface PathPattern {
   glob: string;
 }
 
+const compiledPatterns = new WeakMap<PermissionRule, { cwd: string; home: string; pattern: PathPattern }>();
+
+/** `pathPattern`, remembered per rule for the same cwd and home. */
+export function cachedPathPattern(rule: PermissionRule, cwd: string, home: string): PathPattern {
+  const hit = compiledPatterns.get(rule);
+  if (hit && hit.cwd === cwd && hit.home === home) return hit.pattern;
+  const pattern = pathPattern(rule, cwd, home);
+  compiledPatterns.set(rule, { cwd, home, pattern });
+  return pattern;
+}
+
 /**
  * The four anchors: `//abs` (filesystem root), `~/x` (home), `/x` (the rule's project root),
  * `x` or `./x` (cwd). A pattern without a `/` matches at any depth (`.env` ≡ `**∕.env`); for a
@@ -64,14 +75,13 @@ function matcher(glob: string, nocase: boolean): Matcher {
  */
 export function pathMatches(pattern: PathPattern, path: string, nocase: boolean): boolean {
   let rel: string;
-  if (pattern.base === "/") rel = path.slice(1);
-  else {
-    const b = nocase ? pattern.base.toLowerCase() : pattern.base;
-    const p = nocase ? path.toLowerCase() : path;
-    if (p === b) rel = "";
-    else if (p.startsWith(`${b}/`)) rel = path.slice(pattern.base.length + 1);
-    else return false;
-  }
+  const base = pattern.base;
+  if (base === "/") rel = path.slice(1);
+  else if (path.startsWith(base) && (path.length === base.length || path.charCodeAt(base.length) === 47)) {
+    rel = path.slice(base.length + 1);
+  } else if (nocase && path.length >= base.length && path.slice(0, base.length).toLowerCase() === base.toLowerCase() && (path.length === base.length || path.charCodeAt(base.length) === 47)) {
+    rel = path.slice(base.length + 1);
+  } else return false;
   const m = matcher(pattern.glob, nocase);
   if (rel === "") return pattern.glob === "**";
   let candidate = rel;

@@ -1,4 +1,4 @@
-import { realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, posix, resolve as resolvePath } from "node:path";
 
@@ -33,35 +33,36 @@ export function expandHome(path: string, home: string): string {
 /**
  * The real path of the longest existing prefix, with the rest appended and normalised. The raw
  * (un-normalised) path goes to realpath so that `link/..` means what the kernel means by it.
+ * `parent` canonicalises the directory when the path itself does not exist (a memo passes
+ * itself, so siblings share the work).
  */
-export function realCanonicalize(absolutePath: string): string {
-  let head = absolutePath;
-  const tail: string[] = [];
-  for (let guard = 0; guard < 4096; guard++) {
+export function realCanonicalize(absolutePath: string, parent: Canonicalize = realCanonicalize): string {
+  // existsSync never throws (ENOTDIR, EACCES, ELOOP read as missing) and builds no Stats object.
+  if (existsSync(absolutePath)) {
     try {
-      const real = realpathSync.native(head);
-      return tail.length === 0 ? real : posix.resolve(real, ...tail.reverse());
+      return realpathSync.native(absolutePath);
     } catch {
-      const slash = head.lastIndexOf("/");
-      if (slash <= 0) return posix.resolve(absolutePath);
-      tail.push(head.slice(slash + 1));
-      head = head.slice(0, slash);
+      // raced away or unreadable: treat as missing
     }
   }
-  return posix.resolve(absolutePath);
+  const slash = absolutePath.lastIndexOf("/");
+  if (slash <= 0) return posix.resolve(absolutePath);
+  const rest = absolutePath.slice(slash + 1);
+  return posix.resolve(parent(absolutePath.slice(0, slash) || "/"), rest === "" ? "." : rest);
 }
 
-/** A memo so one decision canonicalises each path once. */
-export function memoCanonicalize(inner: Canonicalize): Canonicalize {
+/** A memo so one decision canonicalises each path (and each parent directory) once. */
+export function memoCanonicalize(inner: (p: string, parent: Canonicalize) => string): Canonicalize {
   const seen = new Map<string, string>();
-  return (p) => {
+  const memo: Canonicalize = (p) => {
     let out = seen.get(p);
     if (out === undefined) {
-      out = inner(p);
+      out = inner(p, memo);
       seen.set(p, out);
     }
     return out;
   };
+  return memo;
 }
 
 export function pathForms(path: string, cwd: string, home: string, canonicalize: Canonicalize): PathForms {

@@ -1,5 +1,5 @@
 import type { PermissionRule } from "../tool/types.js";
-import { allowRuleForCall, allowRuleForSubcommand, allowRuleForTarget, restrictiveRuleHits } from "./match.js";
+import { allowRuleForCall, allowRuleForSubcommand, allowRuleForTarget, firstRestrictiveRule } from "./match.js";
 import { decideByMode, forcedAsk, isReadOnlyCall } from "./modes.js";
 import { protectedPathReason, criticalRemoval } from "./safety.js";
 import { buildScope, outsideTargets, type ResolveOptions, type Scope } from "./scope.js";
@@ -22,10 +22,6 @@ function byRule(behavior: PermissionDecision["behavior"], rule: PermissionRule, 
   return { behavior, reason: `${what} by rule ${rule.raw}`, rule: rule.raw, source: rule.source };
 }
 
-function firstRestrictive(rules: readonly PermissionRule[], behavior: "deny" | "ask", scope: Scope): PermissionRule | undefined {
-  for (const rule of rules) if (rule.behavior === behavior && restrictiveRuleHits(rule, scope)) return rule;
-  return undefined;
-}
 
 /**
  * The decision chain: a hook's deny → deny rules → ask rules (and a hook's ask) → the tool's
@@ -47,9 +43,9 @@ export function resolvePermission(request: PermissionRequest, options: ResolveOp
   if (hookDecision?.behavior === "deny") {
     return { behavior: "deny", reason: hookDecision.reason ?? "Denied by a PreToolUse hook", rule: null, source: "hook" };
   }
-  const deny = firstRestrictive(rules, "deny", scope);
+  const deny = firstRestrictiveRule(rules, "deny", scope);
   if (deny) return byRule("deny", deny, "Denied");
-  const ask = firstRestrictive(rules, "ask", scope);
+  const ask = firstRestrictiveRule(rules, "ask", scope);
   if (ask) return withSuggestions(forcedAsk(scope, byRule("ask", ask, "Approval required")));
   if (hookDecision?.behavior === "ask") {
     const reason = hookDecision.reason ?? "A PreToolUse hook asked for approval";
