@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createPermissionEngine } from "../permissions/engine.js";
+import { ruleWarnings } from "../permissions/rule.js";
 import { toOpenAIToolMessages } from "../providers/openai.js";
 import { parseTurnsFile, TurnParseError, type ParsedTurn } from "../providers/turns.js";
 import { createSession, type SessionOptions } from "../session/session.js";
@@ -99,12 +100,13 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
     allowProjectBypass: values["allow-project-bypass"],
     cli: { allow: values.allow, ask: values.ask, deny: values.deny, mode: mode as PermissionMode | undefined, addDirs: values["add-dir"] },
   });
-  for (const warning of settings.warnings) io.stderr.write(`armature: ${warning}\n`);
+  const tools = builtinTools();
+  for (const warning of [...settings.warnings, ...ruleWarnings(settings.rules, tools.map((t) => t.name))]) io.stderr.write(`armature: ${warning}\n`);
   if (values.interactive && !io.isTTY) throw new UsageError("--interactive needs a terminal; without one, calls that ask are denied");
   const engine = createPermissionEngine({ projectDir: resolve(cwd), approver: values.interactive ? terminalApprover(io) : undefined });
   const sessionOptions: SessionOptions = {
     cwd,
-    tools: builtinTools(),
+    tools,
     rules: settings.rules,
     permissionMode: settings.mode,
     additionalDirectories: settings.additionalDirectories,

@@ -23,7 +23,8 @@ export interface PermissionEngineOptions {
   projectDir: string;
   /** The human: a terminal prompt, a UI, the host's `canUseTool`. Without one, what asks is denied. */
   approver?: Approver;
-  classifier?: AutoClassifier;
+  /** The auto-mode classifier: a function, or an object with `classify`. */
+  classifier?: AutoClassifier | { classify: AutoClassifier };
   resolveOptions?: ResolveOptions;
   /** For the `user` scope (default: ~/.armature). */
   home?: string;
@@ -74,6 +75,8 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
   const notices: string[] = [];
   let consecutiveClassifierDenials = 0;
   const maxDenials = options.maxConsecutiveClassifierDenials ?? 3;
+  const classifier = options.classifier;
+  const classify: AutoClassifier | undefined = typeof classifier === "function" ? classifier : classifier ? (t, c) => classifier.classify(t, c) : undefined;
   let merged: { base: readonly PermissionRule[]; count: number; rules: readonly PermissionRule[] } | undefined;
 
   const rulesFor = (base: readonly PermissionRule[]): readonly PermissionRule[] => {
@@ -126,8 +129,8 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
 
   const approver: Approver = async (request) => {
     const { decision } = request;
-    if (decision.classifiable && options.classifier) {
-      const raw = await options.classifier(request.toolUse, { tool: request.tool, input: request.input, decision, agentId: request.agentId });
+    if (decision.classifiable && classify) {
+      const raw = await classify(request.toolUse, { tool: request.tool, input: request.input, decision, agentId: request.agentId });
       const verdict = typeof raw === "string" ? { behavior: raw } : raw;
       if (verdict.behavior === "allow") {
         consecutiveClassifierDenials = 0;
