@@ -10,3 +10,4 @@ export type { Canonicalize, PathForms } from "./paths.js";
 export * from "./types.js";
 export { createPermissionEngine, isOverBroad } from "./engine.js";
 export type { AutoClassifier, ClassifierContext, ClassifierVerdict, DenialRecord, PermissionEngine, PermissionEngineOptions } from "./engine.js";
+export { deniedPathRule } from "./match.js";

@@ -2,7 +2,7 @@ import type { PermissionRule, ShellSubcommand, Tool } from "../tool/types.js";
 import { bashMatcher, needsExactRule, onlySafeEnv, restrictiveTexts, subcommandTexts } from "./bash-rules.js";
 import { hostMatches, ruleHostPattern } from "./domain-rules.js";
 import { cachedPathPattern, pathMatches } from "./path-rules.js";
-import type { PathForms } from "./paths.js";
+import { defaultHome, pathForms, realCanonicalize, type Canonicalize, type PathForms } from "./paths.js";
 import type { Scope, Target } from "./scope.js";
 import { firstBashMatch, ruleIndex } from "./rule-index.js";
 
@@ -191,6 +191,29 @@ export function allowRuleForCall(rules: readonly PermissionRule[], scope: Scope)
       continue;
     }
     if (genericContentHits(rule.ruleContent, tool, input, false)) return rule;
+  }
+  return undefined;
+}
+
+/**
+ * For tools that walk directories (Glob, Grep): the deny rule that hides one file they found,
+ * or undefined. A search root may be allowed while a file below it is denied (`Read(.env)`);
+ * such tools drop the files this names.
+ */
+export function deniedPathRule(
+  rules: readonly PermissionRule[],
+  path: string,
+  access: "read" | "write",
+  where: { cwd: string; home?: string; canonicalize?: Canonicalize },
+): PermissionRule | undefined {
+  const home = where.home ?? defaultHome();
+  const canonicalize = where.canonicalize ?? realCanonicalize;
+  const forms = [pathForms(path, where.cwd, home, canonicalize)];
+  for (const rule of rules) {
+    if (rule.behavior !== "deny" || rule.ruleContent === undefined) continue;
+    if (rule.toolName !== "Read" && !(access === "write" && rule.toolName === "Edit")) continue;
+    const pattern = cachedPathPattern(rule, where.cwd, home);
+    if (forms.some((f) => pathMatches(pattern, f.lexical, true) || pathMatches(pattern, f.canonical, true))) return rule;
   }
   return undefined;
 }

@@ -32,6 +32,8 @@ const BASIC_FILE_COMMANDS = new Set(["mkdir", "touch", "rm", "rmdir", "mv", "cp"
 function isBasicFileCommand(argv: string[]): boolean {
   const name = posix.basename(argv[0] ?? "");
   if (BASIC_FILE_COMMANDS.has(name)) return true;
+  // `cd` (its target is checked against the working dirs with the rest) moves, it changes nothing.
+  if (name === "cd" || name === "pushd") return true;
   if (name !== "sed") return false;
   // `sed -i 's/a/b/g' file` only: a script with `e`, `w` or `r` commands runs or writes elsewhere.
   const args = argv.slice(1);

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { facts, namedTool, request, sub, type RequestSpec } from "../../test/permission-helpers.js";
+import { deniedPathRule } from "./match.js";
 import { resolvePermission } from "./resolve.js";
 import { parseRule, ruleWarnings } from "./rule.js";
 
@@ -172,10 +173,23 @@ describe("modes and hooks", () => {
   });
 });
 
+describe("deniedPathRule (for tools that walk directories)", () => {
+  it("names the deny rule that hides a file found below an allowed root", () => {
+    const rules = [parseRule("Read(.env)", "deny", "f", proj), parseRule("Edit(src/**)", "deny", "f", proj)];
+    expect(deniedPathRule(rules, join(proj, "deep", ".env"), "read", { cwd: proj })?.raw).toBe("Read(.env)");
+    expect(deniedPathRule(rules, join(proj, "innocent.txt"), "read", { cwd: proj })?.raw).toBe("Read(.env)");
+    expect(deniedPathRule(rules, join(proj, "src", "a.ts"), "read", { cwd: proj })).toBeUndefined();
+    expect(deniedPathRule(rules, join(proj, "src", "a.ts"), "write", { cwd: proj })?.raw).toBe("Edit(src/**)");
+  });
+});
+
 describe("rule parsing", () => {
   it("errors name the rule; unknown tools warn", () => {
     expect(() => parseRule("Bash(", "allow", "f")).toThrow(/Bash\(/);
     expect(() => parseRule("WebFetch(https://x.com)", "allow", "f")).toThrow(/domain/);
-    expect(ruleWarnings([parseRule("Bsh(ls)", "deny", "f.json")])).toEqual([expect.stringContaining("unknown tool")]);
+    expect(ruleWarnings([parseRule("Bsh", "deny", "f.json")])).toEqual([expect.stringContaining("unknown tool")]);
+    expect(ruleWarnings([parseRule("WebSearch(cats)", "deny", "f.json")])).toEqual([expect.stringContaining("every WebSearch call")]);
+    expect(ruleWarnings([parseRule("mcp__*", "allow", "f.json")])).toEqual([expect.stringContaining("ignored")]);
+    expect(ruleWarnings([parseRule("Bash(ls *)", "allow", "f.json"), parseRule("mcp__gh__x", "deny", "f")])).toEqual([]);
   });
 });

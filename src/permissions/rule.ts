@@ -134,6 +134,9 @@ const WELL_KNOWN_TOOLS = [
   "EnterPlanMode", "ExitPlanMode", "Skill", "SlashCommand", "NotebookRead", "LS", "PowerShell",
 ];
 
+/** Tools whose specifier the resolver reads (others take `param:value`, or nothing). */
+const SPECIFIER_TOOLS = new Set(["Bash", "Read", "Edit", "WebFetch", "Agent", "Task"]);
+
 /**
  * Warnings about rules that parse but will probably not do what was meant: an unknown tool
  * name (names with `_` or `*` are exempt: MCP tools come and go), an allow glob not anchored
@@ -152,6 +155,13 @@ export function ruleWarnings(rules: readonly PermissionRule[], knownToolNames: I
     }
     if (!r.toolName.includes("_") && !known.has(r.toolName)) {
       out.push(`${where}: ${JSON.stringify(r.raw)} names an unknown tool ${JSON.stringify(r.toolName)}`);
+    }
+    if (r.ruleContent !== undefined && !SPECIFIER_TOOLS.has(r.toolName) && !/^[A-Za-z_][A-Za-z0-9_-]*\s*:/.test(r.ruleContent)) {
+      out.push(
+        r.behavior === "allow"
+          ? `${where}: ${JSON.stringify(r.raw)} never matches: ${r.toolName} takes no specifier (write ${r.toolName} alone)`
+          : `${where}: ${JSON.stringify(r.raw)} applies to every ${r.toolName} call: ${r.toolName} takes no specifier`,
+      );
     }
   }
   return out;

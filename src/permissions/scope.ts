@@ -70,7 +70,11 @@ export function buildScope(request: PermissionRequest, options: ResolveOptions =
     // After `cd X`, a relative target may be relative to X: check it against every place it may land.
     const bases = [cwd];
     for (const cd of scope.cds) if (!cd.unknown) bases.push(...cd.forms.map((f) => f.lexical));
-    const cdUnknown = scope.cds.some((c) => c.unknown) || facts.cdTargets.includes("-");
+    // `popd`, `cd -` and a CDPATH lookup move to a directory the text does not name.
+    const cdUnknown =
+      scope.cds.some((c) => c.unknown) ||
+      facts.cdTargets.includes("-") ||
+      facts.subcommands.some((s) => /^(popd|pushd [+-]\d+)\b/.test(s.effective) || (/^(cd|pushd)\b/.test(s.effective) && "CDPATH" in s.env));
     const relTarget = (t: string): Target => {
       const out = target(t, bases);
       if (cdUnknown && !t.startsWith("/") && !t.startsWith("~")) out.unknown = true;
