@@ -15,4 +15,5 @@ export {
   normalizeCommandText,
   MAX_READ_ONLY_COMMAND_LENGTH,
   MAX_READ_ONLY_SUBCOMMANDS,
+  parserInitMs as bashParserInitMs,
 } from "./tools/bash/analysis/index.js";

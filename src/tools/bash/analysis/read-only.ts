@@ -177,17 +177,17 @@ export function readOnlyObjection(cmd: SimpleCommand): string | undefined {
     }
   }
   if (cmd.declaration) return `${cmd.words[0]?.text ?? "declaration"} changes shell variables`;
-  const unsafe = cmd.words.find((w) => w.unsafeExpansion);
-  if (unsafe) return `expansion with side effects: ${unsafe.raw}`;
-  for (const { name, value } of cmd.env) {
+  const split = cmd.words.find((w) => w.ifs);
+  if (split) return `$IFS splits a word where it appears: ${split.raw}`;
+  for (const { name } of cmd.env) {
     if (!SAFE_ENV.test(name)) return `sets ${name} for the command`;
-    if (value.unsafeExpansion) return `expansion with side effects: ${value.raw}`;
   }
   const first = cmd.words[0];
   if (!first) return undefined;
   if (!first.isStatic) return `the command name is not static: ${first.raw}`;
   const name = first.text;
   if (name.includes("/")) return `${name} is run by path`;
+  if (name.startsWith("=")) return `${name} is zsh = expansion (runs the command found in PATH)`;
   if (STRICT_ARGUMENTS.has(name)) {
     const dynamic = firstDynamicBeforeEnd(cmd.words);
     if (dynamic) return `${name} argument ${dynamic.raw} is not static and may expand to an option`;

@@ -47,12 +47,8 @@ export function walkScript(source: string, state: WalkState, nested: boolean, de
     state.incomplete.add(`shell strings nested more than ${MAX_SCRIPT_DEPTH} levels deep are not analysed`);
     return;
   }
-  const tree = parseBash(removeLineContinuations(source));
-  try {
-    new Walker(state, depth).walk(tree.rootNode, nested);
-  } finally {
-    tree.delete();
-  }
+  const text = removeLineContinuations(source);
+  new Walker(state, depth, text).walk(parseBash(text), nested);
 }
 
 /**
@@ -62,25 +58,21 @@ export function walkScript(source: string, state: WalkState, nested: boolean, de
  */
 export function removeLineContinuations(source: string): string {
   if (!source.includes("\\\n")) return source;
-  const tree = parseBash(source);
-  try {
-    let out = "";
+  const root = parseBash(source);
+  let out = "";
     let last = 0;
     for (let i = source.indexOf("\\\n"); i !== -1; i = source.indexOf("\\\n", i + 2)) {
       let backslashes = 0;
       for (let j = i; j >= 0 && source[j] === "\\"; j--) backslashes++;
       if (backslashes % 2 === 0) continue;
-      if (isInLiteralContext(tree.rootNode.descendantForIndex(i, i + 1))) continue;
+      if (isInLiteralContext(root.descendantForIndex(i))) continue;
       out += source.slice(last, i);
       last = i + 2;
     }
-    return out + source.slice(last);
-  } finally {
-    tree.delete();
-  }
+  return out + source.slice(last);
 }
 
-function isInLiteralContext(node: Node | null): boolean {
+function isInLiteralContext(node: Node | undefined): boolean {
   for (let n = node; n; n = n.parent) {
     if (n.type === "raw_string" || n.type === "ansi_c_string" || n.type === "comment") return true;
     if (n.type === "heredoc_body" && n.namedChildCount === 0) return true;
@@ -89,7 +81,18 @@ function isInLiteralContext(node: Node | null): boolean {
 }
 
 /** Gaps between sibling nodes may hold only blanks, newlines and line continuations. */
-const ALLOWED_GAP = /^(?:[ \t\n]|\\\n)*$/;
+function isBlankGap(source: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = source.charCodeAt(i);
+    if (c === 0x20 || c === 0x09 || c === 0x0a) continue;
+    if (c === 0x5c && source.charCodeAt(i + 1) === 0x0a && i + 1 < to) {
+      i++;
+      continue;
+    }
+    return false;
+  }
+  return true;
+}
 const GAP_CHECKED = new Set([
   "program", "list", "pipeline", "command", "redirected_statement", "compound_statement",
   "subshell", "do_group", "if_statement", "elif_clause", "else_clause", "while_statement",
@@ -115,6 +118,7 @@ class Walker {
   constructor(
     private readonly state: WalkState,
     private readonly depth: number,
+    private readonly source: string,
   ) {}
 
   walk(node: Node, nested: boolean): void {
@@ -184,16 +188,14 @@ class Walker {
   }
 
   private checkGaps(node: Node): void {
-    const source = node.tree.rootNode.text;
+    const source = this.source;
     let prevEnd = -1;
     for (let i = 0; i < node.childCount; i++) {
       const child = node.child(i);
       if (!child) continue;
-      if (prevEnd >= 0 && child.startIndex > prevEnd) {
+      if (prevEnd >= 0 && child.startIndex > prevEnd && !isBlankGap(source, prevEnd, child.startIndex)) {
         const gap = source.slice(prevEnd, child.startIndex);
-        if (!ALLOWED_GAP.test(gap)) {
-          this.state.incomplete.add(`text the parser skipped: ${JSON.stringify(gap)}`);
-        }
+        this.state.incomplete.add(`text the parser skipped: ${JSON.stringify(gap)}`);
       }
       prevEnd = Math.max(prevEnd, child.endIndex);
     }

@@ -82,6 +82,10 @@ export function unwrapCommand(cmd: SimpleCommand): Unwrapped {
   if (!first || !first.isStatic || cmd.declaration) return result({});
   const name = commandBaseName(first.text);
   const w = cmd.words;
+  // zsh `=cmd` expands to the path of cmd: what runs is cmd.
+  if (/^=[A-Za-z0-9_]/.test(first.text)) {
+    return result({ inner: [{ words: [{ ...first, text: first.text.slice(1) }, ...w.slice(1)], env: [], redirects: [], nested: true }] });
+  }
   const at = (start: number): Unwrapped => {
     if (start < 0) return result({ incomplete: [NOT_STATIC(name)] });
     return result({ inner: innerFrom(cmd, start), transparent: TRANSPARENT_WRAPPERS.has(name) });

@@ -1,0 +1,45 @@
+// Bash command analysis: a 1,000-line script (target ≤ 20 ms) and a typical one-liner after
+// warm-up (target ≤ 0.2 ms). Also prints the one-time cost of loading the grammar (WASM).
+import { performance } from "node:perf_hooks";
+import { analyzeCommand, bashParserInitMs } from "../dist/index.js";
+import { median, report } from "./util.js";
+
+report({ name: "bash grammar load (tree-sitter WASM, once per process)", value: bashParserInitMs, unit: "ms" });
+
+const lines = [
+  "# build and report",
+  "",
+  'set -euo pipefail',
+  'for f in src/*.ts; do wc -l "$f" | awk \'{print $1}\'; done',
+  'if [ -f package.json ]; then jq -r .name package.json; else echo "no package"; fi',
+  'git log --oneline -20 | grep -i fix | head -5',
+  'find . -name "*.md" -not -path "./node_modules/*" | xargs grep -l TODO || true',
+  'count=$(ls -1 | wc -l); echo "files: $count"',
+  'sed -n "1,20p" README.md | tr a-z A-Z',
+  'case "$1" in start) echo start;; stop) echo stop;; *) echo usage;; esac',
+  'timeout 5 curl -fsS http://127.0.0.1:8080/health > /dev/null 2>&1 && echo up',
+];
+const script = Array.from({ length: 1000 }, (_, i) => lines[i % lines.length]).join("\n");
+const scriptLines = script.split("\n").length;
+
+for (let i = 0; i < 5; i++) analyzeCommand(script);
+const scriptTimes = [];
+for (let i = 0; i < 30; i++) {
+  const t0 = performance.now();
+  analyzeCommand(script);
+  scriptTimes.push(performance.now() - t0);
+}
+const scriptMs = median(scriptTimes);
+report({ name: `analysis of a ${scriptLines}-line script (median of 30)`, value: scriptMs, unit: "ms", target: "≤ 20 ms", ok: scriptMs <= 20 });
+
+const oneLiner = "git log --oneline -10 | grep -i fix && cat package.json | jq -r .version";
+for (let i = 0; i < 2000; i++) analyzeCommand(oneLiner);
+const batches = [];
+const perBatch = 2000;
+for (let b = 0; b < 10; b++) {
+  const t0 = performance.now();
+  for (let i = 0; i < perBatch; i++) analyzeCommand(oneLiner);
+  batches.push((performance.now() - t0) / perBatch);
+}
+const oneMs = median(batches);
+report({ name: "analysis of a typical one-liner after warm-up (median per call)", value: oneMs, unit: "ms", target: "≤ 0.2 ms", ok: oneMs <= 0.2 });
