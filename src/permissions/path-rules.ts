@@ -7,6 +7,8 @@ import { toPosix } from "./paths.js";
 export interface PathPattern {
   base: string;
   glob: string;
+  /** Compiled on first use. */
+  matchers?: { s?: Matcher; i?: Matcher };
 }
 
 const compiledPatterns = new WeakMap<PermissionRule, { cwd: string; home: string; pattern: PathPattern }>();
@@ -82,7 +84,8 @@ export function pathMatches(pattern: PathPattern, path: string, nocase: boolean)
   } else if (nocase && path.length >= base.length && path.slice(0, base.length).toLowerCase() === base.toLowerCase() && (path.length === base.length || path.charCodeAt(base.length) === 47)) {
     rel = path.slice(base.length + 1);
   } else return false;
-  const m = matcher(pattern.glob, nocase);
+  const cache = (pattern.matchers ??= {});
+  const m = nocase ? (cache.i ??= matcher(pattern.glob, true)) : (cache.s ??= matcher(pattern.glob, false));
   if (rel === "") return pattern.glob === "**";
   let candidate = rel;
   for (;;) {

@@ -86,11 +86,11 @@ export function firstBashMatch(index: BashRuleIndex, texts: readonly string[], a
       }
     }
   };
-  const seen = new Set<string>();
+  const seen: string[] = [];
   for (const t of texts) {
     const w = firstWord(t);
-    if (seen.has(w)) continue;
-    seen.add(w);
+    if (seen.includes(w)) continue;
+    seen.push(w);
     consider(index.byWord.get(w));
   }
   consider(index.wild);
