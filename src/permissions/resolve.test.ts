@@ -161,6 +161,14 @@ describe("modes and hooks", () => {
     expect(decide({ tool: bash, subject: s, hook: { behavior: "allow" }, ask: ["Bash(make)"] }).behavior).toBe("ask");
     expect(decide({ tool: bash, subject: s, hook: { behavior: "allow" } }).behavior).toBe("allow");
   });
+  it("a tool's own deny wins over an ask rule; its ask is skipped only in bypass", () => {
+    const deny = { behavior: "deny", message: "blocked by the tool" } as const;
+    expect(decide({ tool: bash, subject: s, ask: ["Bash(make)"], toolPermission: deny })).toMatchObject({ behavior: "deny", source: "tool:Bash" });
+    const ask = { behavior: "ask", message: "tool wants a human" } as const;
+    expect(decide({ tool: bash, subject: s, allow: ["Bash(make)"], toolPermission: ask }).behavior).toBe("ask");
+    expect(decide({ tool: bash, subject: s, mode: "bypassPermissions", toolPermission: ask }).behavior).toBe("allow");
+    expect(decide({ tool: bash, subject: s, mode: "dontAsk", toolPermission: ask }).behavior).toBe("deny");
+  });
   it("auto marks asks classifiable, except ask rules", () => {
     expect(decide({ tool: bash, subject: s, mode: "auto" })).toMatchObject({ behavior: "ask", classifiable: true });
     expect(decide({ tool: bash, subject: s, mode: "auto", ask: ["Bash(make)"] }).classifiable).toBeUndefined();

@@ -45,16 +45,16 @@ export function resolvePermission(request: PermissionRequest, options: ResolveOp
   }
   const deny = firstRestrictiveRule(rules, "deny", scope);
   if (deny) return byRule("deny", deny, "Denied");
+  // A tool's own deny is final too: an ask rule must not turn it into something a human can approve.
+  const toolDeny: PermissionDecision | null =
+    toolPermission.behavior === "deny" ? { behavior: "deny", reason: toolPermission.message, rule: null, source: `tool:${tool.name}` } : null;
   const ask = firstRestrictiveRule(rules, "ask", scope);
-  if (ask) return withSuggestions(forcedAsk(scope, byRule("ask", ask, "Approval required")));
+  if (ask) return toolDeny ?? withSuggestions(forcedAsk(scope, byRule("ask", ask, "Approval required")));
   if (hookDecision?.behavior === "ask") {
     const reason = hookDecision.reason ?? "A PreToolUse hook asked for approval";
-    return withSuggestions(forcedAsk(scope, { behavior: "ask", reason, rule: null, source: "hook" }));
+    return toolDeny ?? withSuggestions(forcedAsk(scope, { behavior: "ask", reason, rule: null, source: "hook" }));
   }
-
-  if (toolPermission.behavior === "deny") {
-    return { behavior: "deny", reason: toolPermission.message, rule: null, source: `tool:${tool.name}` };
-  }
+  if (toolDeny) return toolDeny;
   const interactive = safeCall(() => tool.requiresUserInteraction());
   if (toolPermission.behavior === "ask" && (permissionContext.mode !== "bypassPermissions" || interactive)) {
     const d: PermissionDecision = { behavior: "ask", reason: toolPermission.message, rule: null, source: `tool:${tool.name}` };
