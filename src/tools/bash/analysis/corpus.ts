@@ -90,6 +90,9 @@ export const ATTACKS: AttackCase[] = [
   { command: 'echo "`rm x`"', source: BASH_CMDSUB, sees: ["rm x"] },
   { command: "a[$(rm x)]=1", source: "bash manual §6.7 Arrays (subscripts are expanded)", sees: ["rm x"] },
   { command: "echo ${a[$(rm x)]}", source: "bash manual §6.7 Arrays", sees: ["rm x"] },
+  { command: "cat <<-EOF\n\t$(rm x)\n\tEOF", source: "bash manual §3.6.6 Here Documents (<<- strips tabs; the body is still expanded)", sees: ["rm x"] },
+  { command: "echo `echo \\`rm x\\``", source: BASH_CMDSUB + " (backslash-escaped backquotes nest)", sees: ["rm x"] },
+  { command: "cat <<EOF\n`rm x`\nEOF", source: "bash manual §3.6.6 Here Documents", sees: ["rm x"] },
 
   // Variables, quoting and expansions in command position.
   { command: "$CMD", source: "bash manual §3.7.1 Simple Command Expansion" },

@@ -102,7 +102,6 @@ export function parseBash(source: string): SyntaxNode {
     const fields = language.fields;
     const cursor = tree.walk();
     let nextId = 0;
-    // A node's range is the union of its children's: only leaves need their indices read.
     const make = (parentType: string | undefined): SyntaxNode => {
       const typeId = cursor.nodeTypeId;
       const field = parentType !== undefined && FIELD_PARENTS.has(parentType) ? fields[cursor.currentFieldId] : undefined;
@@ -124,16 +123,12 @@ export function parseBash(source: string): SyntaxNode {
       parent.children.push(node);
       stack.push(node);
     };
+    // Read when leaving a node. (A parent's range is not always its children's: here-document
+    // bodies hold text that is no child node.)
     const close = (): void => {
       const node = stack.pop() as SyntaxNode;
-      const first = node.children[0];
-      if (first) {
-        node.startIndex = first.startIndex;
-        node.endIndex = (node.children[node.children.length - 1] as SyntaxNode).endIndex;
-      } else {
-        node.startIndex = cursor.startIndex;
-        node.endIndex = cursor.endIndex;
-      }
+      node.startIndex = cursor.startIndex;
+      node.endIndex = cursor.endIndex;
     };
     walk: for (;;) {
       if (cursor.gotoFirstChild()) {

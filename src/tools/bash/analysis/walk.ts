@@ -75,7 +75,7 @@ export function removeLineContinuations(source: string): string {
 function isInLiteralContext(node: Node | undefined): boolean {
   for (let n = node; n; n = n.parent) {
     if (n.type === "raw_string" || n.type === "ansi_c_string" || n.type === "comment") return true;
-    if (n.type === "heredoc_body" && n.namedChildCount === 0) return true;
+    if (n.type === "heredoc_body" && n.parent && heredocIsQuoted(n.parent)) return true;
   }
   return false;
 }
@@ -137,6 +137,12 @@ class Walker {
         this.redirectedStatement(node, nested);
         return;
       case "command_substitution":
+        if (node.child(0)?.type === "`" && node.text.includes("\\")) {
+          this.backticks(node);
+          return;
+        }
+        this.children(node, true);
+        return;
       case "process_substitution":
         this.children(node, true);
         return;
@@ -172,12 +178,22 @@ class Walker {
         }
         return;
       case "heredoc_body":
-        // A quoted delimiter makes the body literal: the grammar then gives it no children.
-        this.children(node, nested);
+        // Reached only through redirect(), which decides whether the body is expanded.
         return;
       default:
         this.children(node, nested);
     }
+  }
+
+  /**
+   * Inside backquotes a backslash before `$`, backquote or backslash (and `"` within double
+   * quotes) is removed before the text is parsed: `\`` nests a substitution. The grammar does
+   * not model that, so the unescaped text is parsed as a script of its own.
+   */
+  private backticks(node: Node): void {
+    const inQuotes = node.parent?.type === "string";
+    const body = node.text.slice(1, -1).replace(/\\([$`\\"])/g, (m: string, c: string) => (c === '"' && !inQuotes ? m : c));
+    walkScript(body, this.state, true, this.depth + 1);
   }
 
   private children(node: Node, nested: boolean): void {
@@ -293,6 +309,8 @@ class Walker {
         this.walk(child, nested);
       } else if (child.type === "heredoc_start" || child.type === "heredoc_end") {
         continue;
+      } else if (child.type === "heredoc_body") {
+        this.heredocBody(node, child, op);
       } else {
         this.walk(child, nested);
       }
@@ -301,6 +319,56 @@ class Walker {
     if (fd !== undefined) redirect.fd = fd;
     if (target) redirect.target = target;
     return redirect;
+  }
+
+  /**
+   * An unquoted here-document body is expanded like a double-quoted string: its substitutions
+   * run. A quoted delimiter makes it literal. The grammar does not parse substitutions in
+   * tab-indented `<<-` bodies, so those (and any unquoted body it left unparsed) are re-read
+   * from a plain `<<` here-document with the tabs stripped, as bash strips them.
+   */
+  private heredocBody(redirect: Node, body: Node, op: string): void {
+    if (heredocIsQuoted(redirect)) return;
+    const text = op === "<<-" ? body.text.replace(/^\t+/gm, "") : body.text;
+    if (!/[$`]/.test(text)) return;
+    // The grammar never parses backquotes in a here-document body: bash runs them.
+    if (text.includes("`")) this.backquotesIn(text);
+    if (op !== "<<-" && (body.namedChildCount > 0 || !text.includes("$"))) {
+      this.children(body, true);
+      return;
+    }
+    let delimiter = "ARMATURE_EOF";
+    while (text.includes(delimiter)) delimiter += "_";
+    const source = `: <<${delimiter}\n${text}${text.endsWith("\n") ? "" : "\n"}${delimiter}\n`;
+    const reparsed = parseBash(source).descendantForIndex(source.indexOf("\n") + 1);
+    let bodyNode: Node | undefined = reparsed;
+    while (bodyNode && bodyNode.type !== "heredoc_body") bodyNode = bodyNode.parent;
+    if (!bodyNode || (bodyNode.namedChildCount === 0 && /\$[({]/.test(text))) {
+      this.state.incomplete.add("a here-document body could not be analysed");
+      return;
+    }
+    new Walker(this.state, this.depth + 1, source).children(bodyNode, true);
+  }
+
+  /** Finds `…` spans in expanded text (backslash quotes the next character) and analyses them. */
+  private backquotesIn(text: string): void {
+    let open = -1;
+    for (let i = 0; i < text.length; i++) {
+      const c = text[i];
+      if (c === "\\") {
+        i++;
+        continue;
+      }
+      if (c !== "`") continue;
+      if (open === -1) {
+        open = i;
+        continue;
+      }
+      const inner = text.slice(open + 1, i).replace(/\\([$`\\])/g, "$1");
+      walkScript(inner, this.state, true, this.depth + 1);
+      open = -1;
+    }
+    if (open !== -1) this.state.incomplete.add("unterminated backquote in a here-document");
   }
 
   private declaration(node: Node, nested: boolean): void {
@@ -361,6 +429,11 @@ class Walker {
     }
     for (const script of unwrapped.scripts) walkScript(script, this.state, true, this.depth + 1);
   }
+}
+
+function heredocIsQuoted(redirect: Node): boolean {
+  const start = redirect.children.find((c) => c.type === "heredoc_start");
+  return start !== undefined && /['"\\]/.test(start.text);
 }
 
 function containsVariable(node: Node): boolean {
