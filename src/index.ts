@@ -17,3 +17,7 @@ export {
   MAX_READ_ONLY_SUBCOMMANDS,
   parserInitMs as bashParserInitMs,
 } from "./tools/bash/analysis/index.js";
+export { createGlobTool, globTool, globInputSchema } from "./tools/glob/index.js";
+export type { GlobInput, GlobOutput, GlobToolOptions } from "./tools/glob/index.js";
+export { createGrepTool, grepTool, grepInputSchema } from "./tools/grep/index.js";
+export type { GrepInput, GrepOutput, GrepToolOptions } from "./tools/grep/index.js";

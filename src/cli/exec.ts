@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
+import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { createPermissionEngine } from "../permissions/engine.js";
 import { ruleWarnings } from "../permissions/rule.js";
@@ -34,6 +35,8 @@ Options:
   --interactive          ask on the terminal when a call needs approval
   -h, --help             this text
 `;
+
+const round = (ms: number): number => Math.round(ms * 1000) / 1000;
 
 export async function execCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -116,9 +119,15 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
     canUseTool: engine.approver,
   };
   const session = createSession(sessionOptions);
+  // ARMATURE_TIMING=1: one JSON line per turn on stderr with the time of its tool phase, and
+  // the process's time before the first turn (start-up), reported apart.
+  const timing = process.env.ARMATURE_TIMING === "1";
+  if (timing) io.stderr.write(`${JSON.stringify({ startupMs: round(performance.now()) })}\n`);
   try {
-    for (const turn of turns) {
+    for (const [index, turn] of turns.entries()) {
+      const t0 = performance.now();
       const results = await session.runTurn(turn.blocks);
+      if (timing) io.stderr.write(`${JSON.stringify({ turn: index + 1, calls: turn.blocks.length, toolPhaseMs: round(performance.now() - t0) })}\n`);
       const shape = format ?? turn.shape;
       const line = shape === "openai" ? toOpenAIToolMessages(results) : { role: "user", content: results };
       io.stdout.write(`${JSON.stringify(line)}\n`);

@@ -1,4 +1,4 @@
-import { childAbortController } from "../tool/context.js";
+import { childAbortController, releaseAbortController } from "../tool/context.js";
 import { toolUseError } from "../pipeline/errors.js";
 import { duplicateToolUse, prepareToolUse, type PreparedCall } from "../pipeline/prepare.js";
 import { runToolUse, type PipelineServices, type ToolCallOutcome } from "../pipeline/run-tool-use.js";
@@ -118,6 +118,7 @@ export class StreamingToolExecutor {
       if (!this.discarded) this.queue.push({ type: "progress", toolUseId: p.toolUseId, data: p.data });
     };
     void runToolUse(entry.call, context, this.services, onProgress).then((outcome) => {
+      releaseAbortController(entry.controller!);
       this.running--;
       if (!safe) this.runningUnsafe--;
       if (this.discarded) return;
@@ -147,7 +148,10 @@ export class StreamingToolExecutor {
       if (entry.outcome.contextModifier) this.currentContext = entry.outcome.contextModifier(this.currentContext);
       this.queue.push({ type: "result", outcome: entry.outcome });
     }
-    if (this.finished && this.nextToRelease === this.entries.length) this.queue.close();
+    if (this.finished && this.nextToRelease === this.entries.length) {
+      releaseAbortController(this.siblings);
+      this.queue.close();
+    }
   }
 }
 

@@ -197,3 +197,18 @@ describe("result budget", () => {
     });
   });
 });
+
+describe("turn budget", () => {
+  it("persists results that would take the turn over its aggregate budget", async () => {
+    await withTempDir(async (dir) => {
+      const medium = buildTool({
+        name: "Medium", description: "", inputSchema: z.object({ c: z.string() }), isReadOnly: () => true, isConcurrencySafe: () => true,
+        call: async (i) => ({ data: i.c.repeat(40_000) }),
+      });
+      const s = session([medium], { sessionDir: dir, turnBudgetChars: 100_000 });
+      const rs = await s.runTurn(["a", "b", "c", "d"].map((c) => toolUse("Medium", { c }, `id_${c}`)));
+      expect(rs.map((r) => (r.content as string).startsWith("<persisted-output>"))).toEqual([false, false, true, true]);
+      await s.close();
+    });
+  });
+});

@@ -232,7 +232,10 @@ async function runStages(
       input = reparsed.input;
     }
 
-    // 8. call, with progress and the abort signal
+    // 8. call, with progress and the abort signal (checked again: hooks and approvals take time)
+    if (signal.aborted) {
+      return errorOutcome(id, `Error: ${tool.name} was not started: the turn was aborted before this call began.`, { tool, input, notices });
+    }
     const progress: ProgressCallback = onProgress ? (p) => onProgress({ toolUseId: id, data: p.data }) : noProgress;
     const result = await withAbandonment(tool.call(input, context, progress), signal, tool.name, services.abandonGraceMs);
 
@@ -278,6 +281,7 @@ async function runStages(
         );
         collectNotices(out, notices);
         additionalContext.push(...out.additionalContext);
+        if (out.blockReason !== undefined) additionalContext.push(`PostToolUseFailure hook feedback: ${out.blockReason}`);
       } catch (hookErr) {
         notices.push(`PostToolUseFailure hook failed: ${classifyError(hookErr).message}`);
       }

@@ -1,4 +1,7 @@
 import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import { TurnBudget } from "../budget/turn-budget.js";
+import { runHooks } from "../hooks/runner.js";
 import type { HookRunner } from "../hooks/types.js";
 import { resolveMaxConcurrency } from "../orchestration/concurrency.js";
 import { runTools } from "../orchestration/run-tools.js";
@@ -15,7 +18,7 @@ import {
   type OpenAIToolDefinition,
 } from "../registry/definitions.js";
 import { assembleToolPool, getTools, isDeniedOutright } from "../registry/pool.js";
-import { childAbortController, createToolUseContext, linkAbort } from "../tool/context.js";
+import { childAbortController, createToolUseContext, linkAbort, releaseAbortController } from "../tool/context.js";
 import type {
   ConversationMessage,
   PermissionMode,
@@ -54,6 +57,8 @@ export interface SessionOptions {
   model?: string;
   /** How long a tool that ignores an abort is waited for before it is abandoned (ms, default 2000). */
   abandonGraceMs?: number;
+  /** Characters of tool results one turn may add to the context before results go to disk (default 200,000). */
+  turnBudgetChars?: number;
   /** Abort running siblings when a shell call fails in `stream` (default true). */
   abortSiblingsOnError?: boolean;
 }
@@ -125,14 +130,23 @@ export function createSession(options: SessionOptions): Session {
   });
   let context = rootContext;
   let closed = false;
+  const postToolBatch = (blocks: readonly ToolUseBlock[], result: TurnResult, after: ToolUseContext): Promise<void> =>
+    postToolBatchHooks(options.hooks, blocks, result, after);
 
   const turnContext = (turnOptions: RunTurnOptions | undefined): ToolUseContext => {
     if (closed) throw new Error("the session is closed");
     const controller = childAbortController(rootController);
-    if (turnOptions?.signal) linkAbort(turnOptions.signal, controller);
+    if (turnOptions?.signal) {
+      const unlink = linkAbort(turnOptions.signal, controller);
+      turnUnlinks.set(controller, unlink);
+    }
     return { ...context, abortController: controller };
   };
-  const keep = (after: ToolUseContext): void => {
+  const turnUnlinks = new WeakMap<AbortController, () => void>();
+  /** Keeps the context a turn ended with, and detaches the turn's controller from both signals. */
+  const keep = (turn: ToolUseContext, after: ToolUseContext): void => {
+    releaseAbortController(turn.abortController);
+    turnUnlinks.get(turn.abortController)?.();
     context = { ...after, abortController: rootController };
   };
 
@@ -152,8 +166,12 @@ export function createSession(options: SessionOptions): Session {
         maxConcurrency,
         onProgress: turnOptions?.onProgress,
       });
-      keep(after);
-      return summarize(outcomes);
+      keep(ctx, after);
+      const budget = new TurnBudget(after.session.dir, options.turnBudgetChars);
+      for (const outcome of outcomes) outcome.block = await budget.admit(outcome.block);
+      const result = summarize(outcomes);
+      if (outcomes.length > 0) await postToolBatch(blocks, result, after);
+      return result;
     },
 
     async runTurn(blocks, turnOptions) {
@@ -177,16 +195,21 @@ export function createSession(options: SessionOptions): Session {
         }
         executor.done();
       })();
+      const budget = new TurnBudget(ctx.session.dir, options.turnBudgetChars);
       try {
         for await (const event of executor.events()) {
-          if (event.type === "progress") yield event;
-          else yield { type: "result", result: event.outcome.block, outcome: event.outcome };
+          if (event.type === "progress") {
+            yield event;
+            continue;
+          }
+          event.outcome.block = await budget.admit(event.outcome.block);
+          yield { type: "result", result: event.outcome.block, outcome: event.outcome };
         }
         await feeding;
         if (feedError !== undefined) throw feedError;
       } finally {
         executor.discard();
-        keep(executor.context);
+        keep(ctx, executor.context);
       }
     },
 
@@ -203,6 +226,32 @@ export function createSession(options: SessionOptions): Session {
     },
   };
   return session;
+}
+
+/** PostToolBatch hooks see every call of the turn with what the model saw; their context joins the turn. */
+async function postToolBatchHooks(
+  hooks: HookRunner | undefined,
+  blocks: readonly ToolUseBlock[],
+  result: TurnResult,
+  context: ToolUseContext,
+): Promise<void> {
+  if (!hooks?.has("PostToolBatch")) return;
+  const out = await runHooks(hooks, "PostToolBatch", {
+    session_id: context.session.id,
+    transcript_path: join(context.session.dir, "transcript.jsonl"),
+    cwd: context.workspace.cwd,
+    permission_mode: context.permissionContext.mode,
+    tool_calls: result.outcomes.map((o, i) => ({
+      tool_name: o.tool?.name ?? blocks[i]!.name,
+      tool_input: o.input ?? blocks[i]!.input,
+      tool_use_id: o.block.tool_use_id,
+      tool_response: o.block.content,
+    })),
+  });
+  result.notices.push(...out.systemMessages, ...out.errors);
+  const context_ = [...out.additionalContext, ...(out.blockReason !== undefined ? [`PostToolBatch hook feedback: ${out.blockReason}`] : [])];
+  if (context_.length > 0) result.newMessages.push({ role: "user", content: context_.join("\n") });
+  if (out.stopReason !== undefined && result.preventContinuation === undefined) result.preventContinuation = out.stopReason;
 }
 
 function summarize(outcomes: ToolCallOutcome[]): TurnResult {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { tmpdir } from "node:os";
+import { setMaxListeners } from "node:events";
 import { join, resolve } from "node:path";
 import { ReadFileState } from "./read-file-state.js";
 import type {
@@ -33,6 +34,7 @@ export function createToolUseContext(options: CreateContextOptions): ToolUseCont
   const id = options.sessionId ?? randomUUID();
   const cwd = resolve(options.cwd);
   const abortController = new AbortController();
+  setMaxListeners(0, abortController.signal);
   if (options.signal) linkAbort(options.signal, abortController);
   const session: SessionState = {
     id,
@@ -130,22 +132,42 @@ function narrowMode(parentMode: PermissionMode, requested: PermissionMode | unde
   return requested;
 }
 
+/**
+ * A controller that aborts when `parent` does. Call `release(child)` when the child's work is
+ * done, so a long-lived parent does not collect one listener per finished child.
+ */
 export function childAbortController(parent: AbortController): AbortController {
   const child = new AbortController();
-  linkAbort(parent.signal, child);
+  // Many calls of one turn listen to the same signal at once; that is by design, not a leak.
+  setMaxListeners(0, child.signal);
+  const unlink = linkAbort(parent.signal, child);
+  releasers.set(child, unlink);
   return child;
 }
 
-/** Abort `target` when `source` aborts, without keeping `target` alive after it is done. */
-export function linkAbort(source: AbortSignal, target: AbortController): void {
+const releasers = new WeakMap<AbortController, () => void>();
+
+/** Detaches a child controller from its parent (it can still be aborted on its own). */
+export function releaseAbortController(child: AbortController): void {
+  releasers.get(child)?.();
+  releasers.delete(child);
+}
+
+/**
+ * Abort `target` when `source` aborts, without keeping `target` alive after it is done.
+ * Returns a function that removes the link.
+ */
+export function linkAbort(source: AbortSignal, target: AbortController): () => void {
   if (source.aborted) {
     target.abort(source.reason);
-    return;
+    return () => {};
   }
   const weak = new WeakRef(target);
   const onAbort = (): void => {
     weak.deref()?.abort(source.reason);
   };
+  const unlink = (): void => source.removeEventListener("abort", onAbort);
   source.addEventListener("abort", onAbort, { once: true });
-  target.signal.addEventListener("abort", () => source.removeEventListener("abort", onAbort), { once: true });
+  target.signal.addEventListener("abort", unlink, { once: true });
+  return unlink;
 }

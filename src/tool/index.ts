@@ -3,5 +3,5 @@ export { buildTool, defaultResultText, DEFAULT_MAX_RESULT_SIZE_CHARS } from "./b
 export type { ToolDef } from "./build-tool.js";
 export { ReadFileState } from "./read-file-state.js";
 export type { ReadFileEntry } from "./read-file-state.js";
-export { createToolUseContext, createSubagentContext, childAbortController, linkAbort } from "./context.js";
+export { createToolUseContext, createSubagentContext, childAbortController, releaseAbortController, linkAbort } from "./context.js";
 export type { CreateContextOptions, SubagentOverrides } from "./context.js";

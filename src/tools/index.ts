@@ -1,13 +1,15 @@
 import type { FeatureFlags, ToolRegistration } from "../registry/pool.js";
 import { selectBaseTools } from "../registry/pool.js";
 import type { Tool } from "../tool/types.js";
+import { createGlobTool } from "./glob/index.js";
+import { createGrepTool } from "./grep/index.js";
 
 /**
  * The built-in tools, each behind its feature flag where it has one. Tools register here as
  * they are added (one folder each under src/tools/).
  */
 export function builtinToolRegistrations(): ToolRegistration[] {
-  return [];
+  return [{ tool: createGlobTool() }, { tool: createGrepTool() }];
 }
 
 export interface BuiltinToolOptions {

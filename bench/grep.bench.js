@@ -1,0 +1,168 @@
+// Grep and Glob on a generated tree, against ripgrep (and fdir) run directly with the same flags.
+// Tree size: ARMATURE_BENCH_FILES (default 60,000 files of ~10 KB, about 600 MB, half of them .ts).
+// The 1 GB single-file case runs unless ARMATURE_BENCH_BIG_FILE=0.
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync, closeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fdir } from "fdir";
+import picomatch from "picomatch";
+import { createGlobTool, createGrepTool, createSession } from "../dist/index.js";
+import { median, report, timeRuns } from "./util.js";
+
+const FILES = Number(process.env.ARMATURE_BENCH_FILES ?? 60_000);
+const BIG_FILE = process.env.ARMATURE_BENCH_BIG_FILE !== "0";
+const RARE = "RARE_TOKEN_7f3a";
+const COMMON = "return";
+
+const rg = spawnSync("rg", ["--version"]).status === 0 ? "rg" : undefined;
+if (!rg) {
+  console.log("ripgrep (rg) is not installed: the grep bench needs it as its baseline. Skipped.");
+  process.exit(0);
+}
+
+const root = mkdtempSync(join(tmpdir(), "armature-grep-bench-"));
+try {
+  const t0 = performance.now();
+  generateTree(root, FILES);
+  console.log(`tree: ${FILES} files in ${root} (${((performance.now() - t0) / 1000).toFixed(1)} s to write)`);
+  execFileSync("sync"); // no write-back of the new tree during the measurements
+  spawnSync(rg, ["-c", "zzzz_warm", root]); // page cache
+
+  const session = createSession({ cwd: root, tools: [createGrepTool({ ripgrep: rg }), createGlobTool()] });
+  let id = 0;
+  const call = async (name, input) => {
+    const [r] = await session.runTurn([{ type: "tool_use", id: `b${id++}`, name, input }]);
+    if (r.is_error) throw new Error(String(r.content));
+    return r.content;
+  };
+  const FLAGS = ["--no-config", "--hidden", "--no-follow", "--max-columns", "500", "--null", "--with-filename", "--no-heading", "--color", "never",
+    ...[".git", ".svn", ".hg", ".bzr", ".jj", ".sl"].flatMap((d) => ["--glob", `!${d}`])];
+
+  // 1. Full scan for a rare pattern (files mode): tool vs `rg -l`.
+  {
+    const [tool, raw] = await compare(() => call("Grep", { pattern: RARE }), () => runRg([...FLAGS, "--files-with-matches", RARE, root]), 10);
+    report({ name: `Grep rare pattern, full scan of ${FILES} files`, value: tool, unit: "ms", baseline: raw, baselineName: "rg -l", target: "≤ 1.1×", ok: tool <= raw * 1.1 });
+  }
+
+  // 2. Common pattern, content mode, default head_limit (250): tool vs `rg -n | head -250`.
+  {
+    const [tool, raw] = await compare(() => call("Grep", { pattern: COMMON, output_mode: "content" }), () => runShell(`rg -n ${COMMON} '${root}' | head -250`), 20);
+    report({ name: "Grep common pattern, content mode, head_limit 250", value: tool, unit: "ms", baseline: raw, baselineName: "rg -n | head -250", target: "≤ 50 ms", ok: tool <= 50 });
+  }
+
+  // 3. Glob **/*.ts: tool vs `rg --files -g '*.ts'`, vs fdir + picomatch directly; peak RSS in a fresh process.
+  {
+    const [tool, raw] = await compare(() => call("Glob", { pattern: "**/*.ts" }), () => runRg(["--files", "--hidden", "--no-ignore", "-g", "*.ts", root]), 10);
+    const isTs = picomatch("**/*.ts", { dot: true });
+    const cut = root.length + 1;
+    const direct = median(await timeRuns(() => new fdir().withFullPaths().filter((p, isDir) => !isDir && isTs(p.slice(cut))).crawl(root).withPromise(), { runs: 10, warmup: 2 }));
+    report({ name: `Glob **/*.ts (${FILES / 2} matches)`, value: tool, unit: "ms", baseline: raw, baselineName: "rg --files -g '*.ts'", target: "≤ 1.5×", ok: tool <= raw * 1.5 });
+    report({ name: "Glob **/*.ts vs fdir alone (no mtime sort)", value: tool, unit: "ms", baseline: direct, baselineName: "fdir + picomatch" });
+    const rss = peakRssOfGlob(root);
+    report({ name: "Glob **/*.ts peak RSS (fresh process)", value: rss, unit: "MB", target: "≤ 200 MB", ok: rss <= 200 });
+  }
+  // 4. The built-in search (no ripgrep) on the same scan, for information.
+  {
+    const builtin = createSession({ cwd: root, tools: [createGrepTool({ ripgrep: false })] });
+    const [tool, raw] = await compare(async () => {
+      const [r] = await builtin.runTurn([{ type: "tool_use", id: `f${id++}`, name: "Grep", input: { pattern: RARE } }]);
+      if (r.is_error) throw new Error(String(r.content));
+    }, () => runRg([...FLAGS, "--files-with-matches", RARE, root]), 3);
+    report({ name: "Grep rare pattern, built-in search (no ripgrep)", value: tool, unit: "ms", baseline: raw, baselineName: "rg -l" });
+    await builtin.close();
+  }
+  await session.close();
+
+  // 5. Content mode, head_limit 10, on a 1 GB file.
+  if (BIG_FILE) {
+    const big = join(root, "big", "huge.log");
+    mkdirSync(join(root, "big"));
+    writeBigFile(big, 1024 * 1024 * 1024);
+    const s = createSession({ cwd: root, tools: [createGrepTool({ ripgrep: rg })] });
+    execFileSync("sync");
+    const [tool, raw] = await compare(async () => {
+      const [r] = await s.runTurn([{ type: "tool_use", id: `big${id++}`, name: "Grep", input: { pattern: "ERROR", path: big, output_mode: "content", head_limit: 10 } }]);
+      if (r.is_error) throw new Error(String(r.content));
+    }, () => runShell(`rg -n ERROR '${big}' | head -10`), 10);
+    report({ name: "Grep content head_limit 10 on a 1 GB file", value: tool / 1000, unit: "s", baseline: raw / 1000, baselineName: "rg -n | head -10", target: "≤ 0.1 s", ok: tool <= 100 });
+    await s.close();
+  }
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}
+
+/** Runs a and b alternately (so both see the same machine state); returns their medians in ms. */
+async function compare(a, b, runs) {
+  for (let i = 0; i < 2; i++) {
+    await a();
+    await b();
+  }
+  const ta = [];
+  const tb = [];
+  for (let i = 0; i < runs; i++) {
+    let t = performance.now();
+    await a();
+    ta.push(performance.now() - t);
+    t = performance.now();
+    await b();
+    tb.push(performance.now() - t);
+  }
+  return [median(ta), median(tb)];
+}
+
+function generateTree(dir, count) {
+  const perDir = 100;
+  const lines = [];
+  for (let i = 0; i < 120; i++) lines.push(`export function handler${i}(input: number): number { const v = input * ${i}; return v + ${i}; } // filler text\n`);
+  const body = lines.join("");
+  for (let i = 0; i < count; i++) {
+    const sub = join(dir, `pkg${Math.floor(i / perDir / 20)}`, `mod${Math.floor(i / perDir)}`);
+    if (i % perDir === 0) mkdirSync(sub, { recursive: true });
+    const rare = i % 20_011 === 7 ? `// ${RARE}\n` : "";
+    writeFileSync(join(sub, `file${i}.${i % 2 === 0 ? "ts" : "js"}`), `// file ${i}\n${rare}${body}`);
+  }
+}
+
+function writeBigFile(path, bytes) {
+  const line = "2024-01-01T00:00:00Z INFO request served in 12 ms by worker 7, nothing to report here at all\n";
+  const block = Buffer.from(line.repeat(Math.floor((1 << 20) / line.length)));
+  const fd = openSync(path, "w");
+  let written = 0;
+  while (written < bytes) {
+    // One ERROR line per MB: ten of them are in the first 10 MB, and the rest of the GB is never read.
+    const chunk = Buffer.concat([block, Buffer.from("2024-01-01T00:00:01Z ERROR disk full\n")]);
+    written += writeSync(fd, chunk);
+  }
+  closeSync(fd);
+}
+
+function runRg(args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn("rg", args, { stdio: ["ignore", "pipe", "ignore"] });
+    child.stdout.on("data", () => {});
+    child.on("error", reject);
+    child.on("close", () => resolve());
+  });
+}
+
+function runShell(command) {
+  return new Promise((resolve, reject) => {
+    const child = spawn("sh", ["-c", command], { stdio: ["ignore", "pipe", "ignore"] });
+    child.stdout.on("data", () => {});
+    child.on("error", reject);
+    child.on("close", () => resolve());
+  });
+}
+
+function peakRssOfGlob(dir) {
+  const script = `
+    import { createGlobTool, createSession } from ${JSON.stringify(new URL("../dist/index.js", import.meta.url).href)};
+    const s = createSession({ cwd: ${JSON.stringify(dir)}, tools: [createGlobTool()] });
+    const [r] = await s.runTurn([{ type: "tool_use", id: "g", name: "Glob", input: { pattern: "**/*.ts" } }]);
+    if (r.is_error) throw new Error(r.content);
+    await s.close();
+    console.log(process.resourceUsage().maxRSS);`;
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+  return Number(out.trim()) / 1024;
+}

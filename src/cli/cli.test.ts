@@ -1,0 +1,102 @@
+import { spawnSync } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { withTempDir } from "../../test/helpers.js";
+import { main } from "./main.js";
+import type { CliIO } from "./io.js";
+
+function io(stdin = ""): CliIO & { out: string; err: string } {
+  const captured = {
+    out: "",
+    err: "",
+    stdout: { write: (t: string) => (captured.out += t) },
+    stderr: { write: (t: string) => (captured.err += t) },
+    readStdin: async () => stdin,
+    isTTY: false,
+  };
+  return captured;
+}
+
+describe("armature exec", () => {
+  it("prints one line per turn, results in tool_use order", async () => {
+    const turns = [
+      JSON.stringify([{ type: "tool_use", id: "a", name: "Missing", input: {} }]),
+      JSON.stringify({ role: "assistant", tool_calls: [{ id: "b", type: "function", function: { name: "Missing", arguments: "{}" } }] }),
+    ].join("\n");
+    const c = io(turns);
+    expect(await main(["exec"], c)).toBe(0);
+    const lines = c.out.trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines[0]).toEqual({ role: "user", content: [{ type: "tool_result", tool_use_id: "a", is_error: true, content: "<tool_use_error>Error: No such tool available: Missing</tool_use_error>" }] });
+    expect(lines[1]).toEqual([{ role: "tool", tool_call_id: "b", content: "<tool_use_error>Error: No such tool available: Missing</tool_use_error>" }]);
+  });
+
+  it("--format overrides the input's shape", async () => {
+    const c = io(JSON.stringify([{ type: "tool_use", id: "a", name: "Missing", input: {} }]));
+    expect(await main(["exec", "--format", "openai"], c)).toBe(0);
+    expect(JSON.parse(c.out)[0].role).toBe("tool");
+  });
+
+  it.each([
+    [["exec", "--mode", "yolo"], /--mode must be one of/],
+    [["exec", "--format", "xml"], /--format must be anthropic or openai/],
+    [["exec", "--max-concurrency", "0"], /--max-concurrency must be a whole number/],
+    [["exec", "--deny", "Bash(oops"], /--deny: "Bash\(oops": the specifier must end/],
+    [["exec", "--bogus"], /Unknown option '--bogus'/],
+    [["exec", "/nonexistent/turns.jsonl"], /cannot read the input file \/nonexistent\/turns.jsonl/],
+    [["frobnicate"], /unknown command "frobnicate"/],
+  ])("bad arguments exit 2 with a message naming the flag: %j", async (argv, message) => {
+    const c = io("[]");
+    expect(await main(argv, c)).toBe(2);
+    expect(c.err).toMatch(message);
+    expect(c.out).toBe("");
+  });
+
+  it("a line that is not JSON names the line and runs nothing", async () => {
+    const c = io(`${JSON.stringify([{ type: "tool_use", id: "a", name: "Missing", input: {} }])}\n{oops\n`);
+    expect(await main(["exec"], c)).toBe(2);
+    expect(c.err).toContain("stdin: line 2: not JSON");
+    expect(c.out).toBe("");
+  });
+
+  it("--settings errors name the file and key", async () => {
+    await withTempDir(async (dir) => {
+      const file = join(dir, "s.json");
+      await writeFile(file, JSON.stringify({ permissions: { allow: "Bash" } }));
+      const c = io("[]");
+      expect(await main(["exec", "--settings", file], c)).toBe(2);
+      expect(c.err).toContain(`${file}: permissions.allow: Invalid input: expected array`);
+    });
+  });
+
+  it("runs as a real process through bin/armature.js", () => {
+    const r = spawnSync(process.execPath, ["bin/armature.js", "exec", "-"], {
+      input: JSON.stringify([{ type: "tool_use", id: "a", name: "Missing", input: {} }]),
+      encoding: "utf8",
+    });
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).content[0].tool_use_id).toBe("a");
+  });
+});
+
+describe("interactive approvals", () => {
+  it("--interactive without a terminal is a usage error", async () => {
+    const c = io("[]");
+    expect(await main(["exec", "--interactive"], c)).toBe(2);
+    expect(c.err).toContain("--interactive needs a terminal");
+  });
+
+  it("the terminal approver maps y / n / always and asks again on anything else", async () => {
+    const { terminalApprover } = await import("./prompt.js");
+    const answers = ["maybe", "a", "y", "", "n"];
+    const asked: string[] = [];
+    const approver = terminalApprover({ ...io(), isTTY: true, question: async (p) => (asked.push(p), answers.shift()!) });
+    const request = { toolUse: { type: "tool_use" as const, id: "x", name: "Bash", input: {} }, tool: { name: "Bash" } as never, input: { command: "rm -rf build" }, decision: { behavior: "ask" as const, reason: "Bash needs approval", rule: null, source: null } };
+    expect(await approver(request)).toEqual({ behavior: "allow", remember: "session" });
+    expect(asked).toHaveLength(2);
+    expect(asked[0]).toContain('Bash {"command":"rm -rf build"}');
+    expect(await approver(request)).toEqual({ behavior: "allow" });
+    expect((await approver(request)).behavior).toBe("deny");
+    expect((await approver(request)).behavior).toBe("deny");
+  });
+});

@@ -1,0 +1,252 @@
+import { stat } from "node:fs/promises";
+import { z } from "zod";
+import { buildTool } from "../../tool/build-tool.js";
+import type { Tool, ToolResultBlock, ToolUseContext, ValidationResult } from "../../tool/types.js";
+import { comparePathsDepthFirst, displayPath, resolveSearchPath } from "../search/paths.js";
+import { splitGlobs } from "./args.js";
+import { createBuiltinEngine } from "./builtin/engine.js";
+import { formatGrepResult, paginate, type GrepOutput } from "./format.js";
+import { GREP_DEFAULT_HEAD_LIMIT, GREP_DESCRIPTION, GREP_TOOL_NAME } from "./prompt.js";
+import { createRipgrepEngine, findExecutable } from "./ripgrep.js";
+import { GrepSearchError, type GrepEngine, type GrepEntry, type GrepQuery } from "./types.js";
+
+const count = z.number().int().min(0);
+
+export const grepInputSchema = z.object({
+  pattern: z.string().describe("The regular expression pattern to search for in file contents"),
+  path: z.string().optional().describe("File or directory to search in (rg PATH). Defaults to the current working directory."),
+  glob: z.string().optional().describe('Glob pattern to filter files (e.g. "*.js", "*.{ts,tsx}") - maps to rg --glob'),
+  output_mode: z
+    .enum(["content", "files_with_matches", "count"])
+    .optional()
+    .describe('Output mode: "content" shows matching lines (supports -A/-B/-C context, -n line numbers, head_limit), "files_with_matches" shows file paths (supports head_limit), "count" shows match counts (supports head_limit). Defaults to "files_with_matches".'),
+  "-B": count.optional().describe('Number of lines to show before each match (rg -B). Requires output_mode: "content", ignored otherwise.'),
+  "-A": count.optional().describe('Number of lines to show after each match (rg -A). Requires output_mode: "content", ignored otherwise.'),
+  "-C": count.optional().describe('Number of lines to show before and after each match (rg -C). Requires output_mode: "content", ignored otherwise.'),
+  context: count.optional().describe('Same as -C: lines before and after each match. Requires output_mode: "content", ignored otherwise.'),
+  "-n": z.boolean().optional().describe('Show line numbers in output (rg -n). Requires output_mode: "content", ignored otherwise. Defaults to true.'),
+  "-i": z.boolean().optional().describe("Case insensitive search (rg -i)"),
+  "-o": z.boolean().optional().describe('Print only the matched parts of lines (rg -o). Requires output_mode: "content", ignored otherwise.'),
+  type: z.string().optional().describe("File type to search (rg --type). Common types: js, py, rust, go, java, etc. More efficient than glob for standard file types."),
+  head_limit: count
+    .optional()
+    .describe(`Limit output to the first N lines/entries, like "| head -N". Works across all output modes. Defaults to ${GREP_DEFAULT_HEAD_LIMIT}; pass 0 for unlimited (use sparingly: large result sets waste context).`),
+  offset: count.optional().describe('Skip the first N lines/entries before applying head_limit, like "| tail -n +N | head -N". Works across all output modes. Defaults to 0.'),
+  multiline: z.boolean().optional().describe("Enable multiline mode where . matches newlines and patterns can span lines (rg -U --multiline-dotall). Default: false."),
+});
+
+export type GrepInput = z.infer<typeof grepInputSchema>;
+
+export interface GrepToolOptions {
+  /**
+   * The ripgrep binary: a path or a name looked up on PATH; `false` always uses the built-in
+   * search. Default: env `ARMATURE_RIPGREP` (`0`/`false`/`off` = built-in, anything else = the
+   * binary), else `rg` on PATH. When the binary is not found the built-in search is used.
+   */
+  ripgrep?: string | false;
+}
+
+/** Content mode keeps at most this much text in memory (head_limit 0 or a huge one). */
+const MAX_CONTENT_CHARS = 10_000_000;
+const STAT_CONCURRENCY = 64;
+const NOTICE_KEY = "armature.grep.builtinNoticeShown";
+export const BUILTIN_NOTICE =
+  "(Note: ripgrep (rg) is not available, so Grep used its built-in search: same options and output, but slower on large trees, and the global git excludes file is not read.)";
+
+export function createGrepTool(options: GrepToolOptions = {}): Tool<typeof grepInputSchema, GrepOutput> {
+  let engine: GrepEngine | undefined;
+  const getEngine = (): GrepEngine => (engine ??= selectEngine(options.ripgrep));
+  return buildTool({
+    name: GREP_TOOL_NAME,
+    description: GREP_DESCRIPTION,
+    searchHint: "search file contents regex ripgrep",
+    inputSchema: grepInputSchema,
+    maxResultSizeChars: 20_000,
+    isConcurrencySafe: () => true,
+    isReadOnly: () => true,
+
+    async validateInput(input, context): Promise<ValidationResult> {
+      if (input.pattern.includes("\0") || (input.path ?? "").includes("\0") || (input.glob ?? "").includes("\0")) {
+        return { result: false, message: "The pattern, path or glob contains a NUL byte. Remove it and try again.", errorCode: "nul-byte" };
+      }
+      const path = resolveSearchPath(input.path, context.workspace.cwd);
+      const info = await stat(path).catch(() => undefined);
+      if (!info) {
+        return {
+          result: false,
+          message: `Path does not exist: ${input.path}. Current working directory: ${context.workspace.cwd}. Pass an existing file or directory, or omit path to search the working directory.`,
+          errorCode: "missing-path",
+        };
+      }
+      if (!info.isFile() && !info.isDirectory()) {
+        return {
+          result: false,
+          message: `Path is not a regular file or directory: ${input.path}. Grep searches files and folders; devices, FIFOs and sockets could block it forever.`,
+          errorCode: "not-searchable",
+        };
+      }
+      return { result: true };
+    },
+
+    backfillObservableInput(input, context) {
+      return { ...input, path: resolveSearchPath(input.path, context.workspace.cwd) };
+    },
+
+    permissionSubject(input, context) {
+      return { kind: "file", access: "read", paths: [resolveSearchPath(input.path, context.workspace.cwd)] };
+    },
+
+    async call(input, context) {
+      const selected = getEngine();
+      const data = await runGrep(selected, input, context);
+      if (selected.name === "builtin" && context.extensions.get(NOTICE_KEY) !== true) {
+        context.extensions.set(NOTICE_KEY, true);
+        data.notice = BUILTIN_NOTICE;
+      }
+      return { data };
+    },
+
+    mapToolResultToToolResultBlockParam(data, toolUseId): ToolResultBlock {
+      return { type: "tool_result", tool_use_id: toolUseId, content: formatGrepResult(data) };
+    },
+
+    getToolUseSummary: (input) => (input.path ? `"${input.pattern}" in ${input.path}` : `"${input.pattern}"`),
+  });
+}
+
+function selectEngine(setting: string | false | undefined): GrepEngine {
+  let choice = setting;
+  if (choice === undefined) {
+    const env = process.env.ARMATURE_RIPGREP;
+    if (env !== undefined && env !== "") choice = ["0", "false", "off", "no"].includes(env.toLowerCase()) ? false : env;
+  }
+  if (choice === false) return createBuiltinEngine();
+  const binary = findExecutable(choice ?? "rg");
+  return binary ? createRipgrepEngine(binary) : createBuiltinEngine();
+}
+
+async function runGrep(engine: GrepEngine, input: GrepInput, context: ToolUseContext): Promise<GrepOutput> {
+  const cwd = context.workspace.cwd;
+  const root = resolveSearchPath(input.path, cwd);
+  const mode = input.output_mode ?? "files_with_matches";
+  const contextLines = input.context ?? input["-C"];
+  const query: GrepQuery = {
+    pattern: input.pattern,
+    root,
+    rootIsFile: !(await stat(root)).isDirectory(),
+    mode,
+    caseInsensitive: input["-i"] ?? false,
+    onlyMatching: input["-o"] ?? false,
+    multiline: input.multiline ?? false,
+    before: contextLines ?? input["-B"] ?? 0,
+    after: contextLines ?? input["-A"] ?? 0,
+    globs: splitGlobs(input.glob),
+    signal: context.abortController.signal,
+  };
+  if (input.type !== undefined && input.type !== "") query.type = input.type;
+  const offset = input.offset ?? 0;
+  const limit = input.head_limit ?? GREP_DEFAULT_HEAD_LIMIT;
+  const base = { mode, engine: engine.name } as const;
+
+  if (mode === "content") {
+    const showNumbers = input["-n"] ?? true;
+    // Entries before `offset` are only counted; one entry past the page tells whether there is more.
+    const wanted = limit === 0 ? Infinity : offset + limit + 1;
+    const kept: Array<{ line: string; path?: string }> = [];
+    let seen = 0;
+    let chars = 0;
+    let capped = false;
+    let lastPath = "";
+    let lastShown = "";
+    await search(engine, query, (entry) => {
+      seen++;
+      if (seen > offset) {
+        if (entry.kind === "separator") kept.push({ line: "--" });
+        else {
+          if (entry.path !== lastPath) {
+            lastPath = entry.path;
+            lastShown = displayPath(entry.path, cwd);
+          }
+          const line = entry.kind === "note" ? `${lastShown}: ${entry.text}` : entry.kind === "line" ? formatLine(entry, lastShown, showNumbers) : "";
+          kept.push({ line, path: lastShown });
+          chars += line.length + 1;
+          // Bounded memory whatever head_limit says; past 20,000 characters the result is persisted anyway.
+          if (chars > MAX_CONTENT_CHARS) capped = true;
+        }
+      }
+      return seen < wanted && !capped;
+    });
+    const { page, truncated } = paginate(kept, 0, limit);
+    const files = new Set<string>();
+    for (const e of page) if (e.path !== undefined) files.add(e.path);
+    const data: GrepOutput = { ...base, numFiles: files.size, filenames: [...files], content: page.map((e) => e.line).join("\n"), numLines: page.length };
+    return withPagination(data, seen, page.length, offset, limit, truncated, capped);
+  }
+
+  const found: GrepEntry[] = [];
+  await search(engine, query, (entry) => {
+    found.push(entry);
+    return true;
+  });
+
+  if (mode === "count") {
+    const counts = found.filter((e): e is Extract<GrepEntry, { kind: "count" }> => e.kind === "count");
+    counts.sort((a, b) => comparePathsDepthFirst(a.path, b.path));
+    const { page, truncated } = paginate(counts, offset, limit);
+    const data: GrepOutput = {
+      ...base,
+      numFiles: page.length,
+      filenames: page.map((c) => displayPath(c.path, cwd)),
+      content: page.map((c) => `${displayPath(c.path, cwd)}:${c.count}`).join("\n"),
+      numMatches: page.reduce((sum, c) => sum + c.count, 0),
+    };
+    return withPagination(data, counts.length, page.length, offset, limit, truncated, false);
+  }
+
+  const paths = found.flatMap((e) => (e.kind === "file" ? [e.path] : []));
+  const stamped = await modificationTimes(paths);
+  stamped.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const { page, truncated } = paginate(stamped, offset, limit);
+  const filenames = page.map((f) => displayPath(f.path, cwd));
+  return withPagination({ ...base, numFiles: filenames.length, filenames }, stamped.length, page.length, offset, limit, truncated, false);
+}
+
+function withPagination(data: GrepOutput, total: number, shown: number, offset: number, limit: number, truncated: boolean, capped: boolean): GrepOutput {
+  if (truncated) data.appliedLimit = limit;
+  if (offset > 0) data.appliedOffset = offset;
+  if (shown === 0 && total > 0) data.totalEntries = total;
+  if (capped) data.outputCapped = true;
+  return data;
+}
+
+/** Runs the engine; a refused search (bad regex, glob, type) becomes an error with the engine's words. */
+async function search(engine: GrepEngine, query: GrepQuery, sink: (entry: GrepEntry) => boolean): Promise<void> {
+  try {
+    await engine.search(query, sink);
+  } catch (err) {
+    if (err instanceof GrepSearchError) throw new Error(err.message);
+    throw err;
+  }
+}
+
+/** `path:line:text` for matches, `path-line-text` for context (numbers dropped when -n is false). */
+function formatLine(entry: Extract<GrepEntry, { kind: "line" }>, path: string, showNumbers: boolean): string {
+  const sep = entry.match ? ":" : "-";
+  return showNumbers ? `${path}${sep}${entry.line}${sep}${entry.text}` : `${path}${sep}${entry.text}`;
+}
+
+async function modificationTimes(paths: readonly string[]): Promise<Array<{ path: string; mtimeMs: number }>> {
+  const out: Array<{ path: string; mtimeMs: number }> = [];
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < paths.length) {
+      const path = paths[next++]!;
+      const info = await stat(path).catch(() => undefined);
+      out.push({ path, mtimeMs: info?.mtimeMs ?? 0 });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(STAT_CONCURRENCY, paths.length) }, worker));
+  return out;
+}
+
+export const grepTool = createGrepTool();

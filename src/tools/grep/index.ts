@@ -1,0 +1,10 @@
+export { createGrepTool, grepTool, grepInputSchema } from "./grep.js";
+export type { GrepInput, GrepToolOptions } from "./grep.js";
+export { formatGrepResult, paginate, paginationNotice } from "./format.js";
+export type { GrepOutput } from "./format.js";
+export { buildRipgrepArgs, splitGlobs } from "./args.js";
+export { createRipgrepEngine, findExecutable, RipgrepOutputParser } from "./ripgrep.js";
+export { createBuiltinEngine } from "./builtin/engine.js";
+export { GrepSearchError, MAX_COLUMNS } from "./types.js";
+export type { GrepEngine, GrepEntry, GrepOutputMode, GrepQuery, GrepSink } from "./types.js";
+export { GREP_TOOL_NAME, GREP_DEFAULT_HEAD_LIMIT } from "./prompt.js";

@@ -1,0 +1,150 @@
+import { spawn } from "node:child_process";
+import { accessSync, constants } from "node:fs";
+import { delimiter, dirname, isAbsolute, join } from "node:path";
+import { StringDecoder } from "node:string_decoder";
+import { buildRipgrepArgs } from "./args.js";
+import { GrepSearchError, type GrepEngine, type GrepEntry, type GrepQuery, type GrepSink } from "./types.js";
+
+/** The first executable `name` on PATH (or `name` itself when it is a path), else undefined. */
+export function findExecutable(name: string, path = process.env.PATH ?? ""): string | undefined {
+  const candidates = isAbsolute(name) || name.includes("/") ? [name] : path.split(delimiter).filter(Boolean).map((dir) => join(dir, name));
+  for (const candidate of candidates) {
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+const MAX_STDERR = 64 * 1024;
+
+/**
+ * Runs the system `rg` (an argument array, never a shell) and streams its output into entries.
+ * The child is killed as soon as the sink has enough, or when the call is aborted.
+ */
+export function createRipgrepEngine(binary: string): GrepEngine {
+  return {
+    name: "ripgrep",
+    search: (query, sink) => runRipgrep(binary, query, sink),
+  };
+}
+
+function runRipgrep(binary: string, query: GrepQuery, sink: GrepSink): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    query.signal.throwIfAborted();
+    // Globs with a slash are relative to rg's cwd: make that the search folder.
+    const cwd = query.rootIsFile ? dirname(query.root) : query.root;
+    const child = spawn(binary, buildRipgrepArgs(query), { cwd, stdio: ["ignore", "pipe", "pipe"], windowsHide: true });
+    const parser = new RipgrepOutputParser(query.mode === "files_with_matches" ? "files" : query.mode === "count" ? "count" : "content");
+    const decoder = new StringDecoder("utf8");
+    let stopped = false;
+    let produced = 0;
+    let stderr = "";
+    const onAbort = (): void => {
+      stop();
+    };
+    const stop = (): void => {
+      if (stopped) return;
+      stopped = true;
+      child.stdout.removeAllListeners("data");
+      child.kill("SIGKILL");
+    };
+    query.signal.addEventListener("abort", onAbort, { once: true });
+    const deliver = (entries: GrepEntry[]): void => {
+      for (const entry of entries) {
+        produced++;
+        if (!sink(entry)) {
+          stop();
+          return;
+        }
+      }
+    };
+    child.stdout.on("data", (chunk: Buffer) => {
+      if (!stopped) deliver(parser.push(decoder.write(chunk)));
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      if (stderr.length < MAX_STDERR) stderr += chunk.toString("utf8");
+    });
+    child.on("error", (err) => {
+      query.signal.removeEventListener("abort", onAbort);
+      reject(err);
+    });
+    child.on("close", (code) => {
+      query.signal.removeEventListener("abort", onAbort);
+      if (query.signal.aborted) return reject(query.signal.reason);
+      if (!stopped) deliver(parser.push(decoder.end(), true));
+      if (stopped || code === 0 || code === 1) return resolve();
+      // Exit 2 is an error; with output in hand it was about some files (unreadable, vanished).
+      if (produced > 0) return resolve();
+      reject(new GrepSearchError(stderr.trim() || `ripgrep exited with code ${code}`));
+    });
+  });
+}
+
+const BINARY_NOTE = /^(.*?): (binary file matches \(found .* byte around offset \d+\))$/;
+
+/**
+ * Parses `rg --null --with-filename` output. Every path rg prints starts with "/" (the search
+ * root is absolute) and ends with NUL, so paths containing ":" or newlines parse exactly;
+ * anything else at the start of a record is the `--` context separator.
+ */
+export class RipgrepOutputParser {
+  private buffer = "";
+
+  constructor(private readonly mode: "files" | "content" | "count") {}
+
+  push(text: string, end = false): GrepEntry[] {
+    this.buffer += text;
+    const out: GrepEntry[] = [];
+    let pos = 0;
+    const buf = this.buffer;
+    for (;;) {
+      if (pos >= buf.length) break;
+      if (this.mode === "files") {
+        const nul = buf.indexOf("\0", pos);
+        if (nul < 0) break;
+        out.push({ kind: "file", path: buf.slice(pos, nul) });
+        pos = nul + 1;
+        continue;
+      }
+      if (buf[pos] !== "/") {
+        const nl = buf.indexOf("\n", pos);
+        if (nl < 0) break;
+        out.push({ kind: "separator" });
+        pos = nl + 1;
+        continue;
+      }
+      const nul = buf.indexOf("\0", pos);
+      const eol = buf.indexOf("\n", pos);
+      if (eol >= 0 && (nul < 0 || eol < nul)) {
+        // A line without a NUL: "<path>: binary file matches (found "\0" byte around offset N)".
+        // (Anything else is a path with a newline in it, parsed below.)
+        const note = BINARY_NOTE.exec(buf.slice(pos, eol));
+        if (note) {
+          out.push({ kind: "note", path: note[1]!, text: note[2]! });
+          pos = eol + 1;
+          continue;
+        }
+      }
+      if (nul < 0) break;
+      const nl = buf.indexOf("\n", nul + 1);
+      if (nl < 0) break;
+      const path = buf.slice(pos, nul);
+      const rest = buf.slice(nul + 1, nl);
+      pos = nl + 1;
+      if (this.mode === "count") {
+        out.push({ kind: "count", path, count: Number(rest) });
+        continue;
+      }
+      const m = /^(\d+)([:-])/.exec(rest);
+      if (!m) continue;
+      out.push({ kind: "line", path, line: Number(m[1]), match: m[2] === ":", text: rest.slice(m[0].length) });
+    }
+    this.buffer = buf.slice(pos);
+    if (end) this.buffer = "";
+    return out;
+  }
+}

@@ -1,0 +1,47 @@
+export type GrepOutputMode = "content" | "files_with_matches" | "count";
+
+/** What one search asks of an engine: the tool's input, resolved and normalised. */
+export interface GrepQuery {
+  pattern: string;
+  /** Absolute file or folder to search. */
+  root: string;
+  rootIsFile: boolean;
+  mode: GrepOutputMode;
+  caseInsensitive: boolean;
+  /** `-o`: print only the matched parts (content mode). */
+  onlyMatching: boolean;
+  /** `-U --multiline-dotall`. */
+  multiline: boolean;
+  /** Context lines (content mode). */
+  before: number;
+  after: number;
+  /** `--glob` values, already split. */
+  globs: string[];
+  type?: string;
+  signal: AbortSignal;
+}
+
+/** One unit of output, in output order. Paths are absolute. */
+export type GrepEntry =
+  | { kind: "file"; path: string }
+  | { kind: "count"; path: string; count: number }
+  | { kind: "line"; path: string; line: number; match: boolean; text: string }
+  | { kind: "separator" }
+  /** ripgrep's note for a file given explicitly that turns out binary (content mode). */
+  | { kind: "note"; path: string; text: string };
+
+/** Receives entries in order; returning false stops the search. */
+export type GrepSink = (entry: GrepEntry) => boolean;
+
+export interface GrepEngine {
+  readonly name: "ripgrep" | "builtin";
+  search(query: GrepQuery, sink: GrepSink): Promise<void>;
+}
+
+/** A search the engine refused (bad regex, glob or type): the message is shown to the model. */
+export class GrepSearchError extends Error {
+  override name = "GrepSearchError";
+}
+
+/** ripgrep's column cap; longer lines are replaced by a marker. */
+export const MAX_COLUMNS = 500;
