@@ -1,5 +1,6 @@
 import { posix } from "node:path";
 import { effectiveArgv } from "./bash-rules.js";
+import { allowRuleForSubcommand } from "./match.js";
 import { outsideTargets, type Scope } from "./scope.js";
 import type { PermissionDecision } from "./types.js";
 
@@ -95,5 +96,16 @@ export function decideByMode(scope: Scope): PermissionDecision {
   }
   const note = outsideNote();
   if (note) return ask(`${note}; approval needed`);
-  return ask(`${name} needs approval in ${mode} mode`);
+  return ask(`${whatNeedsApproval(scope)} needs approval in ${mode} mode`);
+}
+
+/** For a shell command, the first part no allow rule covers (`rm -rf build`), else the tool's name. */
+function whatNeedsApproval(scope: Scope): string {
+  const facts = scope.shell;
+  if (!facts) return scope.request.tool.name;
+  const rules = scope.request.permissionContext.rules;
+  const uncovered = facts.subcommands.find((s) => !allowRuleForSubcommand(rules, s, scope.request.tool.name));
+  if (!uncovered) return scope.request.tool.name;
+  const text = uncovered.text.length > 120 ? `${uncovered.text.slice(0, 117)}...` : uncovered.text;
+  return `\`${text}\``;
 }
