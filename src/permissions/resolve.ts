@@ -22,10 +22,10 @@ function byRule(behavior: PermissionDecision["behavior"], rule: PermissionRule, 
   return { behavior, reason: `${what} by rule ${rule.raw}`, rule: rule.raw, source: rule.source };
 }
 
-
 /**
  * The decision chain: a hook's deny → deny rules → ask rules (and a hook's ask) → the tool's
- * own check → safety checks → allow rules (and a hook's allow) → the mode. Pure: the same
+ * own check → safety checks → allow rules (and a hook's allow) → the mode. (A tool's deny is
+ * final even after an ask rule; a tool's allow holds only inside the working directories.) Pure: the same
  * request (and the same file system under its paths) gives the same decision.
  */
 export function resolvePermission(request: PermissionRequest, options: ResolveOptions = {}): PermissionDecision {
@@ -55,14 +55,15 @@ export function resolvePermission(request: PermissionRequest, options: ResolveOp
     return toolDeny ?? withSuggestions(forcedAsk(scope, { behavior: "ask", reason, rule: null, source: "hook" }));
   }
   if (toolDeny) return toolDeny;
+  // Safety checks before the tool's own ask, so that an ask that must reach a human is never
+  // handed to the auto-mode classifier as the tool's ask.
+  const safety = safetyCheck(scope);
+  if (safety) return withSuggestions(forcedAsk(scope, { behavior: "ask", reason: safety, rule: null, source: "safety" }));
   const interactive = safeCall(() => tool.requiresUserInteraction());
   if (toolPermission.behavior === "ask" && (permissionContext.mode !== "bypassPermissions" || interactive)) {
     const d: PermissionDecision = { behavior: "ask", reason: toolPermission.message, rule: null, source: `tool:${tool.name}` };
     return withSuggestions(interactive ? forcedAsk(scope, d) : askInMode(scope, d));
   }
-
-  const safety = safetyCheck(scope);
-  if (safety) return withSuggestions(forcedAsk(scope, { behavior: "ask", reason: safety, rule: null, source: "safety" }));
 
   // Plan mode is read-only: no allow rule or hook turns a change into something that runs.
   if (permissionContext.mode === "plan" && !isReadOnlyCall(scope)) return decideByMode(scope);
@@ -71,7 +72,8 @@ export function resolvePermission(request: PermissionRequest, options: ResolveOp
   if (hookDecision?.behavior === "allow") {
     return { behavior: "allow", reason: hookDecision.reason ?? "Allowed by a PreToolUse hook", rule: null, source: "hook" };
   }
-  if (toolPermission.behavior === "allow") {
+  const staysInside = outsideTargets(scope, [...scope.reads, ...scope.writes, ...scope.cds]).length === 0;
+  if (toolPermission.behavior === "allow" && staysInside) {
     const decision: PermissionDecision = { behavior: "allow", reason: toolPermission.reason ?? `Allowed by ${tool.name}`, rule: null, source: `tool:${tool.name}` };
     if (toolPermission.updatedInput) decision.updatedInput = toolPermission.updatedInput;
     return decision;
