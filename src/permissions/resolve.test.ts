@@ -169,6 +169,16 @@ describe("modes and hooks", () => {
     expect(decide({ tool: bash, subject: s, mode: "bypassPermissions", toolPermission: ask }).behavior).toBe("allow");
     expect(decide({ tool: bash, subject: s, mode: "dontAsk", toolPermission: ask }).behavior).toBe("deny");
   });
+  it("safety asks are never classifiable, even when the tool asks too; a hook's allow does not pass them", () => {
+    const w = { kind: "shell", facts: facts("echo x > .git/config", [sub("echo x")], { writeTargets: [".git/config"] }) } as const;
+    const ask = { behavior: "ask", message: "tool asks" } as const;
+    const d = decide({ tool: bash, subject: w, mode: "auto", toolPermission: ask });
+    expect(d).toMatchObject({ behavior: "ask", source: "safety" });
+    expect(d.classifiable).toBeUndefined();
+    expect(decide({ tool: bash, subject: w, hook: { behavior: "allow" } }).behavior).toBe("ask");
+    const incomplete = { kind: "shell", facts: facts("x", [sub("ls")], { complete: false }) } as const;
+    expect(decide({ tool: bash, subject: incomplete, hook: { behavior: "allow" } }).behavior).toBe("ask");
+  });
   it("auto marks asks classifiable, except ask rules", () => {
     expect(decide({ tool: bash, subject: s, mode: "auto" })).toMatchObject({ behavior: "ask", classifiable: true });
     expect(decide({ tool: bash, subject: s, mode: "auto", ask: ["Bash(make)"] }).classifiable).toBeUndefined();
