@@ -1,6 +1,6 @@
 export { parseRule, parseRuleLists, formatRule, RuleParseError, ruleWarnings } from "./rule.js";
 export type { RuleLists } from "./rule.js";
-export { resolvePermission, ruleNamesTool } from "./resolve.js";
+export { resolvePermission, ruleNamesTool, isBroadExecRule } from "./resolve.js";
 export type { ResolveOptions } from "./resolve.js";
 export { bashMatcher, normaliseBashSpec, narrowedBashRule } from "./bash-rules.js";
 export { urlHost, hostMatches, ruleHostPattern } from "./domain-rules.js";

@@ -179,6 +179,12 @@ describe("modes and hooks", () => {
     const incomplete = { kind: "shell", facts: facts("x", [sub("ls")], { complete: false }) } as const;
     expect(decide({ tool: bash, subject: incomplete, hook: { behavior: "allow" } }).behavior).toBe("ask");
   });
+  it("auto mode sets broad code-execution allow rules aside", () => {
+    const py = { kind: "shell", facts: facts("python x.py", [sub("python x.py")]) } as const;
+    expect(decide({ tool: bash, subject: py, mode: "auto", allow: ["Bash(python *)"] })).toMatchObject({ behavior: "ask", classifiable: true });
+    expect(decide({ tool: bash, subject: py, mode: "auto", allow: ["Bash(python x.py)"] }).behavior).toBe("allow");
+    expect(decide({ tool: bash, subject: py, mode: "default", allow: ["Bash(python *)"] }).behavior).toBe("allow");
+  });
   it("auto marks asks classifiable, except ask rules", () => {
     expect(decide({ tool: bash, subject: s, mode: "auto" })).toMatchObject({ behavior: "ask", classifiable: true });
     expect(decide({ tool: bash, subject: s, mode: "auto", ask: ["Bash(make)"] }).classifiable).toBeUndefined();

@@ -1,4 +1,5 @@
 import type { PermissionRule } from "../tool/types.js";
+import { normaliseBashSpec } from "./bash-rules.js";
 import { allowRuleForCall, allowRuleForSubcommand, allowRuleForTarget, firstRestrictiveRule } from "./match.js";
 import { decideByMode, forcedAsk, isReadOnlyCall } from "./modes.js";
 import { protectedPathReason, criticalRemoval } from "./safety.js";
@@ -67,7 +68,7 @@ export function resolvePermission(request: PermissionRequest, options: ResolveOp
 
   // Plan mode is read-only: no allow rule or hook turns a change into something that runs.
   if (permissionContext.mode === "plan" && !isReadOnlyCall(scope)) return decideByMode(scope);
-  const allowed = allowByRules(scope, allowRules(rules));
+  const allowed = allowByRules(scope, permissionContext.mode === "auto" ? autoModeAllowRules(rules) : allowRules(rules));
   if (allowed) return allowed;
   if (hookDecision?.behavior === "allow") {
     return { behavior: "allow", reason: hookDecision.reason ?? "Allowed by a PreToolUse hook", rule: null, source: "hook" };
@@ -95,6 +96,28 @@ function safeCall(fn: () => boolean): boolean {
   } catch {
     return true;
   }
+}
+
+/**
+ * In auto mode, allow rules that approve arbitrary code execution are set aside (`Bash`,
+ * `Bash(*)`, `Bash(python *)`, `Bash(npm run *)`, `Agent`): the classifier reviews those calls.
+ */
+const BROAD_EXEC = /^(\*|(python3?|node|ruby|perl|php|bash|sh|zsh|deno|bun|npx|bunx|pnpx|uvx|uv run|(npm|pnpm|yarn|bun) run|eval|exec|xargs|env|sudo)( ?\*)?)$/;
+export function isBroadExecRule(rule: PermissionRule): boolean {
+  if (rule.toolName === "Agent" || rule.toolName === "Task") return rule.ruleContent === undefined;
+  if (rule.toolName !== "Bash") return false;
+  if (rule.ruleContent === undefined) return true;
+  return BROAD_EXEC.test(normaliseBashSpec(rule.ruleContent));
+}
+
+const autoCache = new WeakMap<readonly PermissionRule[], PermissionRule[]>();
+function autoModeAllowRules(rules: readonly PermissionRule[]): PermissionRule[] {
+  let out = autoCache.get(rules);
+  if (!out) {
+    out = allowRules(rules).filter((r) => !isBroadExecRule(r));
+    autoCache.set(rules, out);
+  }
+  return out;
 }
 
 const allowCache = new WeakMap<readonly PermissionRule[], PermissionRule[]>();
