@@ -21,3 +21,12 @@ export { createGlobTool, globTool, globInputSchema } from "./tools/glob/index.js
 export type { GlobInput, GlobOutput, GlobToolOptions } from "./tools/glob/index.js";
 export { createGrepTool, grepTool, grepInputSchema } from "./tools/grep/index.js";
 export type { GrepInput, GrepOutput, GrepToolOptions } from "./tools/grep/index.js";
+export { createReadTool, ReadTool } from "./tools/read/index.js";
+export type { ReadInput, ReadOutput, ReadToolOptions } from "./tools/read/index.js";
+export { createWriteTool, WriteTool } from "./tools/write/index.js";
+export type { WriteInput, WriteOutput, WriteToolOptions } from "./tools/write/index.js";
+export { createEditTool, EditTool, createMultiEditTool, MultiEditTool } from "./tools/edit/index.js";
+export type { EditInput, EditOutput, EditToolOptions, MultiEditInput, MultiEditOutput, MultiEditToolOptions } from "./tools/edit/index.js";
+export { createNotebookEditTool, NotebookEditTool } from "./tools/notebook-edit/index.js";
+export type { NotebookEditInput, NotebookEditOutput, NotebookEditToolOptions } from "./tools/notebook-edit/index.js";
+export type { WriterOptions, AtomicWriteHooks } from "./tools/fs/index.js";

@@ -26,7 +26,7 @@ export function toolJsonSchema(tool: Tool): JsonSchema {
   let schema = schemaCache.get(tool);
   if (!schema) {
     const { $schema: _ignored, ...rest } = z.toJSONSchema(modelSchema(tool), { io: "input", unrepresentable: "any" }) as JsonSchema;
-    schema = rest;
+    schema = dropSafeIntegerBounds(rest) as JsonSchema;
     schemaCache.set(tool, schema);
   }
   return schema;
@@ -65,4 +65,20 @@ export function toolDefinitions(
   context?: ToolUseContext,
 ): Promise<AnthropicToolDefinition[] | OpenAIToolDefinition[]> {
   return provider === "openai" ? openAIToolDefinitions(tools, context) : anthropicToolDefinitions(tools, context);
+}
+
+/**
+ * Zod writes `.int()` as bounds of ±(2^53 − 1): noise in every integer the model reads.
+ * Only those implicit bounds are removed; a bound a tool sets itself stays.
+ */
+function dropSafeIntegerBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(dropSafeIntegerBounds);
+  if (node === null || typeof node !== "object") return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === "maximum" && value === Number.MAX_SAFE_INTEGER) continue;
+    if (key === "minimum" && value === Number.MIN_SAFE_INTEGER) continue;
+    out[key] = dropSafeIntegerBounds(value);
+  }
+  return out;
 }

@@ -1,0 +1,111 @@
+import { extname } from "node:path";
+import { z } from "zod";
+import { buildTool } from "../../tool/build-tool.js";
+import type { Tool } from "../../tool/types.js";
+import { filePathMembers, nulPathError } from "../fs/path-members.js";
+import { withFileLockFor } from "../fs/file-lock.js";
+import { detectJsonIndent, notebookLanguage, parseNotebook } from "../fs/notebook.js";
+import { resolveToolPath } from "../fs/path.js";
+import { missingFileMessage } from "../fs/similar-files.js";
+import { loadForWrite, writeTextFile, type WriterOptions } from "../fs/text-file.js";
+import { applyNotebookEdit, type NotebookEditMode } from "./apply-notebook-edit.js";
+import { NOTEBOOK_EDIT_DESCRIPTION, NOTEBOOK_EDIT_TOOL_NAME } from "./prompt.js";
+
+export const notebookEditInputSchema = z.object({
+  notebook_path: z.string().describe("The absolute path to the Jupyter notebook file to edit (must be absolute, not relative)"),
+  cell_id: z
+    .string()
+    .optional()
+    .describe("The ID of the cell to edit. When inserting a new cell, the new cell will be inserted after the cell with this ID, or at the beginning if not specified."),
+  new_source: z.string().describe("The new source for the cell"),
+  cell_type: z
+    .enum(["code", "markdown"])
+    .optional()
+    .describe("The type of the cell (code or markdown). If not specified, it defaults to the current cell type. If using edit_mode=insert, this is required."),
+  edit_mode: z.enum(["replace", "insert", "delete"]).optional().describe("The type of edit to make (replace, insert, delete). Defaults to replace."),
+});
+
+export type NotebookEditInput = z.infer<typeof notebookEditInputSchema>;
+
+/** What PostToolUse hooks receive as tool_response. */
+export interface NotebookEditOutput {
+  new_source: string;
+  cell_id: string;
+  cell_type: "code" | "markdown" | "raw";
+  language: string;
+  edit_mode: NotebookEditMode;
+  notebook_path: string;
+  original_file: string;
+  updated_file: string;
+}
+
+export type NotebookEditToolOptions = WriterOptions;
+
+export function createNotebookEditTool(options: NotebookEditToolOptions = {}): Tool<typeof notebookEditInputSchema, NotebookEditOutput> {
+  return buildTool<typeof notebookEditInputSchema, NotebookEditOutput>({
+    name: NOTEBOOK_EDIT_TOOL_NAME,
+    searchHint: "jupyter notebook cell edit",
+    description: NOTEBOOK_EDIT_DESCRIPTION,
+    inputSchema: notebookEditInputSchema,
+
+    validateInput(input) {
+      const nul = nulPathError(input.notebook_path, "notebook_path");
+      if (nul) return nul;
+      if (extname(input.notebook_path).toLowerCase() !== ".ipynb") {
+        return { result: false, message: "File must be a Jupyter notebook (.ipynb file). For other files use Edit.", errorCode: "not-notebook" };
+      }
+      const mode = input.edit_mode ?? "replace";
+      if (mode === "insert" && input.cell_type === undefined) {
+        return { result: false, message: "cell_type is required when edit_mode is insert (code or markdown).", errorCode: "cell-type" };
+      }
+      if (mode !== "insert" && input.cell_id === undefined) {
+        return { result: false, message: `cell_id is required when edit_mode is ${mode}.`, errorCode: "cell-id" };
+      }
+      return { result: true };
+    },
+
+    ...filePathMembers<NotebookEditInput, "notebook_path">("notebook_path", "write"),
+
+
+    async call(input, context) {
+      const path = resolveToolPath(input.notebook_path, context.workspace.cwd);
+      const mode = input.edit_mode ?? "replace";
+      return withFileLockFor(path, async () => {
+        const existing = await loadForWrite(path, context, options);
+        if (!existing.exists) throw new Error(await missingFileMessage(path, context.workspace.cwd));
+        const nb = parseNotebook(existing.text);
+        if (typeof nb === "string") throw new Error(`The notebook is not valid, so it was not changed: ${nb}`);
+        const request: Parameters<typeof applyNotebookEdit>[1] = { mode, newSource: input.new_source };
+        if (input.cell_id !== undefined) request.cellId = input.cell_id;
+        if (input.cell_type !== undefined) request.cellType = input.cell_type;
+        const outcome = applyNotebookEdit(nb, request);
+        if (!outcome.ok) throw new Error(outcome.message);
+        const trailing = /\r?\n$/.exec(existing.text)?.[0] ?? "";
+        const updated = JSON.stringify(outcome.notebook, null, detectJsonIndent(existing.text)) + trailing;
+        await writeTextFile(path, updated, existing.format, context, { ...options, expectMtimeMs: existing.mtimeMs });
+        return {
+          data: {
+            new_source: input.new_source,
+            cell_id: outcome.cellId,
+            cell_type: outcome.cellType,
+            language: notebookLanguage(outcome.notebook),
+            edit_mode: mode,
+            notebook_path: path,
+            original_file: existing.text,
+            updated_file: updated,
+          },
+        };
+      });
+    },
+
+    mapToolResultToToolResultBlockParam(data, toolUseId) {
+      const text =
+        data.edit_mode === "delete"
+          ? `Deleted cell ${data.cell_id}`
+          : `${data.edit_mode === "insert" ? "Inserted" : "Updated"} cell ${data.cell_id} with ${data.new_source}`;
+      return { type: "tool_result", tool_use_id: toolUseId, content: text };
+    },
+  });
+}
+
+export const NotebookEditTool = createNotebookEditTool();

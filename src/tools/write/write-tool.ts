@@ -1,0 +1,78 @@
+import type { StructuredPatchHunk } from "diff";
+import { z } from "zod";
+import { buildTool } from "../../tool/build-tool.js";
+import type { Tool } from "../../tool/types.js";
+import { filePathMembers, nulPathError } from "../fs/path-members.js";
+import { UTF8 } from "../fs/encoding.js";
+import { withFileLockFor } from "../fs/file-lock.js";
+import { diffHunks } from "../fs/patch.js";
+import { resolveToolPath } from "../fs/path.js";
+import { loadForWrite, writeTextFile, type WriterOptions } from "../fs/text-file.js";
+import { WRITE_DESCRIPTION, WRITE_TOOL_NAME } from "./prompt.js";
+
+export const writeInputSchema = z.object({
+  file_path: z.string().describe("The absolute path to the file to write (must be absolute, not relative)"),
+  content: z.string().describe("The content to write to the file"),
+});
+
+export type WriteInput = z.infer<typeof writeInputSchema>;
+
+/** What PostToolUse hooks receive as tool_response. */
+export interface WriteOutput {
+  type: "create" | "update";
+  filePath: string;
+  content: string;
+  structuredPatch: StructuredPatchHunk[];
+  originalFile: string | null;
+  /** Set when the encoding had to change. */
+  note?: string;
+}
+
+export type WriteToolOptions = WriterOptions;
+
+export function createWriteTool(options: WriteToolOptions = {}): Tool<typeof writeInputSchema, WriteOutput> {
+  return buildTool<typeof writeInputSchema, WriteOutput>({
+    name: WRITE_TOOL_NAME,
+    searchHint: "create or overwrite a file",
+    description: WRITE_DESCRIPTION,
+    inputSchema: writeInputSchema,
+
+    validateInput(input) {
+      const nul = nulPathError(input.file_path, "file_path");
+      if (nul) return nul;
+      return { result: true };
+    },
+
+    ...filePathMembers<WriteInput, "file_path">("file_path", "write"),
+
+    async call(input, context) {
+      const path = resolveToolPath(input.file_path, context.workspace.cwd);
+      return withFileLockFor(path, async () => {
+        const existing = await loadForWrite(path, context, options);
+        const written = await writeTextFile(path, input.content, existing.exists ? existing.format : UTF8, context, {
+          ...options,
+          createParents: !existing.exists,
+          expectMtimeMs: existing.exists ? existing.mtimeMs : null,
+        });
+        const original = existing.exists ? existing.text : null;
+        const data: WriteOutput = {
+          type: existing.exists ? "update" : "create",
+          filePath: path,
+          content: input.content,
+          structuredPatch: diffHunks(original ?? "", input.content),
+          originalFile: original,
+        };
+        if (written.note !== undefined) data.note = written.note;
+        return { data };
+      });
+    },
+
+    mapToolResultToToolResultBlockParam(data, toolUseId) {
+      let text = data.type === "create" ? `File created successfully at: ${data.filePath}` : `The file ${data.filePath} has been updated successfully.`;
+      if (data.note !== undefined) text += `\n${data.note}`;
+      return { type: "tool_result", tool_use_id: toolUseId, content: text };
+    },
+  });
+}
+
+export const WriteTool = createWriteTool();
