@@ -16,6 +16,8 @@ export {
   MAX_READ_ONLY_COMMAND_LENGTH,
   MAX_READ_ONLY_SUBCOMMANDS,
   parserInitMs as bashParserInitMs,
+  isSafeEnvVariable,
+  TRANSPARENT_WRAPPERS,
 } from "./tools/bash/analysis/index.js";
 export { createGlobTool, globTool, globInputSchema } from "./tools/glob/index.js";
 export type { GlobInput, GlobOutput, GlobToolOptions } from "./tools/glob/index.js";

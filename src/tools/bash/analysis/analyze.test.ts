@@ -163,7 +163,9 @@ describe("analyzeCommand: targets", () => {
     ["awk -F, '{print}' v=1 data.csv", [], ["data.csv"], []],
     ["jq -r .x a.json --rawfile t t.txt", [], ["a.json", "t.txt"], []],
     ["dd if=/dev/sda of=disk.img", ["disk.img"], ["/dev/sda"], []],
-    ["cd /tmp && pushd src; cd", [], [], ["/tmp", "src", "~"]],
+    ["cd /tmp && pushd src; cd", [], [], ["/tmp", "src", "/tmp/src", "~"]],
+    ["cd .claude && echo x > settings.json", ["settings.json", ".claude/settings.json"], [], [".claude"]],
+    ["cd /etc; cat passwd", [], ["passwd", "/etc/passwd"], ["/etc"]],
     ["cat $(cat list) <(cat inner)", [], ["list", "inner", "$(cat list)"], []],
     ["chmod 644 a b", ["a", "b"], [], []],
     ["tar -xzf a.tgz -C out", ["out"], ["a.tgz"], []],
@@ -172,6 +174,9 @@ describe("analyzeCommand: targets", () => {
     ["find build -name '*.o' -delete", ["build"], [], []],
     ["echo x | tee >(cat) out", ["out"], [], []],
     ["source ./env.sh", [], ["./env.sh"], []],
+    ["echo $(< /etc/shadow)", [], ["/etc/shadow"], []],
+    ["git blame --contents /etc/shadow f", [], ["/etc/shadow"], []],
+    ["git diff --no-index /etc/hosts b", [], ["/etc/hosts", "b"], []],
   ])("%s", (command, writes, reads, cds) => {
     const f = analyzeCommand(command);
     expect([...f.writeTargets].sort()).toEqual([...writes].sort());
@@ -230,3 +235,17 @@ describe("analyzeCommand: fail closed", () => {
 function shellQuote(s: string): string {
   return `'${s.replace(/'/g, "'\\''")}'`;
 }
+
+describe("fallback extraction for text the grammar rejects", () => {
+  it.each([
+    ["for x in a; { rm -rf /; }", "rm -rf /"],
+    ["{rm,-rf,/}", "rm -rf /"],
+    [": <<EOF ; rm x\nbody\nEOF", "rm x"],
+    ["echo $((: x) ); rm y (", "rm y"],
+  ])("%s still shows %s to deny rules", (command, text) => {
+    const f = analyzeCommand(command);
+    expect(f.complete).toBe(false);
+    expect(f.readOnly).toBe(false);
+    expect(f.subcommands.map((s) => s.text)).toContain(text);
+  });
+});

@@ -1,9 +1,11 @@
 // analyzeCommand: one bash command string in, the facts the permission engine matches rules
 // against out. Pure and synchronous (the grammar is loaded when this module is imported).
+import { posix } from "node:path";
 import type { ShellCommandFacts, ShellSubcommand } from "../../../tool/types.js";
 import { readOnlyObjection } from "./read-only.js";
 import { commandTargets } from "./targets.js";
-import { newWalkState, walkScript, type SimpleCommand } from "./walk.js";
+import { newWalkState, type SimpleCommand } from "./command.js";
+import { walkScript } from "./walk.js";
 
 /** Longer commands are never read-only (they still get every deny rule). */
 export const MAX_READ_ONLY_COMMAND_LENGTH = 10_000;
@@ -59,19 +61,23 @@ export function analyzeCommand(command: string): ShellCommandFacts {
   const write = new Set<string>();
   const read = new Set<string>();
   const cd = new Set<string>();
-  let changesDirectory = false;
+  const dirs = new WorkingDirectories();
   let runsGit = false;
   for (const cmd of state.commands) {
     const objection = readOnlyObjection(cmd);
     if (objection) reasons.push(objection);
     const targets = commandTargets(cmd);
-    for (const p of targets.write) write.add(p);
-    for (const p of targets.read) read.add(p);
-    for (const p of targets.cd) cd.add(p);
+    for (const p of targets.write) for (const q of dirs.resolve(p)) write.add(q);
+    for (const p of targets.read) for (const q of dirs.resolve(p)) read.add(q);
+    for (const p of targets.cd) {
+      for (const q of dirs.resolve(p)) cd.add(q);
+      dirs.change(p);
+    }
     const name = cmd.words[0]?.text;
-    if (name === "cd" || name === "pushd" || name === "popd") changesDirectory = true;
-    if (name === "git" && changesDirectory) runsGit = true;
+    if (name === "popd") dirs.change("-");
+    if (name === "git" && dirs.changed) runsGit = true;
   }
+  if (dirs.unknown) reasons.push("cd to a directory not known in advance: relative paths after it cannot be resolved");
   if (runsGit) reasons.push("git after cd may run another repository's configured programs");
 
   const unique = [...new Set(reasons)];
@@ -85,6 +91,35 @@ export function analyzeCommand(command: string): ShellCommandFacts {
     complete,
     reasons: unique,
   };
+}
+
+/**
+ * Where relative paths may point after `cd` (GHSA-66q4-vfjg-2qhh: `cd .claude && echo x >
+ * settings.json` writes .claude/settings.json). Conditionals and subshells may skip a cd, so
+ * every directory the command may be in is kept, the starting one included, and a relative
+ * path is reported as written and joined to each.
+ */
+class WorkingDirectories {
+  private dirs: string[] = [""];
+  changed = false;
+  unknown = false;
+
+  change(target: string): void {
+    this.changed = true;
+    if (/[$`*?[{]/.test(target) || target === "-" || /^~[^/]/.test(target)) {
+      this.unknown = true;
+      return;
+    }
+    const absolute = target.startsWith("/") || target.startsWith("~");
+    const next = new Set(this.dirs);
+    for (const d of this.dirs) next.add(absolute ? posix.normalize(target) : posix.join(d || ".", target));
+    this.dirs = [...next].slice(0, 16);
+  }
+
+  resolve(path: string): string[] {
+    if (path.startsWith("/") || path.startsWith("~") || /^[<>]\(/.test(path)) return [path];
+    return [...new Set(this.dirs.map((d) => (d === "" ? path : posix.join(d, path))))];
+  }
 }
 
 function effectiveOf(cmd: SimpleCommand): string {

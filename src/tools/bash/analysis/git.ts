@@ -15,7 +15,7 @@ const SAFE_GLOBAL = new Set([
 /** Subcommands that only read, whatever their (non-dangerous) options. */
 const READ_ONLY = new Set([
   "status", "log", "diff", "show", "blame", "annotate", "shortlog", "describe", "rev-parse",
-  "rev-list", "ls-files", "ls-tree", "ls-remote", "cat-file", "show-ref", "for-each-ref",
+  "rev-list", "ls-files", "ls-tree", "cat-file", "show-ref", "for-each-ref",
   "merge-base", "name-rev", "count-objects", "grep", "check-ignore", "check-attr", "diff-tree",
   "diff-files", "diff-index", "cherry", "whatchanged", "show-branch", "range-diff", "var",
   "version", "verify-pack", "check-ref-format",
@@ -44,7 +44,6 @@ export function gitObjection(words: Word[]): string | undefined {
   const positional = parsed.operands.map((o) => o.word.text);
 
   if (READ_ONLY.has(sub)) {
-    if (sub === "ls-remote" && parsed.options.some((o) => o.name === "-u")) return "git ls-remote -u runs a program";
     return undefined;
   }
   switch (sub) {
@@ -62,8 +61,11 @@ export function gitObjection(words: Word[]): string | undefined {
       return undefined;
     }
     case "remote":
-      if (positional.length === 0 || positional[0] === "show" || positional[0] === "get-url") return undefined;
-      return `git remote ${positional[0]} changes remotes`;
+      // `git remote show` contacts the remote: network traffic is not read-only.
+      if (positional.length === 0 || positional[0] === "get-url") return undefined;
+      return `git remote ${positional[0]} changes or contacts remotes`;
+    case "ls-remote":
+      return "git ls-remote contacts a remote (network)";
     case "config": {
       if (positional[0] === "get" || positional[0] === "list") return undefined;
       const reading = findOption(parsed, "l", ["get", "get-all", "get-regexp", "get-urlmatch", "list", "get-color", "get-colorbool"]);

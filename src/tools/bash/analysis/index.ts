@@ -7,3 +7,5 @@ export {
 } from "./analyze.js";
 export { parserInitMs } from "./parser.js";
 export { TRANSPARENT_WRAPPERS } from "./wrappers.js";
+export { isSafeEnvVariable } from "./read-only.js";
+export type { AttackCase, BenignCase } from "./corpus.js";

@@ -43,6 +43,7 @@ export const ARG_SPECS: Record<string, ArgSpec> = {
   curl: { short: "oOdHXuAeEFTwxKbcDrzY", long: ["output", "data", "header", "request", "user", "user-agent", "referer", "cert", "form", "upload-file", "write-out", "proxy", "config", "cookie", "cookie-jar", "dump-header", "range", "time-cond", "output-dir"] },
   wget: { short: "OPoaeiDlQtTUwY", long: ["output-document", "directory-prefix", "output-file", "append-output", "execute", "input-file", "user-agent", "tries", "timeout", "level"] },
   find: {},
+  git: { long: ["contents"] },
 };
 
 export interface ParsedArgs {

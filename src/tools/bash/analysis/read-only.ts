@@ -5,7 +5,7 @@ import { awkProgramObjection } from "./awk.js";
 import { gitObjection } from "./git.js";
 import { ARG_SPECS, findOption, parseArgs, type ParsedArgs } from "./options.js";
 import { sedScriptObjection } from "./sed.js";
-import type { Redirect, SimpleCommand } from "./walk.js";
+import type { Redirect, SimpleCommand } from "./command.js";
 import type { Word } from "./words.js";
 
 /** Read-only whatever their options and operands (no option runs a program or writes a file). */
@@ -33,6 +33,11 @@ const STRICT_ARGUMENTS = new Set([
 
 /** Environment variables that change nothing but presentation. */
 const SAFE_ENV = /^(LANG|LANGUAGE|LC_[A-Z]+|TZ|NO_COLOR|FORCE_COLOR|CLICOLOR|CLICOLOR_FORCE|TERM|COLUMNS|LINES|GREP_COLORS?|LS_COLORS|TIME_STYLE|POSIXLY_CORRECT)$/;
+
+/** Whether `NAME=value` before a command only changes presentation (locale, colours, width). */
+export function isSafeEnvVariable(name: string): boolean {
+  return SAFE_ENV.test(name);
+}
 
 type Checker = (words: Word[]) => string | undefined;
 
@@ -81,7 +86,7 @@ const CHECKERS: Record<string, Checker> = {
     const bad = findOption(parseArgs(words), "Cmf", ["compile", "magic-file", "files-from"]);
     return bad ? `file ${bad.name} is not read-only` : undefined;
   },
-  tree: (words) => (findOption(parseArgs(words), "o", []) ? "tree -o writes a file" : undefined),
+  tree: (words) => (findOption(parseArgs(words), "oR", ["output"]) ? "tree -o / -R writes files" : undefined),
   printf: (words) => (words[1]?.text === "-v" || words[1]?.text.startsWith("-v") ? "printf -v assigns a variable" : undefined),
   test: testObjection,
   "[": testObjection,
@@ -172,6 +177,8 @@ export function isWriteRedirect(r: Redirect): boolean {
 /** Returns undefined when `cmd` is read-only, else why not. */
 export function readOnlyObjection(cmd: SimpleCommand): string | undefined {
   for (const r of cmd.redirects) {
+    // bash itself opens /dev/tcp/host/port and /dev/udp/…: a network connection.
+    if (r.target && /^\/dev\/(tcp|udp)\//.test(r.target.text)) return `redirection opens a network connection: ${r.target.text}`;
     if (isWriteRedirect(r) && !(r.target?.isStatic && r.target.text === "/dev/null")) {
       return `output redirection to ${r.target?.text ?? "a file"}`;
     }
@@ -180,7 +187,7 @@ export function readOnlyObjection(cmd: SimpleCommand): string | undefined {
   const split = cmd.words.find((w) => w.ifs);
   if (split) return `$IFS splits a word where it appears: ${split.raw}`;
   for (const { name } of cmd.env) {
-    if (!SAFE_ENV.test(name)) return `sets ${name} for the command`;
+    if (!isSafeEnvVariable(name)) return `sets ${name} for the command`;
   }
   const first = cmd.words[0];
   if (!first) return undefined;

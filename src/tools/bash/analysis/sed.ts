@@ -6,12 +6,24 @@
 const SIMPLE_COMMANDS = new Set(["=", "d", "D", "g", "G", "h", "H", "l", "n", "N", "p", "P", "x", "z", "F"]);
 const SAFE_S_FLAGS = /^[gpiImM0-9]$/;
 
-/** Returns undefined when the script is read-only, else why not. */
-export function sedScriptObjection(script: string): string | undefined {
+export interface SedFiles {
+  writes: string[];
+  reads: string[];
+}
+
+/**
+ * Returns undefined when the script is read-only, else why not. Files named by `w`, `W`,
+ * `s///w`, `r` and `R` are added to `files` (scanning goes on past them to find them all).
+ */
+export function sedScriptObjection(script: string, files: SedFiles = { writes: [], reads: [] }): string | undefined {
   const s = new Scanner(script);
+  let objection: string | undefined;
+  const note = (reason: string): void => {
+    objection ??= reason;
+  };
   while (true) {
     s.skip(/[\s;]/);
-    if (s.done()) return undefined;
+    if (s.done()) return objection;
     if (s.peek() === "#") {
       s.skipLine();
       continue;
@@ -51,8 +63,13 @@ export function sedScriptObjection(script: string): string | undefined {
       s.skipText();
       continue;
     } else if (c === "s") {
-      const objection = s.substitute();
-      if (objection) return objection;
+      const flag = s.substitute();
+      if (flag === "e") note("sed s///e runs the pattern space as a shell command");
+      else if (flag === "w") {
+        note("sed s///w writes a file");
+        files.writes.push(s.restOfLine());
+        continue;
+      } else if (flag !== undefined) return flag;
     } else if (c === "y") {
       const delim = s.next();
       if (delim === undefined || delim === "\n" || delim === "\\") return "sed y command not understood";
@@ -60,11 +77,17 @@ export function sedScriptObjection(script: string): string | undefined {
     } else if (c === "v") {
       s.label();
     } else if (c === "w" || c === "W") {
-      return `sed '${c}' command writes a file`;
+      note(`sed '${c}' command writes a file`);
+      files.writes.push(s.restOfLine());
+      continue;
     } else if (c === "e") {
-      return "sed 'e' command runs a shell command";
+      note("sed 'e' command runs a shell command");
+      s.restOfLine();
+      continue;
     } else if (c === "r" || c === "R") {
-      return `sed '${c}' command reads another file`;
+      note(`sed '${c}' command reads another file`);
+      files.reads.push(s.restOfLine());
+      continue;
     } else {
       return `sed command '${c}' is not known to be read-only`;
     }
@@ -151,17 +174,30 @@ class Scanner {
     return false;
   }
 
+  /** Reads `s/re/repl/flags`; returns "w" or "e" for those flags (after consuming them), or an objection. */
   substitute(): string | undefined {
     const delim = this.next();
     if (delim === undefined || delim === "\n" || delim === "\\") return "sed s command not understood";
     if (!this.delimited(delim) || !this.delimited(delim)) return "sed s command not understood";
+    let e = false;
     while (!this.done()) {
       const f = this.peek() as string;
-      if (f === "w") return "sed s///w writes a file";
-      if (f === "e") return "sed s///e runs the pattern space as a shell command";
-      if (!SAFE_S_FLAGS.test(f)) break;
+      if (f === "w") {
+        this.next();
+        return "w";
+      }
+      if (f === "e") e = true;
+      else if (!SAFE_S_FLAGS.test(f)) break;
       this.next();
     }
-    return undefined;
+    return e ? "e" : undefined;
+  }
+
+  /** The file name argument of w/r commands: up to the end of the line. */
+  restOfLine(): string {
+    this.skip(/[ \t]/);
+    const start = this.i;
+    this.skipLine();
+    return this.s.slice(start, this.i);
   }
 }

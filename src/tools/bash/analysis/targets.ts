@@ -3,7 +3,8 @@
 // treats what it cannot resolve as needing approval.
 import { ARG_SPECS, findOption, parseArgs } from "./options.js";
 import { isWriteRedirect } from "./read-only.js";
-import type { SimpleCommand } from "./walk.js";
+import { sedScriptObjection } from "./sed.js";
+import type { SimpleCommand } from "./command.js";
 import type { Word } from "./words.js";
 
 export interface Targets {
@@ -82,9 +83,16 @@ export function commandTargets(cmd: SimpleCommand): Targets {
       break;
     case "sed": {
       const scripts = optionValues("e", ["expression"]);
-      const files = scripts.length > 0 || optionValues("f", ["file"]).length > 0 ? operands : operands.slice(1);
-      t.read.push(...files);
+      const fromOptions = scripts.length > 0 || optionValues("f", ["file"]).length > 0;
+      const files = fromOptions ? operands : operands.slice(1);
+      if (!fromOptions && operands[0] !== undefined) scripts.push(operands[0]);
+      t.read.push(...files, ...optionValues("f", ["file"]));
       if (findOption(parsed, "i", ["in-place"])) t.write.push(...files);
+      // Files the script itself names: `w out`, `s/a/b/w out`, `r in`.
+      const named = { writes: [] as string[], reads: [] as string[] };
+      for (const script of scripts) sedScriptObjection(script, named);
+      t.write.push(...named.writes.filter((f) => f !== "/dev/null" && f !== "/dev/stdout" && f !== "/dev/stderr"));
+      t.read.push(...named.reads);
       break;
     }
     case "awk":
@@ -94,6 +102,12 @@ export function commandTargets(cmd: SimpleCommand): Targets {
       const hasProgram = optionValues("fe", ["file", "source"]).length > 0;
       t.read.push(...(hasProgram ? operands : operands.slice(1)).filter((o) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(o)));
       t.read.push(...optionValues("f", ["file"]));
+      // Literal file names in the program: `print > "out"`, `getline < "in"` (over-inclusive).
+      const programs = [...optionValues("e", ["source"]), ...(hasProgram ? [] : operands.slice(0, 1))];
+      for (const program of programs) {
+        for (const m of program.matchAll(/>>?\s*"((?:[^"\\]|\\.)*)"/g)) t.write.push(m[1] as string);
+        for (const m of program.matchAll(/<\s*"((?:[^"\\]|\\.)*)"/g)) t.read.push(m[1] as string);
+      }
       break;
     }
     case "grep":
@@ -128,6 +142,12 @@ export function commandTargets(cmd: SimpleCommand): Targets {
     case "tree":
       t.write.push(...optionValues("o", []));
       break;
+    case "git": {
+      // `git blame --contents=FILE`, `git diff --no-index A B` read files outside the repository.
+      t.read.push(...optionValues("", ["contents"]));
+      if (words.some((w) => w.text === "--no-index")) t.read.push(...operands.filter((o) => o !== "diff"));
+      break;
+    }
     case "find":
       findTargets(words, t);
       break;

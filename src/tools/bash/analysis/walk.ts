@@ -3,43 +3,18 @@
 // here-documents and wrapped by `bash -c`, `eval`, `xargs`, `find -exec`, `sudo`… are
 // collected too (marked nested). Anything the walker does not model is recorded as a reason.
 import { parseBash, type Node } from "./parser.js";
+import { fallbackSegments } from "./fallback.js";
+import { heredocIsQuoted, isBlankGap, removeLineContinuations } from "./source-text.js";
+import { literalWord, type Redirect, type SimpleCommand, type WalkState } from "./command.js";
 import { evaluateWord, type Word } from "./words.js";
+import { commandBaseName } from "./wrappers.js";
+
+/** Shells that read their script from standard input when given no `-c` and no file. */
+const STDIN_SHELLS = new Set(["bash", "sh", "dash", "zsh", "ksh", "mksh", "ash"]);
 import { unwrapCommand } from "./wrappers.js";
-
-export interface Redirect {
-  /** The operator as written: `>`, `>>`, `>|`, `&>`, `&>>`, `>&`, `<`, `<&`, `<<<`, `<<`… */
-  op: string;
-  /** The file descriptor written before the operator, if any. */
-  fd?: string;
-  /** The target word; undefined for here-documents and here-strings. */
-  target?: Word;
-}
-
-export interface SimpleCommand {
-  words: Word[];
-  env: Array<{ name: string; value: Word }>;
-  redirects: Redirect[];
-  nested: boolean;
-  /** For a wrapper command: the command it runs, when the wrapper is transparent (timeout, nice…). */
-  transparentInner?: SimpleCommand;
-  /** Set for commands that are not simple commands (`export`, `declare`, `local`, `unset`). */
-  declaration?: boolean;
-}
-
-export interface WalkState {
-  commands: SimpleCommand[];
-  /** Reasons the command is not fully modelled (complete: false and not read-only). */
-  incomplete: Set<string>;
-  /** Reasons the command is modelled but not read-only. */
-  notReadOnly: Set<string>;
-}
 
 /** How deep `bash -c "bash -c '…'"` / `eval` strings are followed. */
 const MAX_SCRIPT_DEPTH = 8;
-
-export function newWalkState(): WalkState {
-  return { commands: [], incomplete: new Set(), notReadOnly: new Set() };
-}
 
 /** Parses `source` and adds what it runs to `state`. */
 export function walkScript(source: string, state: WalkState, nested: boolean, depth: number): void {
@@ -48,51 +23,20 @@ export function walkScript(source: string, state: WalkState, nested: boolean, de
     return;
   }
   const text = removeLineContinuations(source);
-  new Walker(state, depth, text).walk(parseBash(text), nested);
-}
-
-/**
- * Bash removes backslash-newline before splitting words (`r\<newline>m` is `rm`); the grammar
- * splits there instead. Removes every continuation outside single quotes, `$'…'`, comments and
- * quoted here-documents, where bash keeps them.
- */
-export function removeLineContinuations(source: string): string {
-  if (!source.includes("\\\n")) return source;
-  const root = parseBash(source);
-  let out = "";
-    let last = 0;
-    for (let i = source.indexOf("\\\n"); i !== -1; i = source.indexOf("\\\n", i + 2)) {
-      let backslashes = 0;
-      for (let j = i; j >= 0 && source[j] === "\\"; j--) backslashes++;
-      if (backslashes % 2 === 0) continue;
-      if (isInLiteralContext(root.descendantForIndex(i))) continue;
-      out += source.slice(last, i);
-      last = i + 2;
+  const errorsBefore = state.syntaxErrors;
+  const walker = new Walker(state, depth, text);
+  walker.walk(parseBash(text), nested);
+  if (state.syntaxErrors > errorsBefore) {
+    // What the grammar could not read may still run: give deny rules every piece of it.
+    const known = new Set(state.commands.map((c) => c.words.map((w) => w.text).join(" ")));
+    for (const segment of fallbackSegments(text)) {
+      if (known.has(segment.join(" "))) continue;
+      known.add(segment.join(" "));
+      walker.emitFallback(segment);
     }
-  return out + source.slice(last);
+  }
 }
 
-function isInLiteralContext(node: Node | undefined): boolean {
-  for (let n = node; n; n = n.parent) {
-    if (n.type === "raw_string" || n.type === "ansi_c_string" || n.type === "comment") return true;
-    if (n.type === "heredoc_body" && n.parent && heredocIsQuoted(n.parent)) return true;
-  }
-  return false;
-}
-
-/** Gaps between sibling nodes may hold only blanks, newlines and line continuations. */
-function isBlankGap(source: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) {
-    const c = source.charCodeAt(i);
-    if (c === 0x20 || c === 0x09 || c === 0x0a) continue;
-    if (c === 0x5c && source.charCodeAt(i + 1) === 0x0a && i + 1 < to) {
-      i++;
-      continue;
-    }
-    return false;
-  }
-  return true;
-}
 const GAP_CHECKED = new Set([
   "program", "list", "pipeline", "command", "redirected_statement", "compound_statement",
   "subshell", "do_group", "if_statement", "elif_clause", "else_clause", "while_statement",
@@ -112,6 +56,9 @@ const KNOWN = new Set([
   "array", "subscript", "regex", "extglob_pattern", "translated_string",
 ]);
 
+/** Lower-case variables zsh ties to its search paths and prompts (`path=(…)` changes PATH). */
+const ZSH_SPECIAL = new Set(["path", "cdpath", "fpath", "module_path", "manpath", "mailpath", "prompt", "psvar", "histchars", "zdotdir"]);
+
 const ARITHMETIC_COMPARISONS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
 
 class Walker {
@@ -122,8 +69,14 @@ class Walker {
   ) {}
 
   walk(node: Node, nested: boolean): void {
-    if (node.isMissing) this.state.incomplete.add(`the command is incomplete (missing "${node.type}")`);
-    if (node.isError) this.state.incomplete.add("the command has a syntax error");
+    if (node.isMissing) {
+      this.state.syntaxErrors++;
+      this.state.incomplete.add(`the command is incomplete (missing "${node.type}")`);
+    }
+    if (node.isError) {
+      this.state.syntaxErrors++;
+      this.state.incomplete.add("the command has a syntax error");
+    }
     else if (node.isNamed && !KNOWN.has(node.type)) {
       this.state.incomplete.add(`unsupported shell syntax: ${node.type}`);
     }
@@ -131,7 +84,7 @@ class Walker {
 
     switch (node.type) {
       case "command":
-        this.command(node, nested, []);
+        this.shellStdin(this.command(node, nested, []));
         return;
       case "redirected_statement":
         this.redirectedStatement(node, nested);
@@ -145,6 +98,12 @@ class Walker {
         return;
       case "process_substitution":
         this.children(node, true);
+        return;
+      case "file_redirect":
+      case "herestring_redirect":
+      case "heredoc_redirect":
+        // A redirection outside a command: `$(< file)` reads the file.
+        this.emit({ words: [], env: [], redirects: [this.redirect(node, nested)], nested });
         return;
       case "function_definition":
         this.state.notReadOnly.add("defines a shell function");
@@ -291,13 +250,17 @@ class Walker {
     }
     // A redirection alone (`> file`) still opens, and truncates, the file.
     if (receivers.length === 0) this.emit({ words: [], env: [], redirects, nested });
-    for (const c of receivers) c.redirects.push(...redirects);
+    for (const c of receivers) {
+      c.redirects.push(...redirects);
+      this.shellStdin(c);
+    }
   }
 
   private redirect(node: Node, nested: boolean): Redirect {
     let op = "";
     let fd: string | undefined;
     let target: Word | undefined;
+    let content: string | undefined;
     for (let i = 0; i < node.childCount; i++) {
       const child = node.child(i);
       if (!child) continue;
@@ -311,6 +274,11 @@ class Walker {
         continue;
       } else if (child.type === "heredoc_body") {
         this.heredocBody(node, child, op);
+        content = op === "<<-" ? child.text.replace(/^\t+/gm, "") : child.text;
+      } else if (node.type === "herestring_redirect" && child.isNamed) {
+        const word = evaluateWord(child);
+        content = word.isStatic ? word.text + "\n" : undefined;
+        this.walk(child, nested);
       } else {
         this.walk(child, nested);
       }
@@ -318,6 +286,7 @@ class Walker {
     const redirect: Redirect = { op };
     if (fd !== undefined) redirect.fd = fd;
     if (target) redirect.target = target;
+    if (content !== undefined) redirect.content = content;
     return redirect;
   }
 
@@ -394,7 +363,7 @@ class Walker {
   /** A bare `name=value`: sets a shell variable for the rest of the command. */
   private assignment(node: Node, nested: boolean): void {
     const name = node.childForFieldName("name")?.text ?? "";
-    if (!/^[a-z_][a-z0-9_]*$/.test(name)) {
+    if (!/^[a-z_][a-z0-9_]*$/.test(name) || ZSH_SPECIAL.has(name)) {
       this.state.notReadOnly.add(`assigns the shell variable ${name || node.text}`);
     }
     this.children(node, nested);
@@ -419,6 +388,30 @@ class Walker {
     visit(node);
   }
 
+  /**
+   * A shell without `-c` or a script operand runs what it reads on standard input: a
+   * here-string or here-document is analysed as a script; anything else cannot be seen.
+   */
+  private shellStdin(cmd: SimpleCommand): void {
+    const first = cmd.words[0];
+    if (!first?.isStatic || !STDIN_SHELLS.has(commandBaseName(first.text))) return;
+    const args = cmd.words.slice(1);
+    if (args.some((w) => !w.isStatic || !w.text.startsWith("-") || /^-[a-zA-Z]*c/.test(w.text))) return;
+    const input = [...cmd.redirects].reverse().find((r) => (r.fd ?? "0") === "0" && /^(<|<<|<<-|<<<)$/.test(r.op));
+    if (input?.op === "<") {
+      this.state.incomplete.add(`${first.text} runs the script file ${input.target?.text ?? ""}`.trimEnd());
+    } else if (input?.content !== undefined) {
+      walkScript(input.content, this.state, true, this.depth + 1);
+    } else {
+      this.state.incomplete.add(`${first.text} reads commands from its input, which the analysis cannot see`);
+    }
+  }
+
+  /** A command recovered from text the grammar could not parse (see fallback.ts). */
+  emitFallback(words: string[]): void {
+    this.emit({ words: words.map(literalWord), env: [], redirects: [], nested: true });
+  }
+
   private emit(cmd: SimpleCommand): void {
     this.state.commands.push(cmd);
     const unwrapped = unwrapCommand(cmd);
@@ -429,11 +422,6 @@ class Walker {
     }
     for (const script of unwrapped.scripts) walkScript(script, this.state, true, this.depth + 1);
   }
-}
-
-function heredocIsQuoted(redirect: Node): boolean {
-  const start = redirect.children.find((c) => c.type === "heredoc_start");
-  return start !== undefined && /['"\\]/.test(start.text);
 }
 
 function containsVariable(node: Node): boolean {
@@ -449,10 +437,6 @@ function splitOnIfs(word: Word): Word[] {
     .split("\u0001")
     .filter((part) => part !== "")
     .map((part) => ({ ...word, text: part }));
-}
-
-export function literalWord(text: string): Word {
-  return { text, isStatic: true, glob: false, brace: false, ifs: false, unsafeExpansion: false, raw: text };
 }
 
 function emptyWord(): Word {

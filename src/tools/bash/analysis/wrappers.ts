@@ -1,7 +1,7 @@
 // Commands that run other commands: wrappers (`timeout 5 cmd`, `sudo cmd`, `xargs cmd`,
 // `find … -exec cmd ;`) and shells given a string (`bash -c '…'`, `eval …`, `watch '…'`).
 // Each inner command becomes its own nested subcommand so that deny rules see it.
-import type { SimpleCommand } from "./walk.js";
+import type { SimpleCommand } from "./command.js";
 import type { Word } from "./words.js";
 
 export interface Unwrapped {
@@ -16,7 +16,7 @@ export interface Unwrapped {
 }
 
 /** Wrappers `effective` sees through: they change scheduling or buffering, not what runs. */
-export const TRANSPARENT_WRAPPERS = new Set(["timeout", "time", "nice", "nohup", "stdbuf", "command", "builtin", "noglob"]);
+export const TRANSPARENT_WRAPPERS: ReadonlySet<string> = new Set(["timeout", "time", "nice", "nohup", "stdbuf", "command", "builtin", "noglob"]);
 
 /** Shells whose `-c` string is bash-compatible enough to analyse with the bash grammar. */
 const SHELLS = new Set(["bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "busybox"]);
@@ -82,6 +82,17 @@ export function unwrapCommand(cmd: SimpleCommand): Unwrapped {
   if (!first || !first.isStatic || cmd.declaration) return result({});
   const name = commandBaseName(first.text);
   const w = cmd.words;
+  // The grammar reads `time { …; }`, `! { …; }` and `coproc { …; }` as a command named `{`
+  // (and a later one named `}`): bash runs what follows the brace.
+  if (first.raw === "{" || first.raw === "}") {
+    const reason = "a brace group the grammar did not recognise";
+    if (first.raw === "}" || w.length < 2) return result({ incomplete: [reason] });
+    return result({ inner: innerFrom(cmd, 1), incomplete: [reason] });
+  }
+  if (name === "coproc") {
+    const start = w[1]?.raw === "{" || w[1]?.raw === "(" ? 2 : w[2]?.raw === "{" || w[2]?.raw === "(" ? 3 : 1;
+    return result({ inner: innerFrom(cmd, start), incomplete: ["coproc is not modelled"] });
+  }
   // zsh `=cmd` expands to the path of cmd: what runs is cmd.
   if (/^=[A-Za-z0-9_]/.test(first.text)) {
     return result({ inner: [{ words: [{ ...first, text: first.text.slice(1) }, ...w.slice(1)], env: [], redirects: [], nested: true }] });

@@ -1,0 +1,42 @@
+// What the walker collects: simple commands with their words, environment and redirections.
+import type { Word } from "./words.js";
+
+export interface Redirect {
+  /** The operator as written: `>`, `>>`, `>|`, `&>`, `&>>`, `>&`, `<`, `<&`, `<<<`, `<<`… */
+  op: string;
+  /** The file descriptor written before the operator, if any. */
+  fd?: string;
+  /** The target word; undefined for here-documents and here-strings. */
+  target?: Word;
+  /** What a here-string or here-document feeds the command (undefined when not static). */
+  content?: string;
+}
+
+export interface SimpleCommand {
+  words: Word[];
+  env: Array<{ name: string; value: Word }>;
+  redirects: Redirect[];
+  nested: boolean;
+  /** For a wrapper command: the command it runs, when the wrapper is transparent (timeout, nice…). */
+  transparentInner?: SimpleCommand;
+  /** Set for commands that are not simple commands (`export`, `declare`, `local`, `unset`). */
+  declaration?: boolean;
+}
+
+export interface WalkState {
+  commands: SimpleCommand[];
+  /** Reasons the command is not fully modelled (complete: false and not read-only). */
+  incomplete: Set<string>;
+  /** Reasons the command is modelled but not read-only. */
+  notReadOnly: Set<string>;
+  /** ERROR and MISSING nodes seen so far. */
+  syntaxErrors: number;
+}
+
+export function newWalkState(): WalkState {
+  return { commands: [], incomplete: new Set(), notReadOnly: new Set(), syntaxErrors: 0 };
+}
+
+export function literalWord(text: string): Word {
+  return { text, isStatic: true, glob: false, brace: false, ifs: false, unsafeExpansion: false, raw: text };
+}
