@@ -4,6 +4,7 @@ export * from "./pipeline/index.js";
 export * from "./orchestration/index.js";
 export * from "./permissions/index.js";
 export * from "./hooks/index.js";
+export * from "./settings/index.js";
 export * from "./budget/index.js";
 export * from "./providers/index.js";
 export * from "./session/index.js";

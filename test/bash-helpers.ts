@@ -30,6 +30,9 @@ export function shellSession(cwd: string, options: { bash?: BashToolOptions; ses
     cwd,
     tools: [createBashTool({ killGraceMs: 300, ...options.bash }), createTaskOutputTool(), createTaskStopTool()],
     permissionMode: "bypassPermissions",
+    // These tests are about execution: what the safety checks still ask about (an unparsable
+    // command, a write into .git/) is approved here; the permission tests cover the asking.
+    canUseTool: async () => ({ behavior: "allow" }),
     ...options.session,
   });
 }

@@ -41,7 +41,7 @@ describe("armature exec", () => {
     [["exec", "--mode", "yolo"], /--mode must be one of/],
     [["exec", "--format", "xml"], /--format must be anthropic or openai/],
     [["exec", "--max-concurrency", "0"], /--max-concurrency must be a whole number/],
-    [["exec", "--deny", "Bash(oops"], /invalid permission rule "Bash\(oops"/],
+    [["exec", "--deny", "Bash(oops"], /--deny: "Bash\(oops": the specifier must end/],
     [["exec", "--bogus"], /Unknown option '--bogus'/],
     [["exec", "/nonexistent/turns.jsonl"], /cannot read the input file \/nonexistent\/turns.jsonl/],
     [["frobnicate"], /unknown command "frobnicate"/],
@@ -65,7 +65,7 @@ describe("armature exec", () => {
       await writeFile(file, JSON.stringify({ permissions: { allow: "Bash" } }));
       const c = io("[]");
       expect(await main(["exec", "--settings", file], c)).toBe(2);
-      expect(c.err).toContain(`${file}: permissions.allow must be an array of strings`);
+      expect(c.err).toContain(`${file}: permissions.allow: Invalid input: expected array`);
     });
   });
 

@@ -1,6 +1,9 @@
 import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
+import { createPermissionEngine } from "../permissions/engine.js";
+import { ruleWarnings } from "../permissions/rule.js";
 import { toOpenAIToolMessages } from "../providers/openai.js";
 import { parseTurnsFile, TurnParseError, type ParsedTurn } from "../providers/turns.js";
 import { createSession, type SessionOptions } from "../session/session.js";
@@ -25,6 +28,8 @@ Options:
   --deny RULE            deny rule (repeatable)
   --add-dir DIR          an additional working directory (repeatable)
   --settings FILE        a settings file (JSON) on top of the project's
+  --settings-from claude also read the matching .claude/ settings files
+  --allow-project-bypass let project settings choose bypassPermissions or auto
   --format FORMAT        anthropic | openai (default: the shape of the input)
   --max-concurrency N    concurrency-safe calls at once (default 10)
   --interactive          ask on the terminal when a call needs approval
@@ -46,6 +51,8 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
       deny: { type: "string", multiple: true },
       "add-dir": { type: "string", multiple: true },
       settings: { type: "string" },
+      "settings-from": { type: "string", multiple: true },
+      "allow-project-bypass": { type: "boolean" },
       format: { type: "string" },
       "max-concurrency": { type: "string" },
       interactive: { type: "boolean" },
@@ -92,23 +99,25 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
   const settings = await loadExecSettings({
     cwd,
     settingsFile: values.settings,
+    settingsFrom: values["settings-from"],
+    allowProjectBypass: values["allow-project-bypass"],
     cli: { allow: values.allow, ask: values.ask, deny: values.deny, mode: mode as PermissionMode | undefined, addDirs: values["add-dir"] },
   });
+  const tools = builtinTools();
+  for (const warning of [...settings.warnings, ...ruleWarnings(settings.rules, tools.map((t) => t.name))]) io.stderr.write(`armature: ${warning}\n`);
+  if (values.interactive && !io.isTTY) throw new UsageError("--interactive needs a terminal; without one, calls that ask are denied");
+  const engine = createPermissionEngine({ projectDir: resolve(cwd), approver: values.interactive ? terminalApprover(io) : undefined });
   const sessionOptions: SessionOptions = {
     cwd,
-    tools: builtinTools(),
+    tools,
     rules: settings.rules,
     permissionMode: settings.mode,
     additionalDirectories: settings.additionalDirectories,
     env: settings.env,
     maxConcurrency,
-    hooks: settings.hooks,
-    resolvePermission: settings.resolvePermission,
+    resolvePermission: engine.resolvePermission,
+    canUseTool: engine.approver,
   };
-  if (values.interactive) {
-    if (!io.isTTY) throw new UsageError("--interactive needs a terminal; without one, calls that ask are denied");
-    sessionOptions.canUseTool = terminalApprover(io);
-  }
   const session = createSession(sessionOptions);
   // ARMATURE_TIMING=1: one JSON line per turn on stderr with the time of its tool phase, and
   // the process's time before the first turn (start-up), reported apart.

@@ -1,11 +1,13 @@
 import { createInterface } from "node:readline/promises";
 import { execCommand, EXEC_HELP } from "./exec.js";
 import { readAll, UsageError, type CliIO } from "./io.js";
+import { permissionsCommand, PERMISSIONS_HELP } from "./permissions.js";
 
 const HELP = `Usage: armature <command> [options]
 
 Commands:
-  exec     run assistant turns of tool calls, print tool_result blocks
+  exec          run assistant turns of tool calls, print tool_result blocks
+  permissions   check the decision for a call (check), show the effective rules (list)
 
 Run 'armature <command> --help' for a command's options.
 `;
@@ -34,6 +36,8 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     switch (command) {
       case "exec":
         return await execCommand(rest, io);
+      case "permissions":
+        return await permissionsCommand(rest, io);
       case undefined:
       case "help":
       case "-h":
@@ -47,6 +51,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     if (err instanceof UsageError || (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
       io.stderr.write(`armature: ${(err as Error).message}\n`);
       if (command === "exec" && !(err instanceof UsageError)) io.stderr.write(EXEC_HELP);
+      if (command === "permissions" && !(err instanceof UsageError)) io.stderr.write(PERMISSIONS_HELP);
       return 2;
     }
     throw err;

@@ -1,76 +1,70 @@
-import { readFile } from "node:fs/promises";
-import { parseRuleLists, RuleParseError } from "../permissions/rule.js";
-import type { PermissionResolver } from "../permissions/types.js";
-import type { HookRunner } from "../hooks/types.js";
-import { PERMISSION_MODES, type PermissionMode, type PermissionRule } from "../tool/types.js";
+import { loadSettings, type CliSettings, type LoadedSettings } from "../settings/load.js";
+import { SettingsError } from "../settings/schema.js";
+import type { PermissionMode, PermissionRule } from "../tool/types.js";
 import { UsageError } from "./io.js";
 
 export interface ExecSettingsInput {
   cwd: string;
   settingsFile?: string;
+  settingsFrom?: string[];
+  allowProjectBypass?: boolean;
   cli: { allow?: string[]; ask?: string[]; deny?: string[]; mode?: PermissionMode; addDirs?: string[] };
+  /** For tests: where managed and user settings are read from. */
+  home?: string;
+  managedPath?: string;
 }
 
 export interface ExecSettings {
   rules: PermissionRule[];
-  mode?: PermissionMode;
+  mode: PermissionMode;
   additionalDirectories: string[];
   env: Record<string, string>;
-  hooks?: HookRunner;
-  resolvePermission?: PermissionResolver;
+  /** Each settings file's raw `hooks` object with its path, highest precedence first (for createHookRunner). */
+  hookConfigs: LoadedSettings["hooks"];
+  warnings: string[];
+  loaded: LoadedSettings;
 }
 
-function stringArray(value: unknown, file: string, key: string): string[] {
-  if (value === undefined) return [];
-  if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) {
-    throw new UsageError(`${file}: ${key} must be an array of strings`);
-  }
-  return value;
-}
-
-/** Reads `--settings FILE` (permissions only, for now) and the command-line rules. */
+/**
+ * Every settings level of `--cwd` (managed, the command line, `.armature/settings.local.json`,
+ * `.armature/settings.json`, the user's; `.claude/` ones with `--settings-from claude`).
+ * A bad file or rule is a usage error naming the file and the key.
+ */
 export async function loadExecSettings(input: ExecSettingsInput): Promise<ExecSettings> {
-  const rules: PermissionRule[] = [];
-  let mode = input.cli.mode;
-  const additionalDirectories = [...(input.cli.addDirs ?? [])];
+  for (const from of input.settingsFrom ?? []) {
+    if (from !== "claude") throw new UsageError(`--settings-from accepts only "claude"; got ${JSON.stringify(from)}`);
+  }
+  const cli: CliSettings = {
+    allow: input.cli.allow,
+    ask: input.cli.ask,
+    deny: input.cli.deny,
+    mode: input.cli.mode,
+    addDirs: input.cli.addDirs,
+    settingsFile: input.settingsFile,
+    settingsFrom: (input.settingsFrom ?? []) as "claude"[],
+    allowBypassFromProject: input.allowProjectBypass === true,
+  };
+  let loaded: LoadedSettings;
   try {
-    rules.push(...parseRuleLists({ allow: input.cli.allow, ask: input.cli.ask, deny: input.cli.deny }, "command line"));
+    loaded = await loadSettings({ cwd: input.cwd, cli, home: input.home, managedPath: input.managedPath });
   } catch (err) {
-    if (err instanceof RuleParseError) throw new UsageError(err.message);
+    if (err instanceof SettingsError) throw new UsageError(settingsErrorMessage(err));
     throw err;
   }
-  if (input.settingsFile !== undefined) {
-    const file = input.settingsFile;
-    let json: unknown;
-    try {
-      json = JSON.parse(await readFile(file, "utf8"));
-    } catch (err) {
-      throw new UsageError(`--settings ${file}: ${(err as Error).message}`);
-    }
-    const permissions = (json as { permissions?: Record<string, unknown> }).permissions ?? {};
-    try {
-      rules.push(
-        ...parseRuleLists(
-          {
-            allow: stringArray(permissions.allow, file, "permissions.allow"),
-            ask: stringArray(permissions.ask, file, "permissions.ask"),
-            deny: stringArray(permissions.deny, file, "permissions.deny"),
-          },
-          file,
-        ),
-      );
-    } catch (err) {
-      if (err instanceof RuleParseError) throw new UsageError(err.message);
-      throw err;
-    }
-    const defaultMode = permissions.defaultMode;
-    if (defaultMode !== undefined) {
-      if (typeof defaultMode !== "string" || !PERMISSION_MODES.includes(defaultMode as PermissionMode)) {
-        throw new UsageError(`${file}: permissions.defaultMode must be one of ${PERMISSION_MODES.join(", ")}`);
-      }
-      mode ??= defaultMode as PermissionMode;
-    }
-    additionalDirectories.push(...stringArray(permissions.additionalDirectories, file, "permissions.additionalDirectories"));
-  }
-  return { rules, mode, additionalDirectories, env: {} };
+  return {
+    rules: loaded.rules,
+    mode: loaded.mode,
+    additionalDirectories: loaded.additionalDirectories,
+    env: loaded.env,
+    hookConfigs: loaded.hooks,
+    warnings: loaded.warnings,
+    loaded,
+  };
+}
+
+/** A settings error as a usage message: command-line rules are named by their flag. */
+export function settingsErrorMessage(err: SettingsError): string {
+  if (err.file !== "command line") return err.message;
+  const m = /^permissions\.(allow|ask|deny)/.exec(err.key ?? "");
+  return m ? `--${m[1]}: ${err.problem}` : `${err.key ?? "command line"}: ${err.problem}`;
 }

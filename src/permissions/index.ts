@@ -1,5 +1,13 @@
-export { parseRule, parseRuleLists, formatRule, RuleParseError } from "./rule.js";
+export { parseRule, parseRuleLists, formatRule, RuleParseError, ruleWarnings } from "./rule.js";
 export type { RuleLists } from "./rule.js";
-export { resolvePermission, ruleNamesTool } from "./resolve.js";
-export type { ContentMatcher } from "./resolve.js";
+export { resolvePermission, ruleNamesTool, isBroadExecRule } from "./resolve.js";
+export type { ResolveOptions } from "./resolve.js";
+export { bashMatcher, normaliseBashSpec, narrowedBashRule } from "./bash-rules.js";
+export { urlHost, hostMatches, ruleHostPattern } from "./domain-rules.js";
+export { protectedPathReason, criticalRemoval } from "./safety.js";
+export { realCanonicalize, isInside, toPosix } from "./paths.js";
+export type { Canonicalize, PathForms } from "./paths.js";
 export * from "./types.js";
+export { createPermissionEngine, isOverBroad } from "./engine.js";
+export type { AutoClassifier, ClassifierContext, ClassifierVerdict, DenialRecord, PermissionEngine, PermissionEngineOptions } from "./engine.js";
+export { deniedPathRule } from "./match.js";

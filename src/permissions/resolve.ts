@@ -1,36 +1,22 @@
 import type { PermissionRule } from "../tool/types.js";
+import { normaliseBashSpec } from "./bash-rules.js";
+import { allowRuleForCall, allowRuleForSubcommand, allowRuleForTarget, firstRestrictiveRule } from "./match.js";
+import { decideByMode, forcedAsk, isReadOnlyCall } from "./modes.js";
+import { protectedPathReason, criticalRemoval } from "./safety.js";
+import { buildScope, outsideTargets, type ResolveOptions, type Scope } from "./scope.js";
+import { suggestRules } from "./suggest.js";
 import type { PermissionDecision, PermissionRequest } from "./types.js";
 
-/** Does a rule name this tool (whole-tool rules and MCP server rules)? */
+export type { ResolveOptions } from "./scope.js";
+
+/** Does a rule name this tool (whole-tool rules and MCP server rules)? Used to hide tools denied outright. */
 export function ruleNamesTool(rule: PermissionRule, toolName: string, mcpServer: string | undefined): boolean {
   if (rule.toolName === toolName) return true;
+  if (rule.toolName.includes("*")) {
+    return new RegExp(`^${rule.toolName.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`).test(toolName);
+  }
   // `mcp__server` and `mcp__server__*` cover every tool of that server.
   return mcpServer !== undefined && rule.ruleContent === undefined && rule.toolName === `mcp__${mcpServer}`;
-}
-
-/**
- * Whether a rule matches this call. Whole-tool rules match by name; a rule with a specifier
- * is matched by `matchContent`. The core knows only tool names: without a content matcher a
- * specifier rule matches when its content equals the whole input rendered as the rule would
- * name it, which no real input does — so content rules neither allow nor deny here.
- */
-export type ContentMatcher = (rule: PermissionRule, request: PermissionRequest) => boolean;
-
-const noContentMatch: ContentMatcher = () => false;
-
-function firstMatch(
-  rules: readonly PermissionRule[],
-  behavior: PermissionRule["behavior"],
-  request: PermissionRequest,
-  matchContent: ContentMatcher,
-): PermissionRule | undefined {
-  const { tool } = request;
-  for (const rule of rules) {
-    if (rule.behavior !== behavior) continue;
-    if (!ruleNamesTool(rule, tool.name, tool.mcpServer)) continue;
-    if (rule.ruleContent === undefined || matchContent(rule, request)) return rule;
-  }
-  return undefined;
 }
 
 function byRule(behavior: PermissionDecision["behavior"], rule: PermissionRule, what: string): PermissionDecision {
@@ -38,70 +24,197 @@ function byRule(behavior: PermissionDecision["behavior"], rule: PermissionRule, 
 }
 
 /**
- * The decision chain: hook deny → deny rules → ask rules → the tool's own check → allow rules
- * → hook allow → the mode → ask. Pure: the same request gives the same decision.
+ * The decision chain: a hook's deny → deny rules → ask rules (and a hook's ask) → the tool's
+ * own check → safety checks → allow rules (and a hook's allow) → the mode. (A tool's deny is
+ * final even after an ask rule; a tool's allow holds only inside the working directories.) Pure: the same
+ * request (and the same file system under its paths) gives the same decision.
  */
-export function resolvePermission(request: PermissionRequest, matchContent: ContentMatcher = noContentMatch): PermissionDecision {
+export function resolvePermission(request: PermissionRequest, options: ResolveOptions = {}): PermissionDecision {
   const { hookDecision, permissionContext, toolPermission, tool } = request;
   const rules = permissionContext.rules;
+  const scope = buildScope(request, options);
+  const withSuggestions = (d: PermissionDecision): PermissionDecision => {
+    if (d.behavior === "ask") {
+      const suggested = suggestRules(scope, allowRules(rules));
+      if (suggested.length > 0) d.suggestedRules = suggested;
+    }
+    return d;
+  };
 
   if (hookDecision?.behavior === "deny") {
     return { behavior: "deny", reason: hookDecision.reason ?? "Denied by a PreToolUse hook", rule: null, source: "hook" };
   }
-  const deny = firstMatch(rules, "deny", request, matchContent);
+  const deny = firstRestrictiveRule(rules, "deny", scope);
   if (deny) return byRule("deny", deny, "Denied");
-  const ask = firstMatch(rules, "ask", request, matchContent);
-  if (ask) return byRule("ask", ask, "Approval required");
+  // A tool's own deny is final too: an ask rule must not turn it into something a human can approve.
+  const toolDeny: PermissionDecision | null =
+    toolPermission.behavior === "deny" ? { behavior: "deny", reason: toolPermission.message, rule: null, source: `tool:${tool.name}` } : null;
+  const ask = firstRestrictiveRule(rules, "ask", scope);
+  if (ask) return toolDeny ?? withSuggestions(forcedAsk(scope, byRule("ask", ask, "Approval required")));
   if (hookDecision?.behavior === "ask") {
-    return { behavior: "ask", reason: hookDecision.reason ?? "A PreToolUse hook asked for approval", rule: null, source: "hook" };
+    const reason = hookDecision.reason ?? "A PreToolUse hook asked for approval";
+    return toolDeny ?? withSuggestions(forcedAsk(scope, { behavior: "ask", reason, rule: null, source: "hook" }));
+  }
+  if (toolDeny) return toolDeny;
+  // Safety checks before the tool's own ask, so that an ask that must reach a human is never
+  // handed to the auto-mode classifier as the tool's ask.
+  const safety = safetyCheck(scope);
+  if (safety) return withSuggestions(forcedAsk(scope, { behavior: "ask", reason: safety, rule: null, source: "safety" }));
+  const interactive = safeCall(() => tool.requiresUserInteraction());
+  if (toolPermission.behavior === "ask" && (permissionContext.mode !== "bypassPermissions" || interactive)) {
+    const d: PermissionDecision = { behavior: "ask", reason: toolPermission.message, rule: null, source: `tool:${tool.name}` };
+    return withSuggestions(interactive ? forcedAsk(scope, d) : askInMode(scope, d));
   }
 
-  if (toolPermission.behavior === "deny") {
-    return { behavior: "deny", reason: toolPermission.message, rule: null, source: `tool:${tool.name}` };
-  }
-  if (toolPermission.behavior === "ask" && permissionContext.mode !== "bypassPermissions") {
-    return { behavior: "ask", reason: toolPermission.message, rule: null, source: `tool:${tool.name}` };
-  }
-
-  const allow = firstMatch(rules, "allow", request, matchContent);
-  if (allow) return byRule("allow", allow, "Allowed");
+  // Plan mode is read-only: no allow rule or hook turns a change into something that runs.
+  if (permissionContext.mode === "plan" && !isReadOnlyCall(scope)) return decideByMode(scope);
+  const allowed = allowByRules(scope, permissionContext.mode === "auto" ? autoModeAllowRules(rules) : allowRules(rules));
+  if (allowed) return allowed;
   if (hookDecision?.behavior === "allow") {
     return { behavior: "allow", reason: hookDecision.reason ?? "Allowed by a PreToolUse hook", rule: null, source: "hook" };
   }
-  if (toolPermission.behavior === "allow") {
+  const staysInside = outsideTargets(scope, [...scope.reads, ...scope.writes, ...scope.cds]).length === 0;
+  if (toolPermission.behavior === "allow" && staysInside) {
     const decision: PermissionDecision = { behavior: "allow", reason: toolPermission.reason ?? `Allowed by ${tool.name}`, rule: null, source: `tool:${tool.name}` };
     if (toolPermission.updatedInput) decision.updatedInput = toolPermission.updatedInput;
     return decision;
   }
-  return decideByMode(request);
+  return withSuggestions(decideByMode(scope));
 }
 
-function decideByMode(request: PermissionRequest): PermissionDecision {
-  const { mode } = request.permissionContext;
-  const fromMode = (behavior: PermissionDecision["behavior"], reason: string): PermissionDecision => ({
-    behavior,
-    reason,
-    rule: null,
-    source: `mode:${mode}`,
-  });
-  switch (mode) {
-    case "bypassPermissions":
-      return fromMode("allow", "Allowed by bypassPermissions mode");
-    case "plan":
-      return request.readOnly
-        ? fromMode("allow", "Read-only call allowed in plan mode")
-        : fromMode("deny", `${request.tool.name} changes things, and plan mode is read-only`);
-    case "dontAsk":
-      return request.readOnly
-        ? fromMode("allow", "Read-only call")
-        : fromMode("deny", `${request.tool.name} needs approval, and dontAsk mode denies whatever would ask`);
-    case "acceptEdits":
-      if (request.readOnly) return fromMode("allow", "Read-only call");
-      if (request.subject?.kind === "file" && request.subject.access === "write") return fromMode("allow", "File edit accepted in acceptEdits mode");
-      return fromMode("ask", `${request.tool.name} needs approval in acceptEdits mode`);
-    default:
-      return request.readOnly
-        ? fromMode("allow", "Read-only call")
-        : fromMode("ask", `${request.tool.name} needs approval in ${mode} mode`);
+/** The tool's own `ask` outside bypass mode: dontAsk denies it, auto may classify it. */
+function askInMode(scope: Scope, d: PermissionDecision): PermissionDecision {
+  const mode = scope.request.permissionContext.mode;
+  if (mode === "dontAsk") return { ...d, behavior: "deny", reason: `${d.reason} (dontAsk mode denies whatever would ask)` };
+  if (mode === "auto") return { ...d, classifiable: true };
+  return d;
+}
+
+function safeCall(fn: () => boolean): boolean {
+  try {
+    return fn() === true;
+  } catch {
+    return true;
   }
+}
+
+/**
+ * In auto mode, allow rules that approve arbitrary code execution are set aside (`Bash`,
+ * `Bash(*)`, `Bash(python *)`, `Bash(npm run *)`, `Agent`): the classifier reviews those calls.
+ */
+const BROAD_EXEC = /^(\*|(python3?|node|ruby|perl|php|bash|sh|zsh|deno|bun|npx|bunx|pnpx|uvx|uv run|(npm|pnpm|yarn|bun) run|eval|exec|xargs|env|sudo)( ?\*)?)$/;
+export function isBroadExecRule(rule: PermissionRule): boolean {
+  if (rule.toolName === "Agent" || rule.toolName === "Task") return rule.ruleContent === undefined;
+  if (rule.toolName !== "Bash") return false;
+  if (rule.ruleContent === undefined) return true;
+  return BROAD_EXEC.test(normaliseBashSpec(rule.ruleContent));
+}
+
+const autoCache = new WeakMap<readonly PermissionRule[], PermissionRule[]>();
+function autoModeAllowRules(rules: readonly PermissionRule[]): PermissionRule[] {
+  let out = autoCache.get(rules);
+  if (!out) {
+    out = allowRules(rules).filter((r) => !isBroadExecRule(r));
+    autoCache.set(rules, out);
+  }
+  return out;
+}
+
+const allowCache = new WeakMap<readonly PermissionRule[], PermissionRule[]>();
+function allowRules(rules: readonly PermissionRule[]): PermissionRule[] {
+  let out = allowCache.get(rules);
+  if (!out) {
+    out = rules.filter((r) => r.behavior === "allow");
+    allowCache.set(rules, out);
+  }
+  return out;
+}
+
+/**
+ * Checks no allow rule or hook can pre-approve: a command the parser could not fully model,
+ * writes to protected paths, removal of critical paths.
+ */
+function safetyCheck(scope: Scope): string | null {
+  const facts = scope.shell;
+  if (facts && !facts.complete) {
+    const why = facts.reasons.length > 0 ? `: ${facts.reasons.join("; ")}` : "";
+    return `The command could not be fully analysed${why}. A human must approve it`;
+  }
+  for (const t of scope.writes) {
+    for (const f of t.forms) {
+      const reason = protectedPathReason(f.lexical) ?? protectedPathReason(f.canonical);
+      if (reason) return `Writing ${t.written} needs approval: ${reason}`;
+    }
+    if (t.unknown && protectedPathReason(t.written)) return `Writing ${t.written} needs approval: ${protectedPathReason(t.written)}`;
+  }
+  if (facts) {
+    const ctx = {
+      cwd: scope.request.cwd,
+      projectDir: scope.request.projectDir,
+      home: scope.home,
+      additionalDirectories: scope.dirs.lexical.slice(1),
+    };
+    for (const sub of facts.subcommands) {
+      const critical = criticalRemoval(sub, ctx);
+      if (critical) return `Removing a critical path needs approval (${critical})`;
+    }
+  }
+  return null;
+}
+
+/**
+ * Allow rules. A shell command is allowed only if every subcommand (nested ones included)
+ * matches an allow rule and every file it reads or writes outside the working directories is
+ * covered by a `Read`/`Edit` rule; a file call only if every path is covered (inside the working
+ * dirs a bare `Edit`/`Read` rule covers it).
+ */
+function allowByRules(scope: Scope, rules: readonly PermissionRule[]): PermissionDecision | null {
+  if (rules.length === 0) return null;
+  const { request } = scope;
+  const used: PermissionRule[] = [];
+  const coverOutside = (): boolean => {
+    const reads = [...outsideTargets(scope, scope.reads), ...outsideTargets(scope, scope.cds)];
+    for (const t of reads) {
+      const r = allowRuleForTarget(rules, scope, t, "read");
+      if (!r) return false;
+      used.push(r);
+    }
+    for (const t of outsideTargets(scope, scope.writes)) {
+      const r = allowRuleForTarget(rules, scope, t, "write");
+      if (!r) return false;
+      used.push(r);
+    }
+    return true;
+  };
+  const subject = request.subject;
+  if (subject?.kind === "shell") {
+    const subs = subject.facts.subcommands;
+    if (subs.length === 0) return null;
+    for (const sub of subs) {
+      const r = allowRuleForSubcommand(rules, sub, request.tool.name);
+      if (!r) return null;
+      used.push(r);
+    }
+    if (!coverOutside()) return null;
+  } else if (subject?.kind === "file") {
+    const whole = allowRuleForCall(rules, scope);
+    const access = subject.access;
+    const targets = access === "write" ? scope.writes : scope.reads;
+    if (targets.length === 0) return null;
+    for (const t of targets) {
+      const r = allowRuleForTarget(rules, scope, t, access);
+      if (r) used.push(r);
+      else if (whole && whole.ruleContent === undefined && outsideTargets(scope, [t]).length === 0) used.push(whole);
+      else return null;
+    }
+  } else {
+    const r = allowRuleForCall(rules, scope);
+    if (!r) return null;
+    used.push(r);
+  }
+  const distinct = [...new Set(used)];
+  const first = distinct[0]!;
+  const raw = distinct.map((r) => r.raw).join(", ");
+  const sources = [...new Set(distinct.map((r) => r.source))].join(", ");
+  return { behavior: "allow", reason: `Allowed by rule${distinct.length > 1 ? "s" : ""} ${raw}`, rule: distinct.length > 1 ? raw : first.raw, source: sources };
 }

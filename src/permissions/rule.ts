@@ -11,6 +11,8 @@ export class RuleParseError extends Error {
 }
 
 const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+/** A tool-name glob (`*`, `mcp__*`, `mcp__github__get_*`). */
+const TOOL_NAME_GLOB = /^[A-Za-z0-9_*-]*\*[A-Za-z0-9_*-]*$/;
 const MCP_WILDCARD = /^mcp__[A-Za-z0-9_-]+__\*$/;
 
 /**
@@ -25,6 +27,7 @@ export function parseRule(raw: string, behavior: RuleBehavior, source: string, r
   if (open === -1) {
     if (firstUnescaped(text, ")") !== -1) throw new RuleParseError(raw, "a ')' without its '('");
     if (MCP_WILDCARD.test(text)) return rule(raw, behavior, source, text.slice(0, -3), undefined, root);
+    if (TOOL_NAME_GLOB.test(text)) return rule(raw, behavior, source, text, undefined, root);
     if (!TOOL_NAME.test(text)) throw new RuleParseError(raw, "a tool name has only letters, digits, '_' and '-'");
     return rule(raw, behavior, source, text, undefined, root);
   }
@@ -36,8 +39,24 @@ export function parseRule(raw: string, behavior: RuleBehavior, source: string, r
     throw new RuleParseError(raw, "unbalanced parentheses inside the specifier (write \\( and \\))");
   }
   const content = inner.replace(/\\([()\\])/g, "$1");
-  if (content.length === 0) throw new RuleParseError(raw, "empty parentheses: write the tool name alone, or Tool(*)");
+  if (content.trim().length === 0) throw new RuleParseError(raw, "empty parentheses: write the tool name alone, or Tool(*)");
+  checkSpecifier(raw, toolName, content);
   return rule(raw, behavior, source, toolName, content === "*" ? undefined : content, root);
+}
+
+/** Specifiers whose form we know are checked here, so a typo is an error and not a rule that never matches. */
+function checkSpecifier(raw: string, toolName: string, content: string): void {
+  if (toolName === "WebFetch" && content !== "*") {
+    const m = /^domain\s*:\s*(.*)$/i.exec(content.trim());
+    if (!m) throw new RuleParseError(raw, "WebFetch rules name a host: WebFetch(domain:example.com) or WebFetch(domain:*.example.com)");
+    const host = m[1]!.trim();
+    if (host.length === 0 || /[/\s@?#]/.test(host)) {
+      throw new RuleParseError(raw, "the domain must be a bare host name such as example.com (no scheme, path, port or user)");
+    }
+  }
+  if ((toolName === "Read" || toolName === "Edit") && content.includes("\0")) {
+    throw new RuleParseError(raw, "a path pattern cannot contain a NUL character");
+  }
 }
 
 function rule(
@@ -106,4 +125,44 @@ export function parseRuleLists(lists: RuleLists, source: string, root?: string):
 export function formatRule(rule: Pick<PermissionRule, "toolName" | "ruleContent">): string {
   if (rule.ruleContent === undefined) return rule.toolName;
   return `${rule.toolName}(${rule.ruleContent.replace(/[()\\]/g, "\\$&")})`;
+}
+
+/** Tools every user can name in rules besides the pool's (a rule may name a tool that is not loaded yet). */
+const WELL_KNOWN_TOOLS = [
+  "Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "Glob", "Grep", "Bash", "BashOutput", "KillShell",
+  "TaskOutput", "TaskStop", "WebFetch", "WebSearch", "TodoWrite", "Agent", "Task", "ToolSearch",
+  "EnterPlanMode", "ExitPlanMode", "Skill", "SlashCommand", "NotebookRead", "LS", "PowerShell",
+];
+
+/** Tools whose specifier the resolver reads (others take `param:value`, or nothing). */
+const SPECIFIER_TOOLS = new Set(["Bash", "Read", "Edit", "WebFetch", "Agent", "Task"]);
+
+/**
+ * Warnings about rules that parse but will probably not do what was meant: an unknown tool
+ * name (names with `_` or `*` are exempt: MCP tools come and go), an allow glob not anchored
+ * after `mcp__server__` (ignored), a Bash allow that approves every command.
+ */
+export function ruleWarnings(rules: readonly PermissionRule[], knownToolNames: Iterable<string> = []): string[] {
+  const known = new Set([...WELL_KNOWN_TOOLS, ...knownToolNames]);
+  const out: string[] = [];
+  for (const r of rules) {
+    const where = `${r.source}, permissions.${r.behavior}`;
+    if (r.toolName.includes("*")) {
+      if (r.behavior === "allow" && !/^mcp__[A-Za-z0-9_-]+__./.test(r.toolName)) {
+        out.push(`${where}: ${JSON.stringify(r.raw)} is ignored: an allow rule may use * in the tool name only after mcp__<server>__`);
+      }
+      continue;
+    }
+    if (!r.toolName.includes("_") && !known.has(r.toolName)) {
+      out.push(`${where}: ${JSON.stringify(r.raw)} names an unknown tool ${JSON.stringify(r.toolName)}`);
+    }
+    if (r.ruleContent !== undefined && !SPECIFIER_TOOLS.has(r.toolName) && !/^[A-Za-z_][A-Za-z0-9_-]*\s*:/.test(r.ruleContent)) {
+      out.push(
+        r.behavior === "allow"
+          ? `${where}: ${JSON.stringify(r.raw)} never matches: ${r.toolName} takes no specifier (write ${r.toolName} alone)`
+          : `${where}: ${JSON.stringify(r.raw)} applies to every ${r.toolName} call: ${r.toolName} takes no specifier`,
+      );
+    }
+  }
+  return out;
 }

@@ -17,6 +17,16 @@ export interface PermissionDecision {
   source: string | null;
   /** Input replaced by a tool check or an approver. */
   updatedInput?: Record<string, unknown>;
+  /**
+   * For an `ask`: narrowed allow rules an "always allow" answer would save (a command prefix
+   * such as `Bash(npm run test *)`, a directory for files; never a bare `Bash`).
+   */
+  suggestedRules?: string[];
+  /**
+   * For an `ask` in `auto` mode: the classifier may answer instead of a human. False for ask
+   * rules, hook asks and safety checks, which always reach a human.
+   */
+  classifiable?: boolean;
 }
 
 export interface HookPermissionDecision {
@@ -48,9 +58,21 @@ export interface ApprovalRequest {
   agentId?: string;
 }
 
+/** Where an "always allow" answer saves its rules. */
+export type RememberScope = "session" | "local" | "project" | "user";
+
 export type ApprovalAnswer =
-  | { behavior: "allow"; updatedInput?: Record<string, unknown>; remember?: "session" | "local" | "project" | "user" }
-  | { behavior: "deny"; message?: string };
+  | {
+      behavior: "allow";
+      updatedInput?: Record<string, unknown>;
+      remember?: RememberScope;
+      /** Rules to save instead of the decision's suggestions (each still narrowed: never a bare tool name for Bash). */
+      rules?: string[];
+      /** Why, and who answered (default "Approved by the user" / "approver"). */
+      reason?: string;
+      source?: string;
+    }
+  | { behavior: "deny"; message?: string; reason?: string; source?: string };
 
 /** Asked when the resolver says `ask`: a terminal prompt, a UI, or the host's `canUseTool`. */
 export type Approver = (request: ApprovalRequest) => Promise<ApprovalAnswer>;

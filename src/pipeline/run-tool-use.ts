@@ -346,7 +346,7 @@ async function askForApproval(
   }
   const answer = await services.approver({ toolUse: prepared.block, tool, input, decision, agentId: context.agent.agentId });
   if (answer.behavior === "allow") {
-    const allowed: PermissionDecision = { behavior: "allow", reason: "Approved by the user", rule: null, source: "approver" };
+    const allowed: PermissionDecision = { behavior: "allow", reason: answer.reason ?? "Approved by the user", rule: null, source: answer.source ?? "approver" };
     if (answer.updatedInput) allowed.updatedInput = answer.updatedInput;
     return allowed;
   }
@@ -354,6 +354,6 @@ async function askForApproval(
     behavior: "deny",
     reason: answer.message ?? "The user declined this call. Do not retry it as is; ask the user what to do instead.",
     rule: null,
-    source: "approver",
+    source: answer.source ?? "approver",
   };
 }

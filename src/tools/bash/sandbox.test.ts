@@ -170,7 +170,7 @@ describe.skipIf(bwrapProblem !== undefined)("sandbox with real bubblewrap", () =
       const outside = mkdtempSync("/var/tmp/armature-sbx-");
       try {
         const command = `echo out > ${outside}/x.txt`;
-        const asks = sandboxed(dir, {}, { permissionMode: "default" });
+        const asks = sandboxed(dir, {}, { permissionMode: "default", canUseTool: undefined });
         const denied = await run(asks, "Bash", { command, dangerouslyDisableSandbox: true });
         expect(denied.is_error).toBe(true);
         expect(textOf(denied)).toContain("Run outside the OS sandbox");

@@ -20,7 +20,8 @@ afterAll(async () => {
 });
 
 async function glob(input: Record<string, unknown>, cwd = dir): Promise<{ text: string; isError: boolean }> {
-  const session = createSession({ cwd, tools: [createGlobTool()] });
+  // The fixture dir is a working directory even when cwd is below it (reads outside the working dirs ask).
+  const session = createSession({ cwd, tools: [createGlobTool()], additionalDirectories: [dir] });
   try {
     const [r] = await session.runTurn([toolUse("Glob", input, "g")]);
     return { text: r!.content as string, isError: r!.is_error === true };

@@ -27,7 +27,8 @@ interface Outcome {
 }
 
 async function grep(options: GrepToolOptions, input: Record<string, unknown>, cwd = dir): Promise<Outcome> {
-  const session = createSession({ cwd, tools: [createGrepTool(options)] });
+  // The fixture dir is a working directory even when cwd is below it (reads outside the working dirs ask).
+  const session = createSession({ cwd, tools: [createGrepTool(options)], additionalDirectories: [dir] });
   try {
     const [result] = await session.runTurn([toolUse("Grep", input, "g1")]);
     const text = (result!.content as string).replace(`\n\n${BUILTIN_NOTICE}`, "");

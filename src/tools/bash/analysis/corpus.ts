@@ -245,7 +245,7 @@ export const ATTACKS: AttackCase[] = [
   { command: "sed '/x/e' f", source: GHSA_SED },
   { command: "sed 's/a/b/ ; e id' f", source: GHSA_SED },
   { command: "awk 'BEGIN{system(\"id\")}'", source: GTFO("awk") },
-  { command: "awk '{print > \"out\"}' f", source: GTFO("awk", "File write") },
+  { command: "awk '{print > \"out\"}' f", source: GTFO("awk", "File write"), writes: ["out"] },
   { command: "awk '{print | \"sh\"}' f", source: GTFO("awk") },
   { command: "awk 'BEGIN{\"id\" | getline x}'", source: GTFO("awk") },
   { command: "awk 'BEGIN{while ((getline line < \"/etc/shadow\") > 0) print line}'", source: GTFO("awk", "File read") },

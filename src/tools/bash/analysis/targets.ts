@@ -102,6 +102,12 @@ export function commandTargets(cmd: SimpleCommand): Targets {
       const hasProgram = optionValues("fe", ["file", "source"]).length > 0;
       t.read.push(...(hasProgram ? operands : operands.slice(1)).filter((o) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(o)));
       t.read.push(...optionValues("f", ["file"]));
+      // Literal file names in the program: `print > "out"`, `getline < "in"` (over-inclusive).
+      const programs = [...optionValues("e", ["source"]), ...(hasProgram ? [] : operands.slice(0, 1))];
+      for (const program of programs) {
+        for (const m of program.matchAll(/>>?\s*"((?:[^"\\]|\\.)*)"/g)) t.write.push(m[1] as string);
+        for (const m of program.matchAll(/<\s*"((?:[^"\\]|\\.)*)"/g)) t.read.push(m[1] as string);
+      }
       break;
     }
     case "grep":

@@ -1,0 +1,148 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { realpath } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withTempDir } from "../../test/helpers.js";
+import { createSession } from "../session/session.js";
+import type { CliIO } from "./io.js";
+import { main } from "./main.js";
+import { loadExecSettings } from "./settings.js";
+
+function io(stdin = ""): CliIO & { out: () => string; err: () => string } {
+  let out = "";
+  let err = "";
+  return {
+    stdout: { write: (t: string) => (out += t) },
+    stderr: { write: (t: string) => (err += t) },
+    readStdin: async () => stdin,
+    isTTY: false,
+    out: () => out,
+    err: () => err,
+  };
+}
+
+const saved = { HOME: process.env.HOME, managed: process.env.ARMATURE_MANAGED_SETTINGS };
+let isolated: string;
+beforeAll(() => {
+  isolated = join(process.env.TMPDIR ?? "/tmp", `armature-cli-home-${process.pid}`);
+  mkdirSync(isolated, { recursive: true });
+  process.env.HOME = isolated;
+  process.env.ARMATURE_MANAGED_SETTINGS = join(isolated, "none.json");
+});
+afterAll(() => {
+  process.env.HOME = saved.HOME;
+  if (saved.managed === undefined) delete process.env.ARMATURE_MANAGED_SETTINGS;
+  else process.env.ARMATURE_MANAGED_SETTINGS = saved.managed;
+});
+
+async function check(args: string[], stdin = "") {
+  const t = io(stdin);
+  const code = await main(["permissions", "check", ...args], t);
+  return { code, out: t.out(), err: t.err() };
+}
+
+describe("armature permissions check", () => {
+  it("prints behavior, reason, rule and source", async () => {
+    await withTempDir(async (dir) => {
+      const r = await check(["--tool", "Bash", "--input", '{"command":"npm run test -- --ci"}', "--cwd", dir, "--allow", "Bash(npm run test *)"]);
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.out)).toEqual({ behavior: "allow", reason: "Allowed by rule Bash(npm run test *)", rule: "Bash(npm run test *)", source: "command line" });
+    });
+  });
+
+  it("reads the settings files of --cwd and names the deciding file", async () => {
+    await withTempDir(async (dir) => {
+      mkdirSync(join(dir, ".armature"));
+      const file = join(dir, ".armature", "settings.json");
+      writeFileSync(file, JSON.stringify({ permissions: { deny: ["Bash(curl *)"] } }));
+      const r = await check(["--tool", "Bash", "--input", '{"command":"ls && curl http://x"}', "--cwd", dir, "--mode", "bypassPermissions"]);
+      expect(JSON.parse(r.out)).toMatchObject({ behavior: "deny", rule: "Bash(curl *)", source: file });
+    });
+  });
+
+  it.each([
+    [["--input", "{}"], "--tool"],
+    [["--tool", "Read"], "--input"],
+    [["--tool", "Read", "--input", "{nope"], "--input"],
+    [["--tool", "Read", "--input", "{}", "--mode", "yolo"], "--mode"],
+    [["--tool", "Read", "--input", "{}", "--allow", "Bash("], "--allow"],
+    [["--tool", "Nope", "--input", "{}"], "--tool"],
+    [["--tool", "Read", "--input", "{}", "--bogus"], "--bogus"],
+  ])("bad arguments exit 2 and name the flag (%j)", async (args, flag) => {
+    const r = await check(args);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(flag);
+  });
+
+  it("--batch prints one decision per line, errors as lines, and exits 2 if any line was bad", async () => {
+    await withTempDir(async (dir) => {
+      const lines = [
+        { tool: "Bash", input: { command: "ls" } },
+        { tool: "Bash", input: { command: "rm -rf src" }, deny: ["Bash(rm *)"] },
+        { tool: "Read", input: { file_path: "/etc/passwd" }, mode: "dontAsk" },
+        "not json",
+        { tool: "WebFetch", input: { url: "https://a.example.com/" }, allow: ["WebFetch(domain:*.example.com)"] },
+      ].map((l) => (typeof l === "string" ? l : JSON.stringify(l)));
+      const file = join(dir, "cases.jsonl");
+      writeFileSync(file, lines.join("\n"));
+      const r = await check(["--batch", file, "--cwd", dir]);
+      const out = r.out.trim().split("\n").map((l) => JSON.parse(l));
+      expect(out.map((o) => o.behavior ?? "error")).toEqual(["allow", "deny", "deny", "error", "allow"]);
+      expect(out[3].error).toMatch(/line 4/);
+      expect(r.code).toBe(2);
+      const piped = await check(["--batch", "-", "--cwd", dir], lines[0]!);
+      expect(JSON.parse(piped.out).behavior).toBe("allow");
+    });
+  });
+});
+
+describe("armature permissions list", () => {
+  it("shows the effective rules with their sources, and warnings", async () => {
+    await withTempDir(async (dir) => {
+      mkdirSync(join(dir, ".armature"));
+      writeFileSync(join(dir, ".armature", "settings.local.json"), JSON.stringify({ permissions: { allow: ["Bash(make *)"], deny: ["Raed(x)"] } }));
+      const t = io();
+      expect(await main(["permissions", "list", "--cwd", dir, "--ask", "Bash(git push *)", "--json"], t)).toBe(0);
+      const json = JSON.parse(t.out());
+      expect(json.rules).toEqual([
+        { behavior: "ask", rule: "Bash(git push *)", source: "command line" },
+        { behavior: "deny", rule: "Raed(x)", source: join(dir, ".armature", "settings.local.json") },
+        { behavior: "allow", rule: "Bash(make *)", source: join(dir, ".armature", "settings.local.json") },
+      ]);
+      expect(json.warnings.join("\n")).toMatch(/unknown tool "Raed"/);
+      const text = io();
+      await main(["permissions", "list", "--cwd", dir], text);
+      expect(text.out()).toMatch(/allow:\n {2}Bash\(make \*\) {4}.*settings\.local\.json/);
+    });
+  });
+});
+
+describe("armature exec settings", () => {
+  it("reads every level of --cwd; env from settings reaches the session's tool environment", async () => {
+    await withTempDir(async (raw) => {
+      const dir = await realpath(raw);
+      mkdirSync(join(dir, ".armature"));
+      writeFileSync(join(dir, ".armature", "settings.json"), JSON.stringify({ env: { FOO: "project" }, permissions: { deny: ["Bash(curl *)"], additionalDirectories: ["../shared"] } }));
+      writeFileSync(join(dir, ".armature", "settings.local.json"), JSON.stringify({ env: { FOO: "local" }, hooks: { PreToolUse: [] } }));
+      const s = await loadExecSettings({ cwd: dir, cli: { allow: ["Bash(ls *)"] } });
+      expect(s.rules.map((r) => r.raw)).toEqual(["Bash(ls *)", "Bash(curl *)"]);
+      expect(s.env).toEqual({ FOO: "local" });
+      expect(s.additionalDirectories).toEqual([join(dir, "..", "shared")]);
+      expect(s.hookConfigs).toEqual([{ source: join(dir, ".armature", "settings.local.json"), config: { PreToolUse: [] } }]);
+      const session = createSession({ cwd: dir, env: s.env, rules: s.rules });
+      expect(session.context.session.env).toEqual({ FOO: "local" });
+      await session.close();
+    });
+  });
+
+  it("a bad settings file stops exec with exit 2, naming the file and key", async () => {
+    await withTempDir(async (dir) => {
+      mkdirSync(join(dir, ".armature"));
+      writeFileSync(join(dir, ".armature", "settings.json"), JSON.stringify({ permissions: { deny: ["Bash(rm"] } }));
+      const t = io("[]");
+      expect(await main(["exec", "--cwd", dir], t)).toBe(2);
+      expect(t.err()).toContain(join(dir, ".armature", "settings.json"));
+      expect(t.err()).toContain("permissions.deny[0]");
+    });
+  });
+});

@@ -1,0 +1,203 @@
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { resolvePermission } from "../permissions/resolve.js";
+import { ruleWarnings } from "../permissions/rule.js";
+import type { PermissionDecision } from "../permissions/types.js";
+import { PERMISSION_MODES, type PermissionMode, type Tool } from "../tool/types.js";
+import { builtinTools } from "../tools/index.js";
+import { buildCheckRequest } from "./check-request.js";
+import { UsageError, type CliIO } from "./io.js";
+import { loadExecSettings, type ExecSettingsInput } from "./settings.js";
+
+export const PERMISSIONS_HELP = `Usage: armature permissions <check|list> [options]
+
+  check --tool NAME --input JSON   the decision a call would get, and what decided it:
+                                   {"behavior","reason","rule","source"}; nothing is run
+  check --batch FILE               JSON Lines of {tool, input, cwd?, mode?, allow?, ask?, deny?, addDirs?}
+                                   ("-" for stdin); one decision per line
+  list                             the effective rules with their sources
+
+Options:
+  --cwd DIR              working directory whose settings are read (default: the current one)
+  --mode MODE            ${PERMISSION_MODES.join(" | ")}
+  --allow RULE, --ask RULE, --deny RULE   rules on top of the settings (repeatable)
+  --add-dir DIR          an additional working directory (repeatable)
+  --settings FILE        a settings file on top of the project's
+  --settings-from claude also read the matching .claude/ settings files
+  --allow-project-bypass let project settings choose bypassPermissions or auto
+  --json                 (list) print JSON
+  -h, --help             this text
+`;
+
+const OPTIONS = {
+  tool: { type: "string" },
+  input: { type: "string" },
+  batch: { type: "string" },
+  cwd: { type: "string" },
+  mode: { type: "string" },
+  allow: { type: "string", multiple: true },
+  ask: { type: "string", multiple: true },
+  deny: { type: "string", multiple: true },
+  "add-dir": { type: "string", multiple: true },
+  settings: { type: "string" },
+  "settings-from": { type: "string", multiple: true },
+  "allow-project-bypass": { type: "boolean" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+function checkMode(mode: unknown, flag: string): PermissionMode | undefined {
+  if (mode === undefined) return undefined;
+  if (typeof mode !== "string" || !PERMISSION_MODES.includes(mode as PermissionMode)) {
+    throw new UsageError(`${flag} must be one of ${PERMISSION_MODES.join(", ")}; got ${JSON.stringify(mode)}`);
+  }
+  return mode as PermissionMode;
+}
+
+/** The printed shape of a decision. */
+export function decisionLine(d: PermissionDecision): { behavior: string; reason: string; rule: string | null; source: string | null } {
+  return { behavior: d.behavior, reason: d.reason, rule: d.rule, source: d.source };
+}
+
+export async function permissionsCommand(argv: string[], io: CliIO): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === undefined || sub === "-h" || sub === "--help" || sub === "help") {
+    io.stdout.write(PERMISSIONS_HELP);
+    return sub === undefined ? 2 : 0;
+  }
+  if (sub !== "check" && sub !== "list") throw new UsageError(`unknown permissions command ${JSON.stringify(sub)}: use check or list\n\n${PERMISSIONS_HELP}`);
+  const { values, positionals } = parseArgs({ args: rest, options: OPTIONS, strict: true, allowPositionals: false });
+  if (values.help) {
+    io.stdout.write(PERMISSIONS_HELP);
+    return 0;
+  }
+  void positionals;
+  const base: ExecSettingsInput = {
+    cwd: resolve(values.cwd ?? process.cwd()),
+    settingsFile: values.settings,
+    settingsFrom: values["settings-from"],
+    allowProjectBypass: values["allow-project-bypass"],
+    cli: { allow: values.allow, ask: values.ask, deny: values.deny, mode: checkMode(values.mode, "--mode"), addDirs: values["add-dir"] },
+  };
+  const tools = builtinTools();
+  if (sub === "list") return listCommand(base, tools, values.json === true, io);
+
+  if (values.batch !== undefined) {
+    if (values.tool !== undefined || values.input !== undefined) throw new UsageError("--batch reads tool and input from the file; drop --tool and --input");
+    return batchCommand(values.batch, base, tools, io);
+  }
+  if (values.tool === undefined) throw new UsageError("--tool is required (or --batch FILE)");
+  if (values.input === undefined) throw new UsageError("--input is required: the tool's input as JSON, e.g. --input '{\"command\":\"ls\"}'");
+  let input: unknown;
+  try {
+    input = JSON.parse(values.input);
+  } catch (err) {
+    throw new UsageError(`--input is not valid JSON: ${(err as Error).message}`);
+  }
+  const decision = await checkOne(values.tool, input, base, tools, io);
+  io.stdout.write(`${JSON.stringify(decisionLine(decision))}\n`);
+  return 0;
+}
+
+/** One call through settings → the tool's own checks → the resolver, as a real call would go. */
+export async function checkOne(toolName: string, input: unknown, settingsInput: ExecSettingsInput, tools: readonly Tool[], io?: CliIO): Promise<PermissionDecision> {
+  const settings = await loadExecSettings(settingsInput);
+  if (io) for (const w of settings.warnings) io.stderr.write(`armature: ${w}\n`);
+  const request = await buildCheckRequest(
+    { tool: toolName, input, cwd: settingsInput.cwd, mode: settings.mode, rules: settings.rules, additionalDirectories: settings.additionalDirectories },
+    tools,
+  );
+  return resolvePermission(request, settingsInput.home !== undefined ? { home: settingsInput.home } : {});
+}
+
+interface BatchLine {
+  tool?: unknown;
+  input?: unknown;
+  cwd?: unknown;
+  mode?: unknown;
+  allow?: unknown;
+  ask?: unknown;
+  deny?: unknown;
+  addDirs?: unknown;
+}
+
+function stringList(value: unknown, key: string, line: number): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) throw new UsageError(`line ${line}: ${key} must be an array of strings`);
+  return value;
+}
+
+async function batchCommand(file: string, base: ExecSettingsInput, tools: readonly Tool[], io: CliIO): Promise<number> {
+  let text: string;
+  try {
+    text = file === "-" ? await io.readStdin() : await readFile(file, "utf8");
+  } catch (err) {
+    throw new UsageError(`--batch: cannot read ${file}: ${(err as Error).message}`);
+  }
+  let failed = 0;
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i]!.trim();
+    if (raw === "") continue;
+    const n = i + 1;
+    try {
+      let spec: BatchLine;
+      try {
+        spec = JSON.parse(raw) as BatchLine;
+      } catch (err) {
+        throw new UsageError(`line ${n}: not valid JSON (${(err as Error).message})`);
+      }
+      if (typeof spec !== "object" || spec === null || typeof spec.tool !== "string") throw new UsageError(`line ${n}: needs "tool" (a string) and "input"`);
+      if (spec.cwd !== undefined && typeof spec.cwd !== "string") throw new UsageError(`line ${n}: cwd must be a string`);
+      const lineInput: ExecSettingsInput = {
+        ...base,
+        cwd: typeof spec.cwd === "string" ? resolve(base.cwd, spec.cwd) : base.cwd,
+        cli: {
+          allow: [...(base.cli.allow ?? []), ...(stringList(spec.allow, "allow", n) ?? [])],
+          ask: [...(base.cli.ask ?? []), ...(stringList(spec.ask, "ask", n) ?? [])],
+          deny: [...(base.cli.deny ?? []), ...(stringList(spec.deny, "deny", n) ?? [])],
+          mode: checkMode(spec.mode, `line ${n}: mode`) ?? base.cli.mode,
+          addDirs: [...(base.cli.addDirs ?? []), ...(stringList(spec.addDirs, "addDirs", n) ?? [])],
+        },
+      };
+      const decision = await checkOne(spec.tool, spec.input ?? {}, lineInput, tools);
+      io.stdout.write(`${JSON.stringify(decisionLine(decision))}\n`);
+    } catch (err) {
+      if (!(err instanceof UsageError)) throw err;
+      failed++;
+      io.stdout.write(`${JSON.stringify({ error: err.message.startsWith("line ") ? err.message : `line ${n}: ${err.message}`, line: n })}\n`);
+    }
+  }
+  return failed === 0 ? 0 : 2;
+}
+
+async function listCommand(base: ExecSettingsInput, tools: readonly Tool[], json: boolean, io: CliIO): Promise<number> {
+  const settings = await loadExecSettings(base);
+  const warnings = [...settings.warnings, ...ruleWarnings(settings.rules, tools.map((t) => t.name))];
+  if (json) {
+    io.stdout.write(
+      `${JSON.stringify({
+        mode: settings.mode,
+        modeSource: settings.loaded.modeSource,
+        rules: settings.rules.map((r) => ({ behavior: r.behavior, rule: r.raw, source: r.source })),
+        additionalDirectories: settings.additionalDirectories,
+        sources: settings.loaded.sources,
+        warnings,
+      })}\n`,
+    );
+    return 0;
+  }
+  const out: string[] = [`mode: ${settings.mode} (${settings.loaded.modeSource})`];
+  for (const behavior of ["deny", "ask", "allow"] as const) {
+    const rules = settings.rules.filter((r) => r.behavior === behavior);
+    out.push(`${behavior}:${rules.length === 0 ? " (none)" : ""}`);
+    for (const r of rules) out.push(`  ${r.raw}    ${r.source}`);
+  }
+  if (settings.additionalDirectories.length > 0) out.push(`additional directories: ${settings.additionalDirectories.join(", ")}`);
+  out.push("settings files:");
+  for (const s of settings.loaded.sources) out.push(`  ${s.loaded ? "read   " : "absent "} ${s.level.padEnd(8)} ${s.path}`);
+  for (const w of warnings) out.push(`warning: ${w}`);
+  io.stdout.write(`${out.join("\n")}\n`);
+  return 0;
+}

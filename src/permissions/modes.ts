@@ -1,0 +1,111 @@
+import { posix } from "node:path";
+import { effectiveArgv } from "./bash-rules.js";
+import { allowRuleForSubcommand } from "./match.js";
+import { outsideTargets, type Scope } from "./scope.js";
+import type { PermissionDecision } from "./types.js";
+
+/** Does the call only read (a read-only tool, and for a shell every part known read-only)? */
+export function isReadOnlyCall(scope: Scope): boolean {
+  const { request } = scope;
+  if (!request.readOnly) return false;
+  if (scope.shell) return scope.shell.readOnly && scope.shell.complete && scope.writes.length === 0;
+  return request.subject?.kind !== "file" || request.subject.access === "read";
+}
+
+function writes(scope: Scope): boolean {
+  return !isReadOnlyCall(scope);
+}
+
+/**
+ * An ask that must reach a human (an ask rule, a hook's ask, a safety check): dontAsk denies
+ * it, plan mode denies it for a call that changes things, no mode approves it.
+ */
+export function forcedAsk(scope: Scope, d: PermissionDecision): PermissionDecision {
+  const mode = scope.request.permissionContext.mode;
+  if (mode === "dontAsk") return { ...d, behavior: "deny", reason: `${d.reason}; dontAsk mode denies whatever would ask` };
+  if (mode === "plan" && writes(scope)) return { ...d, behavior: "deny", reason: `${d.reason}; plan mode is read-only` };
+  return { ...d, behavior: "ask" };
+}
+
+/** Commands acceptEdits runs on paths inside the working dirs. */
+const BASIC_FILE_COMMANDS = new Set(["mkdir", "touch", "rm", "rmdir", "mv", "cp"]);
+
+function isBasicFileCommand(argv: string[]): boolean {
+  const name = posix.basename(argv[0] ?? "");
+  if (BASIC_FILE_COMMANDS.has(name)) return true;
+  // `cd` (its target is checked against the working dirs with the rest) moves, it changes nothing.
+  if (name === "cd" || name === "pushd") return true;
+  if (name !== "sed") return false;
+  // `sed -i 's/a/b/g' file` only: a script with `e`, `w` or `r` commands runs or writes elsewhere.
+  const args = argv.slice(1);
+  const flags = args.filter((a) => a.startsWith("-"));
+  const rest = args.filter((a) => !a.startsWith("-"));
+  if (!flags.every((f) => /^-(i|-in-place|E|r)$/.test(f))) return false;
+  const script = rest[0] ?? "";
+  return /^s\/[^/\n]*\/[^/\n]*\/[gI0-9]*$/.test(script);
+}
+
+function fromMode(scope: Scope, behavior: PermissionDecision["behavior"], reason: string): PermissionDecision {
+  return { behavior, reason, rule: null, source: `mode:${scope.request.permissionContext.mode}` };
+}
+
+/**
+ * What the mode decides once no rule, hook or check has. Reads and writes outside the working
+ * directories ask in every mode but bypassPermissions.
+ */
+export function decideByMode(scope: Scope): PermissionDecision {
+  const { request } = scope;
+  const mode = request.permissionContext.mode;
+  const name = request.tool.name;
+  if (mode === "bypassPermissions") return fromMode(scope, "allow", "Allowed by bypassPermissions mode");
+
+  const outsideReads = [...outsideTargets(scope, scope.reads), ...outsideTargets(scope, scope.cds)];
+  const outsideWrites = outsideTargets(scope, scope.writes);
+  const readOnly = isReadOnlyCall(scope);
+  const outsideNote = (): string | null => {
+    const w = outsideWrites[0];
+    if (w) return `${name} would write ${w.written}, which is ${w.unknown ? "not known before the command runs" : "outside the working directories"}`;
+    const r = outsideReads[0];
+    if (r) return `${name} would use ${r.written}, which is ${r.unknown ? "not known before the command runs" : "outside the working directories"}`;
+    return null;
+  };
+  const ask = (reason: string): PermissionDecision => {
+    if (mode === "dontAsk") return fromMode(scope, "deny", `${reason}, and dontAsk mode denies whatever would ask`);
+    const d = fromMode(scope, "ask", reason);
+    if (mode === "auto") d.classifiable = true;
+    if (mode === "bubble") d.reason = `${reason} (asked of the parent agent)`;
+    return d;
+  };
+
+  if (readOnly) {
+    const note = outsideNote();
+    return note ? ask(`${note}; approval needed`) : fromMode(scope, "allow", "Read-only call inside the working directories");
+  }
+  if (mode === "plan") return fromMode(scope, "deny", `${name} changes things, and plan mode is read-only. Present the plan first (ExitPlanMode).`);
+
+  const editsInside = outsideWrites.length === 0 && outsideReads.length === 0;
+  if ((mode === "acceptEdits" || mode === "auto") && editsInside) {
+    const subject = request.subject;
+    if (subject?.kind === "file" && subject.access === "write" && scope.writes.length > 0) {
+      return fromMode(scope, "allow", `File edit inside the working directories accepted in ${mode} mode`);
+    }
+    const facts = scope.shell;
+    if (facts && facts.complete && facts.subcommands.length > 0 && facts.subcommands.every((s) => isBasicFileCommand(effectiveArgv(s)))) {
+      return fromMode(scope, "allow", `File command inside the working directories accepted in ${mode} mode`);
+    }
+  }
+  const note = outsideNote();
+  if (note) return ask(`${note}; approval needed`);
+  return ask(`${whatNeedsApproval(scope)} needs approval in ${mode} mode`);
+}
+
+/** For a shell command, the first part no allow rule covers (`rm -rf build`), else the tool's name. */
+function whatNeedsApproval(scope: Scope): string {
+  const facts = scope.shell;
+  if (!facts) return scope.request.tool.name;
+  const rules = scope.request.permissionContext.rules;
+  const uncovered = facts.subcommands.find((s) => !allowRuleForSubcommand(rules, s, scope.request.tool.name));
+  if (!uncovered) return scope.request.tool.name;
+  const text = uncovered.text.length > 120 ? `${uncovered.text.slice(0, 117)}...` : uncovered.text;
+  return `\`${text}\``;
+}

@@ -1,0 +1,110 @@
+import { existsSync, realpathSync } from "node:fs";
+import { homedir } from "node:os";
+import { isAbsolute, posix, resolve as resolvePath } from "node:path";
+
+/**
+ * The two names a path goes by: the one written (made absolute and normalised lexically) and
+ * the canonical one (symlinks resolved on the longest existing prefix). Rules are checked on
+ * both: a deny matches if either does, an allow needs both.
+ */
+export interface PathForms {
+  lexical: string;
+  canonical: string;
+}
+
+/** How paths are canonicalised; tests and the CLI use the real file system. */
+export type Canonicalize = (absolutePath: string) => string;
+
+/** Windows paths as POSIX (`C:\x` → `/c/x`), so rules written on one system read the same. */
+export function toPosix(path: string): string {
+  const drive = /^([A-Za-z]):[\\/]/.exec(path);
+  let out = path.replace(/\\/g, "/");
+  if (drive) out = `/${drive[1]!.toLowerCase()}${out.slice(2)}`;
+  return out;
+}
+
+/** Expands a leading `~` or `~/` (as bash would for an unquoted word). */
+export function expandHome(path: string, home: string): string {
+  if (path === "~") return home;
+  if (path.startsWith("~/")) return posix.join(home, path.slice(2));
+  return path;
+}
+
+/**
+ * The real path of the longest existing prefix, with the rest appended and normalised. The raw
+ * (un-normalised) path goes to realpath so that `link/..` means what the kernel means by it.
+ * `parent` canonicalises the directory when the path itself does not exist (a memo passes
+ * itself, so siblings share the work).
+ */
+export function realCanonicalize(absolutePath: string, parent: Canonicalize = realCanonicalize): string {
+  // existsSync never throws (ENOTDIR, EACCES, ELOOP read as missing) and builds no Stats object.
+  if (existsSync(absolutePath)) {
+    try {
+      return realpathSync.native(absolutePath);
+    } catch {
+      // raced away or unreadable: treat as missing
+    }
+  }
+  const slash = absolutePath.lastIndexOf("/");
+  if (slash <= 0) return posix.resolve(absolutePath);
+  const rest = absolutePath.slice(slash + 1);
+  return posix.resolve(parent(absolutePath.slice(0, slash) || "/"), rest === "" ? "." : rest);
+}
+
+/** A memo so one decision canonicalises each path (and each parent directory) once. */
+export function memoCanonicalize(inner: (p: string, parent: Canonicalize) => string): Canonicalize {
+  const seen = new Map<string, string>();
+  const memo: Canonicalize = (p) => {
+    let out = seen.get(p);
+    if (out === undefined) {
+      out = inner(p, memo);
+      seen.set(p, out);
+    }
+    return out;
+  };
+  return memo;
+}
+
+export function pathForms(path: string, cwd: string, home: string, canonicalize: Canonicalize): PathForms {
+  const posixPath = toPosix(expandHome(path, home));
+  const raw = isAbsolute(posixPath) ? posixPath : `${cwd.replace(/\/+$/, "")}/${posixPath}`;
+  return { lexical: resolvePath(raw), canonical: canonicalize(raw) };
+}
+
+/** Inside with a segment boundary: `/proj-evil` is not inside `/proj`. */
+export function isInside(path: string, dir: string): boolean {
+  if (dir === "/") return path.startsWith("/");
+  return path === dir || path.startsWith(`${dir}/`);
+}
+
+/** The working directories, each by both its names. */
+export interface WorkingDirs {
+  lexical: string[];
+  canonical: string[];
+}
+
+export function workingDirs(cwd: string, additional: readonly string[], canonicalize: Canonicalize): WorkingDirs {
+  const dirs = [cwd, ...additional.map((d) => resolvePath(cwd, toPosix(d)))];
+  const lexical = dirs.map((d) => resolvePath(d));
+  return { lexical, canonical: lexical.map((d) => canonicalize(d)) };
+}
+
+/** Inside the working dirs by its canonical name, and by its written name too. */
+export function insideWorkingDirs(forms: PathForms, dirs: WorkingDirs): boolean {
+  const canonicalInside = dirs.canonical.some((d) => isInside(forms.canonical, d));
+  const lexicalInside = dirs.lexical.some((d) => isInside(forms.lexical, d)) || dirs.canonical.some((d) => isInside(forms.lexical, d));
+  return canonicalInside && lexicalInside;
+}
+
+/** Parts of a shell word that make its value unknown before it runs. */
+export function isDynamicWord(word: string): boolean {
+  return /[$`]|^~[^/]|<\(|>\(/.test(word);
+}
+
+export function hasGlob(word: string): boolean {
+  return /[*?[]/.test(word);
+}
+
+export function defaultHome(): string {
+  return toPosix(homedir());
+}

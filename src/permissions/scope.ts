@@ -1,0 +1,92 @@
+import type { ShellCommandFacts } from "../tool/types.js";
+import { urlHost } from "./domain-rules.js";
+import {
+  defaultHome,
+  hasGlob,
+  insideWorkingDirs,
+  isDynamicWord,
+  memoCanonicalize,
+  pathForms,
+  realCanonicalize,
+  workingDirs,
+  type Canonicalize,
+  type PathForms,
+  type WorkingDirs,
+} from "./paths.js";
+import type { PermissionRequest } from "./types.js";
+
+export interface ResolveOptions {
+  /** Home directory for `~/` anchors and `~` in commands (default: the user's). */
+  home?: string;
+  /** How paths are canonicalised (default: realpath of the longest existing prefix). */
+  canonicalize?: Canonicalize;
+}
+
+/** A path a call touches, by every name it may go by (a relative shell target after a `cd` has several). */
+export interface Target {
+  written: string;
+  forms: PathForms[];
+  /** Not knowable before it runs (`$VAR`, `$(…)`, a glob, `~user`): never auto-approved. */
+  unknown: boolean;
+}
+
+/** What a call touches, worked out once per decision. */
+export interface Scope {
+  request: PermissionRequest;
+  home: string;
+  dirs: WorkingDirs;
+  canonicalize: Canonicalize;
+  shell?: ShellCommandFacts;
+  reads: Target[];
+  writes: Target[];
+  cds: Target[];
+  /** For a URL subject: the parsed host, or null when it does not parse as http(s). */
+  host?: string | null;
+}
+
+const HARMLESS_WRITES = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2"]);
+
+export function buildScope(request: PermissionRequest, options: ResolveOptions = {}): Scope {
+  const home = options.home ?? defaultHome();
+  const canonicalize = memoCanonicalize(options.canonicalize ?? realCanonicalize);
+  const cwd = request.cwd;
+  const dirs = workingDirs(cwd, request.permissionContext.additionalDirectories, canonicalize);
+  const scope: Scope = { request, home, dirs, canonicalize, reads: [], writes: [], cds: [] };
+  const subject = request.subject;
+  const target = (written: string, bases: string[]): Target => {
+    const unknown = isDynamicWord(written) || hasGlob(written) || written.length === 0;
+    return { written, unknown, forms: bases.map((b) => pathForms(written, b, home, canonicalize)) };
+  };
+  if (subject?.kind === "file") {
+    const list = subject.paths.map((p) => target(p, [cwd]));
+    if (subject.access === "write") scope.writes = list;
+    else scope.reads = list;
+  } else if (subject?.kind === "url") {
+    scope.host = urlHost(subject.url);
+  } else if (subject?.kind === "shell") {
+    const facts = subject.facts;
+    scope.shell = facts;
+    scope.cds = facts.cdTargets.filter((t) => t !== "-" && t !== "").map((t) => target(t, [cwd]));
+    // After `cd X`, a relative target may be relative to X: check it against every place it may land.
+    const bases = [cwd];
+    for (const cd of scope.cds) if (!cd.unknown) bases.push(...cd.forms.map((f) => f.lexical));
+    // `popd`, `cd -` and a CDPATH lookup move to a directory the text does not name.
+    const cdUnknown =
+      scope.cds.some((c) => c.unknown) ||
+      facts.cdTargets.includes("-") ||
+      facts.subcommands.some((s) => /^(popd|pushd [+-]\d+)\b/.test(s.effective) || (/^(cd|pushd)\b/.test(s.effective) && "CDPATH" in s.env));
+    const relTarget = (t: string): Target => {
+      const out = target(t, bases);
+      if (cdUnknown && !t.startsWith("/") && !t.startsWith("~")) out.unknown = true;
+      return out;
+    };
+    scope.writes = facts.writeTargets.filter((t) => !HARMLESS_WRITES.has(t)).map(relTarget);
+    scope.reads = facts.readTargets.filter((t) => t !== "-" && t !== "/dev/null").map(relTarget);
+  }
+  return scope;
+}
+
+/** Targets (or cd targets) that fall outside the working directories or cannot be known. */
+export function outsideTargets(scope: Scope, targets: readonly Target[]): Target[] {
+  return targets.filter((t) => t.unknown || t.forms.some((f) => !insideWorkingDirs(f, scope.dirs)));
+}

@@ -1,0 +1,52 @@
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import { parseRule } from "../permissions/rule.js";
+import type { RuleBehavior } from "../tool/types.js";
+import { SettingsError, validateSettings } from "./schema.js";
+
+export type PersistScope = "local" | "project" | "user";
+
+/** The file an "always allow" answer writes to for a scope. */
+export function settingsPathFor(scope: PersistScope, projectDir: string, options: { home?: string; userDir?: string } = {}): string {
+  if (scope === "local") return join(projectDir, ".armature", "settings.local.json");
+  if (scope === "project") return join(projectDir, ".armature", "settings.json");
+  const userDir = options.userDir ?? process.env.ARMATURE_CONFIG_DIR ?? join(options.home ?? homedir(), ".armature");
+  return join(userDir, "settings.json");
+}
+
+/**
+ * Adds rules to a settings file atomically (a temp file in the same directory, then rename):
+ * other keys are kept, a rule already there is not repeated. A file that is not valid JSON or
+ * not valid settings is never overwritten: that is an error naming the file.
+ */
+export async function addPermissionRules(file: string, behavior: RuleBehavior, rules: readonly string[]): Promise<string[]> {
+  for (const raw of rules) parseRule(raw, behavior, file);
+  let json: Record<string, unknown> = {};
+  try {
+    const text = await readFile(file, "utf8");
+    try {
+      json = JSON.parse(text) as Record<string, unknown>;
+    } catch (err) {
+      throw new SettingsError(file, null, `not valid JSON, so it was left as is (${(err as Error).message})`);
+    }
+    validateSettings(json, file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+  }
+  const permissions = (json.permissions ?? {}) as Record<string, unknown>;
+  const existing = Array.isArray(permissions[behavior]) ? (permissions[behavior] as string[]) : [];
+  const added = rules.filter((r) => !existing.includes(r));
+  if (added.length === 0) return [];
+  json.permissions = { ...permissions, [behavior]: [...existing, ...added] };
+  await mkdir(dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    await writeFile(temp, `${JSON.stringify(json, null, 2)}\n`, { encoding: "utf8", flag: "wx" });
+    await rename(temp, file);
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw err;
+  }
+  return added;
+}

@@ -1,0 +1,130 @@
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtemp, realpath, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../src/cli/main.js";
+import type { CliIO } from "../src/cli/io.js";
+
+/**
+ * The security corpus (test/security-corpus.jsonl): attacks that broke other agents' permission
+ * checks, each with its public source, and benign controls. Every case runs through
+ * `armature permissions check --batch` — the very path a user's policy test takes.
+ * `not-allow`: anything but allow; `deny`: exactly deny; `allow`: exactly allow.
+ */
+interface CorpusCase {
+  id: string;
+  source: string;
+  tool: string;
+  input: unknown;
+  mode?: string;
+  allow?: string[];
+  ask?: string[];
+  deny?: string[];
+  addDirs?: string[];
+  cwd?: string;
+  expect: "allow" | "deny" | "not-allow";
+  /** A gap outside the resolver (e.g. in the shell analysis), named here so that it stays visible. */
+  knownGap?: string;
+}
+
+const corpus: CorpusCase[] = readFileSync(join(import.meta.dirname, "security-corpus.jsonl"), "utf8")
+  .split("\n")
+  .filter((l) => l.trim() !== "")
+  .map((l) => JSON.parse(l) as CorpusCase);
+
+let root: string;
+let proj: string;
+let home: string;
+let decisions: Array<{ behavior?: string; reason?: string; rule?: string | null; error?: string }>;
+const savedEnv = { HOME: process.env.HOME, managed: process.env.ARMATURE_MANAGED_SETTINGS, config: process.env.ARMATURE_CONFIG_DIR };
+
+function fixture(r: string): void {
+  const p = join(r, "proj");
+  for (const d of ["src", ".git/hooks", ".claude/worktrees", ".armature", "build"]) mkdirSync(join(p, d), { recursive: true });
+  for (const d of ["proj-evil", "secrets", "other", "home/.ssh"]) mkdirSync(join(r, d), { recursive: true });
+  const files: Record<string, string> = {
+    "proj/README.md": "a\n",
+    "proj/src/app.ts": "export const a = 1;\n",
+    "proj/.env": "SECRET=1\n",
+    "proj/.env.example": "SECRET=\n",
+    "proj-evil/x": "x\n",
+    "secrets/key": "k\n",
+    "other/notes.txt": "n\n",
+    "home/.ssh/id_rsa": "key\n",
+    "home/.bashrc": "\n",
+  };
+  for (const [f, text] of Object.entries(files)) writeFileSync(join(r, f), text);
+  symlinkSync(join(r, "secrets", "key"), join(p, "link-secret"));
+  symlinkSync(join(p, ".env"), join(p, "link-env"));
+  symlinkSync(join(r, "secrets"), join(p, "linkdir"));
+}
+
+function substitute<T>(value: T): T {
+  const text = JSON.stringify(value).replaceAll("{R}", root).replaceAll("{P}", proj).replaceAll("{H}", home);
+  return JSON.parse(text) as T;
+}
+
+beforeAll(async () => {
+  root = await realpath(await mkdtemp(join(tmpdir(), "armature-corpus-")));
+  proj = join(root, "proj");
+  home = join(root, "home");
+  fixture(root);
+  process.env.HOME = home;
+  process.env.ARMATURE_MANAGED_SETTINGS = join(root, "no-managed-settings.json");
+  delete process.env.ARMATURE_CONFIG_DIR;
+
+  const batch = corpus
+    .map((c) => {
+      const line: Record<string, unknown> = { tool: c.tool, input: substitute(c.input) };
+      for (const k of ["mode", "allow", "ask", "deny", "addDirs", "cwd"] as const) if (c[k] !== undefined) line[k] = substitute(c[k]);
+      return JSON.stringify(line);
+    })
+    .join("\n");
+  const file = join(root, "batch.jsonl");
+  writeFileSync(file, batch);
+  let out = "";
+  const io: CliIO = {
+    stdout: { write: (t: string) => (out += t) },
+    stderr: { write: () => true },
+    readStdin: async () => "",
+    isTTY: false,
+  };
+  await main(["permissions", "check", "--batch", file, "--cwd", proj], io);
+  decisions = out.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
+});
+
+afterAll(async () => {
+  if (savedEnv.HOME === undefined) delete process.env.HOME;
+  else process.env.HOME = savedEnv.HOME;
+  if (savedEnv.managed === undefined) delete process.env.ARMATURE_MANAGED_SETTINGS;
+  else process.env.ARMATURE_MANAGED_SETTINGS = savedEnv.managed;
+  if (savedEnv.config !== undefined) process.env.ARMATURE_CONFIG_DIR = savedEnv.config;
+  await rm(root, { recursive: true, force: true });
+});
+
+describe("security corpus", () => {
+  it("has at least 200 cases, each with a public source, attacks and benign controls", () => {
+    expect(corpus.length).toBeGreaterThanOrEqual(200);
+    expect(new Set(corpus.map((c) => c.id)).size).toBe(corpus.length);
+    for (const c of corpus) expect(c.source.length, c.id).toBeGreaterThan(5);
+    expect(corpus.filter((c) => c.expect === "allow").length).toBeGreaterThanOrEqual(40);
+  });
+
+  it("one decision per case", () => {
+    expect(decisions).toHaveLength(corpus.length);
+  });
+
+  const check = (c: CorpusCase, i: number): void => {
+    const d = decisions[i]!;
+    const shown = `${c.id} (${c.source}): ${JSON.stringify(d)}`;
+    expect(d.error, shown).toBeUndefined();
+    if (c.expect === "allow") expect(d.behavior, shown).toBe("allow");
+    else if (c.expect === "deny") expect(d.behavior, shown).toBe("deny");
+    else expect(d.behavior === "ask" || d.behavior === "deny", shown).toBe(true);
+  };
+  const cases = corpus.map((c, i) => [c.id, c, i] as const);
+  it.each(cases.filter(([, c]) => c.knownGap === undefined))("%s", (_id, c, i) => check(c, i));
+  // Fails today for the reason given; when the gap is fixed this turns red: drop the knownGap then.
+  it.fails.each(cases.filter(([, c]) => c.knownGap !== undefined))("%s (known gap)", (_id, c, i) => check(c, i));
+});
