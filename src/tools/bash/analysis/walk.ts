@@ -7,11 +7,10 @@ import { fallbackSegments } from "./fallback.js";
 import { heredocIsQuoted, isBlankGap, removeLineContinuations } from "./source-text.js";
 import { literalWord, type Redirect, type SimpleCommand, type WalkState } from "./command.js";
 import { evaluateWord, type Word } from "./words.js";
-import { commandBaseName } from "./wrappers.js";
+import { commandBaseName, unwrapCommand } from "./wrappers.js";
 
 /** Shells that read their script from standard input when given no `-c` and no file. */
 const STDIN_SHELLS = new Set(["bash", "sh", "dash", "zsh", "ksh", "mksh", "ash"]);
-import { unwrapCommand } from "./wrappers.js";
 
 /** How deep `bash -c "bash -c '…'"` / `eval` strings are followed. */
 const MAX_SCRIPT_DEPTH = 8;
@@ -130,11 +129,10 @@ class Walker {
         this.children(node, nested);
         return;
       case "expansion":
-        if (!evaluateWord(node).unsafeExpansion) this.children(node, nested);
-        else {
+        if (evaluateWord(node).unsafeExpansion) {
           this.state.notReadOnly.add(`parameter expansion with side effects or indirection: ${node.text}`);
-          this.children(node, nested);
         }
+        this.children(node, nested);
         return;
       case "heredoc_body":
         // Reached only through redirect(), which decides whether the body is expanded.
@@ -194,7 +192,7 @@ class Walker {
           const valueNode = child.childForFieldName("value");
           const value = valueNode ? evaluateWord(valueNode) : emptyWord();
           cmd.env.push({ name, value });
-          if (valueNode) this.walkWordParts(valueNode, nested);
+          if (valueNode) this.walk(valueNode, nested);
           if (child.child(1)?.type === "+=") this.state.notReadOnly.add(`appends to ${name}`);
           break;
         }
@@ -213,17 +211,12 @@ class Walker {
             translated = false;
           }
           cmd.words.push(...splitOnIfs(word));
-          this.walkWordParts(child, nested);
+          this.walk(child, nested);
         }
       }
     }
     this.emit(cmd);
     return cmd;
-  }
-
-  /** Walks a word's sub-nodes for what they run (substitutions) and unmodelled expansions. */
-  private walkWordParts(node: Node, nested: boolean): void {
-    this.walk(node, nested);
   }
 
   private redirectedStatement(node: Node, nested: boolean): void {
@@ -377,6 +370,9 @@ class Walker {
 
   private testCommand(node: Node): void {
     const visit = (n: Node): void => {
+      if (n.type === "unary_expression" && /^-[vR]$/.test(n.child(0)?.text ?? "")) {
+        this.state.notReadOnly.add("[[ -v evaluates array subscripts");
+      }
       if (n.type === "binary_expression") {
         const op = n.childForFieldName("operator");
         if (op && ARITHMETIC_COMPARISONS.has(op.text) && containsVariable(n)) {
