@@ -181,7 +181,10 @@ class Walker {
     for (let i = 0; i < node.childCount; i++) {
       const child = node.child(i);
       if (!child) continue;
-      if (child.isError || child.isMissing) this.walk(child, nested);
+      if (child.isError || child.isMissing) {
+        this.walk(child, nested);
+        continue;
+      }
       if (!child.isNamed) {
         if (child.type === "$") translated = true;
         continue;
