@@ -249,3 +249,28 @@ describe("fallback extraction for text the grammar rejects", () => {
     expect(f.subcommands.map((s) => s.text)).toContain(text);
   });
 });
+
+describe("robustness on generated input", () => {
+  // A fixed-seed generator: the same strings every run.
+  let seed = 12345;
+  const random = (): number => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
+  const pieces = ["ls", "rm", " ", " ", "-x", "'", '"', "\\", "$", "(", ")", "{", "}", "`", ";", "&", "|", "<", ">", "\n", "#", "=", "a", "$(", "<<", "EOF", "*", "~", "!", "[[", "]]", "$'", "\t", "\r", "\u00a0"];
+  const strings = Array.from({ length: 1500 }, () => {
+    let s = "";
+    const n = 1 + Math.floor(random() * 14);
+    for (let i = 0; i < n; i++) s += pieces[Math.floor(random() * pieces.length)];
+    return s;
+  });
+
+  it("never throws and keeps its invariants", () => {
+    for (const s of strings) {
+      const f = analyzeCommand(s);
+      expect(f.readOnly, s).toBe(f.reasons.length === 0);
+      if (!f.complete) expect(f.readOnly, s).toBe(false);
+      for (const sub of f.subcommands) expect(sub.text).toBe(sub.argv.join(" "));
+    }
+  });
+});
