@@ -71,7 +71,7 @@ describe("git invocations", () => {
     "git status", "git log --oneline -5", "git diff HEAD~1", "git show HEAD:x", "git blame f",
     "git branch", "git branch -a -v", "git branch --list feat*", "git branch --contains abc",
     "git tag", "git tag -l v*", "git remote", "git remote -v", "git remote get-url origin",
-    "git config --get user.name", "git config -l", "git config get user.name", "git reflog",
+    "git config --get user.name", "git config -l", "git config user.name", "git config get user.name", "git reflog",
     "git stash list", "git worktree list", "git rev-parse HEAD", "git ls-files -o", "git --no-pager log",
     "git diff --output-indicator-new=+", "git log --exclude=x --all", "git symbolic-ref HEAD",
   ])("%j is read-only", (command) => {
