@@ -274,3 +274,30 @@ describe("robustness on generated input", () => {
     }
   });
 });
+
+describe("limits never hide commands from deny rules", () => {
+  it("a command too long to parse is still split into commands", () => {
+    const f = analyzeCommand(`echo ${"a".repeat(1_000_001)}; rm -rf /`);
+    expect(f).toMatchObject({ readOnly: false, complete: false });
+    expect(f.subcommands.map((s) => s.text)).toContain("rm -rf /");
+  });
+
+  it.each([
+    ["substitutions", "echo " + "$(".repeat(20_000) + "rm x" + ")".repeat(20_000)],
+    ["subshells", "(".repeat(20_000) + "rm x" + ")".repeat(20_000)],
+    ["groups", "{ ".repeat(20_000) + "rm x; " + "}; ".repeat(20_000)],
+    ["evals", "eval ".repeat(20_000) + "rm x"],
+  ])("deeply nested %s do not overflow the stack and stay visible", (_name, command) => {
+    const f = analyzeCommand(command);
+    expect(f.readOnly).toBe(false);
+    expect(f.subcommands.some((s) => s.argv.includes("rm"))).toBe(true);
+  });
+
+  it("a shell string nested too deep is still split into commands", () => {
+    let cmd = "rm -rf /";
+    for (let i = 0; i < 12; i++) cmd = `bash -c ${JSON.stringify(cmd)}`;
+    const f = analyzeCommand(cmd);
+    expect(f.complete).toBe(false);
+    expect(f.subcommands.some((s) => s.argv.includes("rm"))).toBe(true);
+  });
+});
