@@ -249,3 +249,55 @@ describe("fallback extraction for text the grammar rejects", () => {
     expect(f.subcommands.map((s) => s.text)).toContain(text);
   });
 });
+
+describe("robustness on generated input", () => {
+  // A fixed-seed generator: the same strings every run.
+  let seed = 12345;
+  const random = (): number => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
+  const pieces = ["ls", "rm", " ", " ", "-x", "'", '"', "\\", "$", "(", ")", "{", "}", "`", ";", "&", "|", "<", ">", "\n", "#", "=", "a", "$(", "<<", "EOF", "*", "~", "!", "[[", "]]", "$'", "\t", "\r", "\u00a0"];
+  const strings = Array.from({ length: 1500 }, () => {
+    let s = "";
+    const n = 1 + Math.floor(random() * 14);
+    for (let i = 0; i < n; i++) s += pieces[Math.floor(random() * pieces.length)];
+    return s;
+  });
+
+  it("never throws and keeps its invariants", () => {
+    for (const s of strings) {
+      const f = analyzeCommand(s);
+      expect(f.readOnly, s).toBe(f.reasons.length === 0);
+      if (!f.complete) expect(f.readOnly, s).toBe(false);
+      for (const sub of f.subcommands) expect(sub.text).toBe(sub.argv.join(" "));
+    }
+  });
+});
+
+describe("limits never hide commands from deny rules", () => {
+  it("a command too long to parse is still split into commands", () => {
+    const f = analyzeCommand(`echo ${"a".repeat(1_000_001)}; rm -rf /`);
+    expect(f).toMatchObject({ readOnly: false, complete: false });
+    expect(f.subcommands.map((s) => s.text)).toContain("rm -rf /");
+  });
+
+  it.each([
+    ["substitutions", "echo " + "$(".repeat(20_000) + "rm x" + ")".repeat(20_000)],
+    ["subshells", "(".repeat(20_000) + "rm x" + ")".repeat(20_000)],
+    ["groups", "{ ".repeat(20_000) + "rm x; " + "}; ".repeat(20_000)],
+    ["evals", "eval ".repeat(20_000) + "rm x"],
+  ])("deeply nested %s do not overflow the stack and stay visible", (_name, command) => {
+    const f = analyzeCommand(command);
+    expect(f.readOnly).toBe(false);
+    expect(f.subcommands.some((s) => s.argv.includes("rm"))).toBe(true);
+  });
+
+  it("a shell string nested too deep is still split into commands", () => {
+    let cmd = "rm -rf /";
+    for (let i = 0; i < 12; i++) cmd = `bash -c ${JSON.stringify(cmd)}`;
+    const f = analyzeCommand(cmd);
+    expect(f.complete).toBe(false);
+    expect(f.subcommands.some((s) => s.argv.includes("rm"))).toBe(true);
+  });
+});

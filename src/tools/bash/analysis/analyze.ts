@@ -2,6 +2,7 @@
 // against out. Pure and synchronous (the grammar is loaded when this module is imported).
 import { posix } from "node:path";
 import type { ShellCommandFacts, ShellSubcommand } from "../../../tool/types.js";
+import { fallbackSegments } from "./fallback.js";
 import { readOnlyObjection } from "./read-only.js";
 import { commandTargets } from "./targets.js";
 import { newWalkState, type SimpleCommand } from "./command.js";
@@ -12,7 +13,7 @@ export const MAX_READ_ONLY_COMMAND_LENGTH = 10_000;
 /** More subcommands than this are never read-only (they still get every deny rule). */
 export const MAX_READ_ONLY_SUBCOMMANDS = 50;
 /** Beyond this, the command is not parsed at all: approval is needed and nothing is extracted. */
-export const MAX_ANALYSED_COMMAND_LENGTH = 1_000_000;
+export const MAX_ANALYSED_COMMAND_LENGTH = 200_000;
 
 /**
  * Characters bash does not treat as blanks but that look like them or hide text: a command
@@ -28,15 +29,20 @@ export function normalizeCommandText(argv: readonly string[]): string {
 export function analyzeCommand(command: string): ShellCommandFacts {
   const reasons: string[] = [];
   if (command.length > MAX_ANALYSED_COMMAND_LENGTH) {
+    // Too long to parse: deny rules still see every piece the text may run.
+    const subcommands = fallbackSegments(command).map((argv) => {
+      const text = normalizeCommandText(argv);
+      return { argv, text, effective: text, nested: false, env: {}, redirects: [] };
+    });
     return {
       command,
-      subcommands: [],
+      subcommands,
       writeTargets: [],
       readTargets: [],
       cdTargets: [],
       readOnly: false,
       complete: false,
-      reasons: [`the command is longer than ${MAX_ANALYSED_COMMAND_LENGTH} characters and was not analysed`],
+      reasons: [`the command is longer than ${MAX_ANALYSED_COMMAND_LENGTH} characters and was only split, not parsed`],
     };
   }
   const state = newWalkState();

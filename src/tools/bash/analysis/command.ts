@@ -31,10 +31,12 @@ export interface WalkState {
   notReadOnly: Set<string>;
   /** ERROR and MISSING nodes seen so far. */
   syntaxErrors: number;
+  /** Characters of shell text parsed so far (the command and the strings it runs). */
+  parsedChars: number;
 }
 
 export function newWalkState(): WalkState {
-  return { commands: [], incomplete: new Set(), notReadOnly: new Set(), syntaxErrors: 0 };
+  return { commands: [], incomplete: new Set(), notReadOnly: new Set(), syntaxErrors: 0, parsedChars: 0 };
 }
 
 export function literalWord(text: string): Word {

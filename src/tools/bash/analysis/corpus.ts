@@ -122,6 +122,7 @@ export const ATTACKS: AttackCase[] = [
   { command: "x='a[$(id)]'; [[ $x -eq 0 ]]", source: "bash manual §6.4 Conditional Expressions (arithmetic operands)" },
   { command: "printf -v 'a[$(id)]' x", source: "bash manual §4.2 printf -v (array subscript evaluation)" },
   { command: "test -v 'a[$(id)]'", source: "bash manual §6.4 Conditional Expressions (-v evaluates subscripts)" },
+  { command: "i='x[$(id)]'; [[ -v a[i] ]]", source: "bash manual §6.4 Conditional Expressions (-v evaluates subscripts)" },
   { command: "echo ${x:$(id)}", source: BASH_PARAM, sees: ["id"] },
   { command: "echo ${x:1:$n}", source: BASH_PARAM + " (substring offsets are arithmetic)" },
 

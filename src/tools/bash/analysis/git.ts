@@ -70,8 +70,10 @@ export function gitObjection(words: Word[]): string | undefined {
       if (positional[0] === "get" || positional[0] === "list") return undefined;
       const reading = findOption(parsed, "l", ["get", "get-all", "get-regexp", "get-urlmatch", "list", "get-color", "get-colorbool"]);
       const writing = findOption(parsed, "e", ["add", "unset", "unset-all", "replace-all", "rename-section", "remove-section", "edit"]);
-      if (reading && !writing) return undefined;
-      return "git config without --get/--list may change configuration";
+      if (writing) return "git config with these options changes configuration";
+      // `git config <key>` reads; `git config <key> <value>` writes.
+      if (reading || positional.length === 1) return undefined;
+      return "git config with a value changes configuration";
     }
     case "reflog":
       if (positional.length === 0 || positional[0] === "show" || positional[0] === "exists") return undefined;

@@ -76,14 +76,25 @@ export class SyntaxNode {
   fieldNameForChild(i: number): string | undefined {
     return this.children[i]?.field;
   }
-  /** The deepest node whose range contains `index`. */
-  descendantForIndex(index: number): SyntaxNode {
-    const next = this.children.find((c) => c.startIndex <= index && index < c.endIndex);
-    return next ? next.descendantForIndex(index) : this;
-  }
 }
 
 export type Node = SyntaxNode;
+
+/** The deepest node under `root` whose range contains `index`. */
+export function descendantForIndex(root: SyntaxNode, index: number): SyntaxNode {
+  let node = root;
+  for (;;) {
+    const next = node.children.find((c) => c.startIndex <= index && index < c.endIndex);
+    if (!next) return node;
+    node = next;
+  }
+}
+
+/** A parsed script: its root and how deeply its nodes nest (the walker recurses that deep). */
+export interface ParsedScript {
+  root: SyntaxNode;
+  depth: number;
+}
 
 /** Parses bash source into a plain syntax tree. Throws only if the WASM runtime itself fails. */
 /** Parents whose children's field names the analysis reads; other fields are not fetched. */
@@ -94,6 +105,10 @@ const FIELD_PARENTS = new Set([
 
 /** Parses bash source into a plain syntax tree. Throws only if the WASM runtime itself fails. */
 export function parseBash(source: string): SyntaxNode {
+  return parseBashScript(source).root;
+}
+
+export function parseBashScript(source: string): ParsedScript {
   const tree = parser.parse(source);
   if (!tree) throw new Error("tree-sitter returned no tree");
   try {
@@ -116,12 +131,14 @@ export function parseBash(source: string): SyntaxNode {
     };
     const root = make(undefined);
     const stack: SyntaxNode[] = [root];
+    let depth = 1;
     const attach = (): void => {
       const parent = stack[stack.length - 1] as SyntaxNode;
       const node = make(parent.type);
       node.parent = parent;
       parent.children.push(node);
       stack.push(node);
+      if (stack.length > depth) depth = stack.length;
     };
     // Read when leaving a node. (A parent's range is not always its children's: here-document
     // bodies hold text that is no child node.)
@@ -145,7 +162,7 @@ export function parseBash(source: string): SyntaxNode {
       }
     }
     cursor.delete();
-    return root;
+    return { root, depth };
   } finally {
     tree.delete();
   }

@@ -49,7 +49,10 @@ export function sedScriptObjection(script: string, files: SedFiles = { writes: [
     if (c === undefined) return "sed script ends after an address";
     if (c === "{") continue;
     if (SIMPLE_COMMANDS.has(c)) {
-      if (c === "l") s.skip(/[0-9]/);
+      if (c === "l") {
+        s.skip(/[ \t]/);
+        s.skip(/[0-9]/);
+      }
     } else if (c === "q" || c === "Q") {
       s.skip(/[ \t]/);
       s.skip(/[0-9]/);

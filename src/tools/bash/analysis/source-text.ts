@@ -1,6 +1,6 @@
 // Source-level facts the walker needs beyond the grammar: where bash joins lines, which text
 // between nodes is only blank, whether a here-document is literal.
-import { parseBash, type Node } from "./parser.js";
+import { descendantForIndex, parseBash, type Node } from "./parser.js";
 
 /**
  * Bash removes backslash-newline before splitting words (`r\<newline>m` is `rm`); the grammar
@@ -16,7 +16,7 @@ export function removeLineContinuations(source: string): string {
       let backslashes = 0;
       for (let j = i; j >= 0 && source[j] === "\\"; j--) backslashes++;
       if (backslashes % 2 === 0) continue;
-      if (isInLiteralContext(root.descendantForIndex(i))) continue;
+      if (isInLiteralContext(descendantForIndex(root, i))) continue;
       out += source.slice(last, i);
       last = i + 2;
     }

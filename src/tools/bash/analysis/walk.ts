@@ -2,30 +2,51 @@
 // with its words, environment assignments and redirections. Commands inside substitutions,
 // here-documents and wrapped by `bash -c`, `eval`, `xargs`, `find -exec`, `sudo`… are
 // collected too (marked nested). Anything the walker does not model is recorded as a reason.
-import { parseBash, type Node } from "./parser.js";
+import { descendantForIndex, parseBash, parseBashScript, type Node } from "./parser.js";
 import { fallbackSegments } from "./fallback.js";
 import { heredocIsQuoted, isBlankGap, removeLineContinuations } from "./source-text.js";
 import { literalWord, type Redirect, type SimpleCommand, type WalkState } from "./command.js";
 import { evaluateWord, type Word } from "./words.js";
-import { commandBaseName } from "./wrappers.js";
+import { commandBaseName, unwrapCommand } from "./wrappers.js";
 
 /** Shells that read their script from standard input when given no `-c` and no file. */
 const STDIN_SHELLS = new Set(["bash", "sh", "dash", "zsh", "ksh", "mksh", "ash"]);
-import { unwrapCommand } from "./wrappers.js";
 
 /** How deep `bash -c "bash -c '…'"` / `eval` strings are followed. */
 const MAX_SCRIPT_DEPTH = 8;
+/** Syntax trees deeper than this are split, not walked (the walk is recursive). */
+const MAX_TREE_DEPTH = 1000;
+/** Total shell text parsed for one command, nested strings included (bounds the work). */
+const PARSE_BUDGET_CHARS = 1_000_000;
 
 /** Parses `source` and adds what it runs to `state`. */
 export function walkScript(source: string, state: WalkState, nested: boolean, depth: number): void {
   if (depth > MAX_SCRIPT_DEPTH) {
-    state.incomplete.add(`shell strings nested more than ${MAX_SCRIPT_DEPTH} levels deep are not analysed`);
+    state.incomplete.add(`shell strings nested more than ${MAX_SCRIPT_DEPTH} levels deep are not parsed`);
+    // Split instead of parsing (cheap), still following `bash -c` strings a while longer.
+    const walker = new Walker(state, depth, source);
+    const follow = depth <= MAX_SCRIPT_DEPTH * 4;
+    for (const segment of fallbackSegments(source)) walker.emitFallback(segment, follow);
+    return;
+  }
+  state.parsedChars += source.length;
+  if (state.parsedChars > PARSE_BUDGET_CHARS) {
+    state.incomplete.add("the command expands to more shell text than the analysis parses");
+    const walker = new Walker(state, depth, source);
+    for (const segment of fallbackSegments(source)) walker.emitFallback(segment, false);
     return;
   }
   const text = removeLineContinuations(source);
   const errorsBefore = state.syntaxErrors;
   const walker = new Walker(state, depth, text);
-  walker.walk(parseBash(text), nested);
+  const parsed = parseBashScript(text);
+  if (parsed.depth > MAX_TREE_DEPTH) {
+    // The walker recurses once per level: split such text instead of walking it.
+    state.incomplete.add(`the command nests more than ${MAX_TREE_DEPTH} levels deep`);
+    for (const segment of fallbackSegments(text)) walker.emitFallback(segment, false);
+    return;
+  }
+  walker.walk(parsed.root, nested);
   if (state.syntaxErrors > errorsBefore) {
     // What the grammar could not read may still run: give deny rules every piece of it.
     const known = new Set(state.commands.map((c) => c.words.map((w) => w.text).join(" ")));
@@ -130,11 +151,10 @@ class Walker {
         this.children(node, nested);
         return;
       case "expansion":
-        if (!evaluateWord(node).unsafeExpansion) this.children(node, nested);
-        else {
+        if (evaluateWord(node).unsafeExpansion) {
           this.state.notReadOnly.add(`parameter expansion with side effects or indirection: ${node.text}`);
-          this.children(node, nested);
         }
+        this.children(node, nested);
         return;
       case "heredoc_body":
         // Reached only through redirect(), which decides whether the body is expanded.
@@ -183,7 +203,10 @@ class Walker {
     for (let i = 0; i < node.childCount; i++) {
       const child = node.child(i);
       if (!child) continue;
-      if (child.isError || child.isMissing) this.walk(child, nested);
+      if (child.isError || child.isMissing) {
+        this.walk(child, nested);
+        continue;
+      }
       if (!child.isNamed) {
         if (child.type === "$") translated = true;
         continue;
@@ -194,7 +217,7 @@ class Walker {
           const valueNode = child.childForFieldName("value");
           const value = valueNode ? evaluateWord(valueNode) : emptyWord();
           cmd.env.push({ name, value });
-          if (valueNode) this.walkWordParts(valueNode, nested);
+          if (valueNode) this.walk(valueNode, nested);
           if (child.child(1)?.type === "+=") this.state.notReadOnly.add(`appends to ${name}`);
           break;
         }
@@ -213,17 +236,12 @@ class Walker {
             translated = false;
           }
           cmd.words.push(...splitOnIfs(word));
-          this.walkWordParts(child, nested);
+          this.walk(child, nested);
         }
       }
     }
     this.emit(cmd);
     return cmd;
-  }
-
-  /** Walks a word's sub-nodes for what they run (substitutions) and unmodelled expansions. */
-  private walkWordParts(node: Node, nested: boolean): void {
-    this.walk(node, nested);
   }
 
   private redirectedStatement(node: Node, nested: boolean): void {
@@ -309,7 +327,7 @@ class Walker {
     let delimiter = "ARMATURE_EOF";
     while (text.includes(delimiter)) delimiter += "_";
     const source = `: <<${delimiter}\n${text}${text.endsWith("\n") ? "" : "\n"}${delimiter}\n`;
-    const reparsed = parseBash(source).descendantForIndex(source.indexOf("\n") + 1);
+    const reparsed = descendantForIndex(parseBash(source), source.indexOf("\n") + 1);
     let bodyNode: Node | undefined = reparsed;
     while (bodyNode && bodyNode.type !== "heredoc_body") bodyNode = bodyNode.parent;
     if (!bodyNode || (bodyNode.namedChildCount === 0 && /\$[({]/.test(text))) {
@@ -377,6 +395,9 @@ class Walker {
 
   private testCommand(node: Node): void {
     const visit = (n: Node): void => {
+      if (n.type === "unary_expression" && /^-[vR]$/.test(n.child(0)?.text ?? "")) {
+        this.state.notReadOnly.add("[[ -v evaluates array subscripts");
+      }
       if (n.type === "binary_expression") {
         const op = n.childForFieldName("operator");
         if (op && ARITHMETIC_COMPARISONS.has(op.text) && containsVariable(n)) {
@@ -408,8 +429,10 @@ class Walker {
   }
 
   /** A command recovered from text the grammar could not parse (see fallback.ts). */
-  emitFallback(words: string[]): void {
-    this.emit({ words: words.map(literalWord), env: [], redirects: [], nested: true });
+  emitFallback(words: string[], unwrap = true): void {
+    const cmd: SimpleCommand = { words: words.map(literalWord), env: [], redirects: [], nested: true };
+    if (unwrap) this.emit(cmd);
+    else this.state.commands.push(cmd);
   }
 
   private emit(cmd: SimpleCommand): void {
