@@ -100,3 +100,40 @@ describe("interactive approvals", () => {
     expect((await approver(request)).behavior).toBe("deny");
   });
 });
+
+describe("armature exec with hooks from settings", () => {
+  it("runs the project's hooks; an `if` rule is matched like a permission rule", async () => {
+    await withTempDir(async (dir) => {
+      const { mkdir } = await import("node:fs/promises");
+      await mkdir(join(dir, ".armature"));
+      await writeFile(
+        join(dir, ".armature", "settings.json"),
+        JSON.stringify({
+          permissions: { allow: ["Bash(rm *)", "Bash(echo *)"] },
+          hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo 'no rm here' >&2; exit 2", if: "Bash(rm *)" }] }] },
+        }),
+      );
+      const c = io(JSON.stringify([
+        { type: "tool_use", id: "a", name: "Bash", input: { command: "rm -f nothing.txt" } },
+        { type: "tool_use", id: "b", name: "Bash", input: { command: "echo hi" } },
+      ]));
+      expect(await main(["exec", "--cwd", dir], c)).toBe(0);
+      const [a, b] = JSON.parse(c.out).content;
+      expect(a).toMatchObject({ is_error: true, content: "<tool_use_error>PreToolUse hook blocked this call: no rm here</tool_use_error>" });
+      expect(b).toMatchObject({ content: "hi" });
+    });
+  });
+
+  it("an invalid hook configuration names the file and the key", async () => {
+    await withTempDir(async (dir) => {
+      const { mkdir } = await import("node:fs/promises");
+      await mkdir(join(dir, ".armature"));
+      const file = join(dir, ".armature", "settings.json");
+      await writeFile(file, JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "true", timeout: -1 }] }] } }));
+      const c = io("[]");
+      expect(await main(["exec", "--cwd", dir], c)).toBe(2);
+      expect(c.err).toContain(file);
+      expect(c.err).toContain("hooks.PreToolUse[0].hooks[0].timeout");
+    });
+  });
+});

@@ -6,6 +6,9 @@ import { createPermissionEngine } from "../permissions/engine.js";
 import { ruleWarnings } from "../permissions/rule.js";
 import { toOpenAIToolMessages } from "../providers/openai.js";
 import { parseTurnsFile, TurnParseError, type ParsedTurn } from "../providers/turns.js";
+import { HookConfigError } from "../hooks/config.js";
+import { createHookRunner, type ConfiguredHookRunner } from "../hooks/runner.js";
+import { permissionRuleIfMatcher } from "../session/hook-if.js";
 import { createSession, type SessionOptions } from "../session/session.js";
 import { PERMISSION_MODES, type PermissionMode } from "../tool/types.js";
 import { builtinTools } from "../tools/index.js";
@@ -107,7 +110,23 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
   for (const warning of [...settings.warnings, ...ruleWarnings(settings.rules, tools.map((t) => t.name))]) io.stderr.write(`armature: ${warning}\n`);
   if (values.interactive && !io.isTTY) throw new UsageError("--interactive needs a terminal; without one, calls that ask are denied");
   const engine = createPermissionEngine({ projectDir: resolve(cwd), approver: values.interactive ? terminalApprover(io) : undefined });
+  let hooks: ConfiguredHookRunner | undefined;
+  if (settings.hookConfigs.length > 0) {
+    try {
+      hooks = createHookRunner(settings.hookConfigs, {
+        projectDir: resolve(cwd),
+        env: settings.env,
+        ...settings.hookPolicy,
+        ifMatcher: permissionRuleIfMatcher(() => session.context),
+      });
+    } catch (err) {
+      if (err instanceof HookConfigError) throw new UsageError(err.message);
+      throw err;
+    }
+    for (const warning of hooks.warnings) io.stderr.write(`armature: ${warning}\n`);
+  }
   const sessionOptions: SessionOptions = {
+    hooks,
     cwd,
     tools,
     rules: settings.rules,
@@ -118,6 +137,7 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
     resolvePermission: engine.resolvePermission,
     canUseTool: engine.approver,
   };
+  // The hooks' `if` matcher (built above) reads this session's context when a hook runs.
   const session = createSession(sessionOptions);
   // ARMATURE_TIMING=1: one JSON line per turn on stderr with the time of its tool phase, and
   // the process's time before the first turn (start-up), reported apart.

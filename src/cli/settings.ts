@@ -21,6 +21,7 @@ export interface ExecSettings {
   env: Record<string, string>;
   /** Each settings file's raw `hooks` object with its path, highest precedence first (for createHookRunner). */
   hookConfigs: LoadedSettings["hooks"];
+  hookPolicy: LoadedSettings["hookPolicy"];
   warnings: string[];
   loaded: LoadedSettings;
 }
@@ -57,6 +58,7 @@ export async function loadExecSettings(input: ExecSettingsInput): Promise<ExecSe
     additionalDirectories: loaded.additionalDirectories,
     env: loaded.env,
     hookConfigs: loaded.hooks,
+    hookPolicy: loaded.hookPolicy,
     warnings: loaded.warnings,
     loaded,
   };

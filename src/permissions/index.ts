@@ -11,3 +11,4 @@ export * from "./types.js";
 export { createPermissionEngine, isOverBroad } from "./engine.js";
 export type { AutoClassifier, ClassifierContext, ClassifierVerdict, DenialRecord, PermissionEngine, PermissionEngineOptions } from "./engine.js";
 export { deniedPathRule } from "./match.js";
+export { ruleMatchesCall } from "./rule-matches-call.js";

@@ -52,6 +52,8 @@ export interface LoadedSettings {
   env: Record<string, string>;
   /** Each file's raw `hooks` object, highest precedence first, for the hooks module. */
   hooks: Array<{ source: string; config: unknown }>;
+  /** `allowedHttpHookUrls` and `httpHookAllowedEnvVars` of the highest level that sets them. */
+  hookPolicy: { allowedHttpHookUrls?: string[]; httpHookAllowedEnvVars?: string[] };
   sources: SettingsSource[];
   warnings: string[];
 }
@@ -172,7 +174,14 @@ function mergeSettings(
   const warnings: string[] = [];
   const managed = layers.find((l) => l.level === "managed")?.settings;
   const managedRulesOnly = managed?.allowManagedPermissionRulesOnly === true;
-  const managedHooksOnly = managed?.allowManagedHooksOnly === true;
+  // disableAllHooks in managed settings turns every hook off; anywhere else, all but managed ones.
+  const managedHooksOnly = managed?.allowManagedHooksOnly === true || layers.some((l) => l.level !== "managed" && l.settings.disableAllHooks === true);
+  const noHooks = managed?.disableAllHooks === true;
+  const hookPolicy: LoadedSettings["hookPolicy"] = {};
+  const urlsFrom = layers.find((l) => l.settings.allowedHttpHookUrls !== undefined);
+  if (urlsFrom) hookPolicy.allowedHttpHookUrls = urlsFrom.settings.allowedHttpHookUrls;
+  const varsFrom = layers.find((l) => l.settings.httpHookAllowedEnvVars !== undefined);
+  if (varsFrom) hookPolicy.httpHookAllowedEnvVars = varsFrom.settings.httpHookAllowedEnvVars;
   const disableBypass = layers.some((l) => l.settings.permissions?.disableBypassPermissionsMode === "disable");
   const disableAuto = layers.some((l) => l.settings.permissions?.disableAutoMode === "disable");
 
@@ -215,7 +224,7 @@ function mergeSettings(
       }
     }
     for (const [k, v] of Object.entries(layer.settings.env ?? {})) if (!(k in env)) env[k] = v;
-    if (layer.settings.hooks !== undefined && (!managedHooksOnly || layer.level === "managed")) {
+    if (layer.settings.hooks !== undefined && !noHooks && (!managedHooksOnly || layer.level === "managed")) {
       hooks.push({ source: layer.source, config: layer.settings.hooks });
     }
   }
@@ -238,6 +247,7 @@ function mergeSettings(
     additionalDirectories,
     env,
     hooks,
+    hookPolicy,
     sources: all.map((f) => ({ path: f.path, level: f.level, loaded: isLoaded(f) })),
     warnings,
   };

@@ -30,6 +30,9 @@ export const SettingsFileSchema = z.looseObject({
   model: z.string().optional(),
   allowManagedPermissionRulesOnly: z.boolean().optional(),
   allowManagedHooksOnly: z.boolean().optional(),
+  disableAllHooks: z.boolean().optional(),
+  allowedHttpHookUrls: z.array(z.string()).optional(),
+  httpHookAllowedEnvVars: z.array(z.string()).optional(),
 });
 
 export type SettingsFile = z.infer<typeof SettingsFileSchema>;

@@ -138,6 +138,21 @@ describe("loadSettings", () => {
     });
   });
 
+  it("disableAllHooks: in managed settings no hook runs, elsewhere only managed ones; HTTP hook policy from the highest level", async () => {
+    await withTempDir(async (dir) => {
+      const a = layout(join(dir, "a"), { managed: { hooks: { Stop: [] }, disableAllHooks: true }, project: { hooks: { PreToolUse: [] } } });
+      expect((await loadSettings(a)).hooks).toEqual([]);
+      const b = layout(join(dir, "b"), {
+        managed: { hooks: { Stop: [] }, allowedHttpHookUrls: ["https://hooks.example.com/*"] },
+        user: { disableAllHooks: true, allowedHttpHookUrls: ["*"], httpHookAllowedEnvVars: ["TOKEN"] },
+        project: { hooks: { PreToolUse: [] } },
+      });
+      const s = await loadSettings(b);
+      expect(s.hooks.map((h) => h.source)).toEqual([b.managedPath]);
+      expect(s.hookPolicy).toEqual({ allowedHttpHookUrls: ["https://hooks.example.com/*"], httpHookAllowedEnvVars: ["TOKEN"] });
+    });
+  });
+
   it("--settings FILE sits above the project and anchors / rules at its directory", async () => {
     await withTempDir(async (dir) => {
       const o = layout(dir, { cliFile: { permissions: { deny: ["Read(/secret/**)"], defaultMode: "dontAsk" } }, project: { permissions: { defaultMode: "plan" } } });
