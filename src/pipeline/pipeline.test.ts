@@ -212,3 +212,40 @@ describe("turn budget", () => {
     });
   });
 });
+
+describe("rewritten inputs are checked again", () => {
+  const shell = buildTool({
+    name: "Shell",
+    description: "Writes a file named by a word.",
+    inputSchema: z.object({ word: z.string() }),
+    permissionSubject: (i, ctx) => ({ kind: "file", access: "write", paths: [`${ctx.workspace.cwd}/${i.word}`] }),
+    call: async (i) => ({ data: `ran ${i.word}` }),
+  });
+
+  it("an approver's rewrite that a deny rule names is denied", async () => {
+    let asked = 0;
+    const s = session([shell], {
+      deny: ["Edit(./secret.txt)"],
+      canUseTool: async () => (asked++, { behavior: "allow", updatedInput: { word: "secret.txt" } }),
+    });
+    const [r] = await s.runTurn([toolUse("Shell", { word: "notes.txt" }, "a")]);
+    expect(asked).toBe(1);
+    expect(r!.is_error).toBe(true);
+    expect(r!.content).toContain("The rewritten input is not allowed as rewritten: Denied by rule Edit(./secret.txt)");
+    await s.close();
+  });
+
+  it("an approver's rewrite that nothing objects to runs with the new input", async () => {
+    const s = session([shell], { canUseTool: async () => ({ behavior: "allow", updatedInput: { word: "other" } }) });
+    expect((await s.runTurn([toolUse("Shell", { word: "x" }, "a")]))[0]!.content).toBe("ran other");
+    await s.close();
+  });
+
+  it("an invalid rewrite is an is_error result", async () => {
+    const s = session([shell], { canUseTool: async () => ({ behavior: "allow", updatedInput: { word: 3 } }) });
+    const [r] = await s.runTurn([toolUse("Shell", { word: "x" }, "a")]);
+    expect(r!.is_error).toBe(true);
+    expect(r!.content).toContain("The parameter `word` type is expected as `string` but provided as `number`");
+    await s.close();
+  });
+});

@@ -3,11 +3,12 @@ import { SpanStatusCode, trace } from "@opentelemetry/api";
 import { persistOversizedResult, resultTextLength } from "../budget/persist.js";
 import type { HookInput, HookOutcome, HookRunner, HookEventName } from "../hooks/types.js";
 import { resolvePermission } from "../permissions/resolve.js";
-import type { Approver, PermissionDecision, PermissionResolver } from "../permissions/types.js";
+import type { Approver, PermissionDecision, PermissionRequest, PermissionResolver } from "../permissions/types.js";
 import type {
   ConversationMessage,
   ProgressCallback,
   Tool,
+  ToolPermissionResult,
   ToolProgress,
   ToolResultBlock,
   ToolUseContext,
@@ -204,18 +205,31 @@ async function runStages(
 
     // 7. permission resolution
     const toolPermission = await tool.checkPermissions(input, context);
-    let decision = services.resolvePermission({
+    const permissionRequest = (callInput: Record<string, unknown>, seen: Record<string, unknown>, own: ToolPermissionResult): PermissionRequest => ({
       tool,
-      input: observable,
-      subject: tool.permissionSubject(observable, context),
-      toolPermission,
+      input: seen,
+      subject: tool.permissionSubject(seen, context),
+      toolPermission: own,
       hookDecision,
       permissionContext: context.permissionContext,
       cwd: context.workspace.cwd,
       projectDir: context.workspace.projectDir,
-      readOnly: safeBool(() => tool.isReadOnly(input)),
+      readOnly: safeBool(() => tool.isReadOnly(callInput)),
     });
+    let decision = services.resolvePermission(permissionRequest(input, observable, toolPermission));
     if (decision.behavior === "ask") decision = await askForApproval(prepared, tool, input, decision, context, services, notices);
+    if (decision.behavior === "allow" && decision.updatedInput) {
+      // An input rewritten by the tool's check, a PermissionRequest hook or the approver is
+      // parsed again and held to the deny and ask rules again: a rewrite never launders a call.
+      const reparsed = parseToolInput(tool, runtimeSchema(tool), decision.updatedInput, context);
+      if (!reparsed.ok) return errorOutcome(id, reparsed.message, { tool, input, notices, permission: decision });
+      input = reparsed.input;
+      const seen = tool.backfillObservableInput ? tool.backfillObservableInput({ ...input }, context) : input;
+      const recheck = services.resolvePermission({ ...permissionRequest(input, seen, { behavior: "passthrough" }), hookDecision: undefined });
+      if (recheck.behavior !== "allow" && recheck.rule !== null) {
+        decision = { ...recheck, behavior: "deny", reason: `The rewritten input is not allowed as rewritten: ${recheck.reason}` };
+      }
+    }
     if (decision.behavior === "deny") {
       context.denials.count++;
       context.denials.recent.push({ toolName: tool.name, toolUseId: id, reason: decision.reason });
@@ -225,11 +239,6 @@ async function runStages(
         collectNotices(out, notices);
       }
       return errorOutcome(id, `Permission to use ${tool.name} was denied. ${decision.reason}`, { tool, input, notices, permission: decision, preventContinuation });
-    }
-    if (decision.updatedInput) {
-      const reparsed = parseToolInput(tool, runtimeSchema(tool), decision.updatedInput, context);
-      if (!reparsed.ok) return errorOutcome(id, reparsed.message, { tool, input, notices, permission: decision });
-      input = reparsed.input;
     }
 
     // 8. call, with progress and the abort signal (checked again: hooks and approvals take time)
