@@ -1,0 +1,20 @@
+// Prints one plain closing line, `tests: N passed, N failed, N skipped`, after vitest's own
+// summary, so that any CI reading closing lines can count the run.
+import type { Reporter, TestModule } from "vitest/node";
+
+export default class PlainSummaryReporter implements Reporter {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+    let passed = 0;
+    let failed = 0;
+    let skipped = 0;
+    for (const module of testModules) {
+      for (const test of module.children.allTests()) {
+        const state = test.result().state;
+        if (state === "passed") passed++;
+        else if (state === "failed") failed++;
+        else skipped++;
+      }
+    }
+    process.stdout.write(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+  }
+}
