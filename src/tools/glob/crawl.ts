@@ -48,18 +48,24 @@ export interface GlobCrawlResult {
 }
 
 /**
+ * Paths the crawl must not enter or list (Read deny rules). `isDir`: a real folder (the crawl
+ * never enters symlinked ones); otherwise a file or a symlink.
+ */
+export type CrawlSkip = (path: string, isDir: boolean) => boolean;
+
+/**
  * Crawls `plan.root` (not following symlinked folders, skipping VCS folders, hidden files
  * included, .gitignore not applied) and returns the `limit` oldest matching files.
  */
-export async function crawlGlob(plan: GlobPlan, limit: number, signal: AbortSignal): Promise<GlobCrawlResult> {
+export async function crawlGlob(plan: GlobPlan, limit: number, signal: AbortSignal, skip?: CrawlSkip): Promise<GlobCrawlResult> {
   const isMatch = picomatch(plan.glob, { dot: true });
   const cut = plan.root.endsWith("/") ? plan.root.length : plan.root.length + 1;
   // Full paths (cheaper in fdir than relative ones); the pattern sees the part below the root.
   let builder = new fdir()
     .withFullPaths()
     .withAbortSignal(signal)
-    .exclude((dirName) => isVcsDirectory(dirName))
-    .filter((path, isDirectory) => !isDirectory && isMatch(path.slice(cut)));
+    .exclude((dirName, dirPath) => isVcsDirectory(dirName) || (skip !== undefined && skip(dirPath.replace(/\/+$/, ""), true)))
+    .filter((path, isDirectory) => !isDirectory && isMatch(path.slice(cut)) && !(skip !== undefined && skip(path, false)));
   if (plan.maxDepth !== undefined) builder = builder.withMaxDepth(plan.maxDepth);
   const paths = await builder.crawl(plan.root).withPromise();
   signal.throwIfAborted();
