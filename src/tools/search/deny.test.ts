@@ -3,8 +3,9 @@ import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toolUse } from "../../../test/helpers.js";
-import { parseRuleLists } from "../../permissions/rule.js";
+import { parseRule, parseRuleLists } from "../../permissions/rule.js";
 import { createSession } from "../../session/session.js";
+import { crawlGlob, planGlob } from "../glob/crawl.js";
 import { createGlobTool } from "../glob/glob.js";
 import { createBuiltinEngine } from "../grep/builtin/engine.js";
 import { BUILTIN_NOTICE, createGrepTool, type GrepToolOptions } from "../grep/grep.js";
@@ -235,6 +236,39 @@ describe("exclusion at the source", () => {
     for (const row of table) expect(await rawSearch(engineName, row.deny, row.root ?? proj), row.deny.join(" ")).toEqual(row.expected.sort());
   });
 
+  it("denied folders are never entered (built-in walk and Glob crawl)", async () => {
+    const filter = createReadDenyFilter(parseRuleLists({ deny: ["Read(./secrets/**)", "Read(nested)"] }, "test"), proj, home);
+    const asked: string[] = [];
+    const skip = (p: string, isDir: boolean): boolean => {
+      asked.push(p);
+      return filter.denies(p, isDir ? "dir" : undefined);
+    };
+    const query: GrepQuery = {
+      pattern: "needle", root: proj, rootIsFile: false, mode: "count", caseInsensitive: false, onlyMatching: false,
+      multiline: false, before: 0, after: 0, globs: [], signal: new AbortController().signal, skip,
+    };
+    await createBuiltinEngine().search(query, () => true);
+    await crawlGlob(planGlob("**/*", proj), 100, new AbortController().signal, skip);
+    expect(asked).toContain(join(proj, "secrets"));
+    expect(asked).toContain(join(proj, "nested"));
+    expect(asked.filter((p) => p.startsWith(join(proj, "secrets") + "/") || p.startsWith(join(proj, "nested") + "/"))).toEqual([]);
+  });
+
+  it.each(engines.map(([n]) => [n]))("%s: a /x rule is anchored at its settings file's project, not the cwd", async (engineName) => {
+    const rules = [parseRule("Read(/secrets/**)", "deny", join(proj, ".armature", "settings.json"), proj)];
+    const filter = createReadDenyFilter(rules, join(proj, "nested"), home);
+    const query: GrepQuery = {
+      pattern: "needle", root: proj, rootIsFile: false, mode: "files_with_matches", caseInsensitive: false, onlyMatching: false,
+      multiline: false, before: 0, after: 0, globs: [], signal: new AbortController().signal,
+    };
+    if (engineName === "ripgrep") query.excludeGlobs = filter.ripgrepExcludes(proj)!;
+    else query.skip = (p, isDir) => filter.denies(p, isDir ? "dir" : "file");
+    const found: string[] = [];
+    await engines.find(([n]) => n === engineName)![1]().search(query, (e) => found.push("path" in e ? e.path : "") > 0);
+    expect(found.some((p) => p.includes("/secrets/"))).toBe(false);
+    expect(found).toContain(join(proj, "ok.txt"));
+  });
+
   it("rules ripgrep cannot read the same way are not handed to it", () => {
     const filter = createReadDenyFilter(parseRuleLists({ deny: ["Read(./secrets/+(a|b))"] }, "test"), proj, home);
     expect(filter.ripgrepExcludes(proj)).toBeUndefined();
@@ -242,8 +276,8 @@ describe("exclusion at the source", () => {
 
   it("turns rules into globs anchored at the search folder", () => {
     const filter = createReadDenyFilter(parseRuleLists({ deny: ["Read(.env)", "Read(./secrets/**)", `Read(//${tmp.slice(1)}/home/proj/*/deep/**)`, "Read(//etc/**)"] }, "test"), proj, home);
-    expect(filter.ripgrepExcludes(join(proj, "nested"))!.sort()).toEqual(["!/**/.env", "!/.env", "!/deep/**"].sort());
-    expect(filter.ripgrepExcludes(proj)!.sort()).toEqual(["!/**/.env", "!/.env", "!/*/deep/**", "!/secrets/**"].sort());
+    expect(filter.ripgrepExcludes(join(proj, "nested"))!.sort()).toEqual(["!/**/.env", "!/.env", "!/deep/**", "!/deep"].sort());
+    expect(filter.ripgrepExcludes(proj)!.sort()).toEqual(["!/**/.env", "!/.env", "!/*/deep/**", "!/*/deep", "!/secrets/**", "!/secrets"].sort());
     expect(filter.ripgrepExcludes(join(proj, "secrets"))).toContain("!/**");
   });
 });

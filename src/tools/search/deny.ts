@@ -62,7 +62,13 @@ export function createReadDenyFilter(rules: readonly PermissionRule[], cwd: stri
         const { base, glob } = cachedPathPattern(rule, cwd, home);
         const segments = glob.split("/");
         if (!segments.every(ripgrepReadsAlike) || glob.startsWith("!")) return undefined;
-        for (const view of views) for (const g of excludesBelow(base, segments, view)) out.add(`!${g}`);
+        for (const view of views) {
+          for (const g of excludesBelow(base, segments, view)) {
+            out.add(`!${g}`);
+            // picomatch's `x/**` matches `x` itself: the folder is denied, so ripgrep need not even list it.
+            if (g.endsWith("/**") && g.length > 3) out.add(`!${g.slice(0, -3)}`);
+          }
+        }
       }
       return [...out];
     },
