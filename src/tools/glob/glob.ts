@@ -94,7 +94,7 @@ export function createGlobTool(options: GlobToolOptions = {}): Tool<typeof globI
       }, timeoutMs);
       try {
         if (parent.aborted) onAbort();
-        const { matches, total } = await crawlGlob(plan, maxResults, controller.signal, deny && ((path, isDir) => deny.denies(path, isDir ? "dir" : undefined)));
+        const { matches, total } = await crawlGlob(plan, maxResults, controller.signal, deny && ((path, kind) => deny.denies(path, kind)));
         const filenames = matches.map((m) => displayPath(m.path, cwd));
         return {
           data: { durationMs: Math.round(performance.now() - started), filenames, numFiles: filenames.length, truncated: total > filenames.length, totalMatches: total },

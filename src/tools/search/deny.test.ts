@@ -3,6 +3,8 @@ import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toolUse } from "../../../test/helpers.js";
+import { fdir } from "fdir";
+import { deniedPathRule } from "../../permissions/match.js";
 import { parseRule, parseRuleLists } from "../../permissions/rule.js";
 import { createSession } from "../../session/session.js";
 import { crawlGlob, planGlob } from "../glob/crawl.js";
@@ -239,13 +241,13 @@ describe("exclusion at the source", () => {
   it("denied folders are never entered (built-in walk and Glob crawl)", async () => {
     const filter = createReadDenyFilter(parseRuleLists({ deny: ["Read(./secrets/**)", "Read(nested)"] }, "test"), proj, home);
     const asked: string[] = [];
-    const skip = (p: string, isDir: boolean): boolean => {
+    const skip = (p: string, kind: "file" | "dir" | "symlink"): boolean => {
       asked.push(p);
-      return filter.denies(p, isDir ? "dir" : undefined);
+      return filter.denies(p, kind);
     };
     const query: GrepQuery = {
       pattern: "needle", root: proj, rootIsFile: false, mode: "count", caseInsensitive: false, onlyMatching: false,
-      multiline: false, before: 0, after: 0, globs: [], signal: new AbortController().signal, skip,
+      multiline: false, before: 0, after: 0, globs: [], signal: new AbortController().signal, skip: (p, isDir) => skip(p, isDir ? "dir" : "file"),
     };
     await createBuiltinEngine().search(query, () => true);
     await crawlGlob(planGlob("**/*", proj), 100, new AbortController().signal, skip);
@@ -267,6 +269,23 @@ describe("exclusion at the source", () => {
     await engines.find(([n]) => n === engineName)![1]().search(query, (e) => found.push("path" in e ? e.path : "") > 0);
     expect(found.some((p) => p.includes("/secrets/"))).toBe(false);
     expect(found).toContain(join(proj, "ok.txt"));
+  });
+
+  it("judges every path exactly as the permission engine does (folder pruning loses nothing)", async () => {
+    const rules = parseRuleLists({
+      deny: [
+        "Read(.env)", "Read(**/deep)", "Read(./n?sted/*/.e*)", "Read(./{secrets,abs}/**)", "Read(./UPPER/[.]ENV)", "Read(~/proj/**/more.txt)",
+        `Read(//${tmp.slice(1)}/home/*/nested/**)`, "Read(//etc/**)", "Read(src/**)", "Read(./secrets/inner)", "Read(*.TXT)",
+      ],
+    }, "test");
+    const all = [home, ...(await new fdir().withFullPaths().withDirs().crawl(home).withPromise()).map((p) => p.replace(/\/$/, ""))];
+    for (const rule of rules) {
+      const filter = createReadDenyFilter([rule], proj, home);
+      for (const path of all) {
+        const expected = deniedPathRule([rule], path, "read", { cwd: proj, home }) !== undefined;
+        expect(filter.denies(path), `${rule.raw} on ${path}`).toBe(expected);
+      }
+    }
   });
 
   it("rules ripgrep cannot read the same way are not handed to it", () => {

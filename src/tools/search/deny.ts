@@ -44,13 +44,34 @@ export function createReadDenyFilter(rules: readonly PermissionRule[], cwd: stri
     return canonical === "/" ? `/${basename(p)}` : `${canonical}/${basename(p)}`;
   };
   const decided = new Map<string, boolean>();
+  // Per folder, the rules that can match something inside it: most rules are out of reach of most
+  // folders (`//etc/**` below the project), so most files are checked against few rules or none.
+  const reachable = new Map<string, readonly PermissionRule[]>();
+  const rulesInside = (dir: string): readonly PermissionRule[] => {
+    let out = reachable.get(dir);
+    if (!out) {
+      const canonical = canonicalDir(dir);
+      out = rules.filter((rule) => {
+        const { base, glob } = cachedPathPattern(rule, cwd, home);
+        const segments = glob.split("/");
+        if (!segments.every(ripgrepReadsAlike) || glob.startsWith("!")) return true;
+        return excludesBelow(base, segments, dir).length > 0 || (canonical !== dir && excludesBelow(base, segments, canonical).length > 0);
+      });
+      if (reachable.size > 10_000) reachable.clear();
+      reachable.set(dir, out);
+    }
+    return out;
+  };
   return {
     denies(path, kind) {
       const known = decided.get(path);
       if (known !== undefined) return known;
       const actual = kind ?? kindOf(path);
+      // A symlink's canonical name may be anywhere: every rule applies to it.
+      const candidates = actual === "symlink" ? rules : rulesInside(dirname(path));
+      if (candidates.length === 0) return false;
       const canonicalize = actual === "symlink" ? realCanonicalize : inFolder;
-      const hit = deniedPathRule(rules, path, "read", { cwd, home, canonicalize }) !== undefined;
+      const hit = deniedPathRule(candidates, path, "read", { cwd, home, canonicalize }) !== undefined;
       if (decided.size > 10_000) decided.clear();
       decided.set(path, hit);
       return hit;
@@ -76,12 +97,15 @@ export function createReadDenyFilter(rules: readonly PermissionRule[], cwd: stri
 }
 
 function kindOf(path: string): "file" | "dir" | "symlink" {
+  let info;
   try {
-    const info = lstatSync(path);
-    return info.isSymbolicLink() ? "symlink" : info.isDirectory() ? "dir" : "file";
+    info = lstatSync(path, { throwIfNoEntry: false });
   } catch {
-    return "symlink"; // vanished or unreadable: canonicalise it the slow, thorough way
+    info = undefined;
   }
+  // Vanished or unreadable: judged the slow, thorough way, as a symlink is.
+  if (!info) return "symlink";
+  return info.isSymbolicLink() ? "symlink" : info.isDirectory() ? "dir" : "file";
 }
 
 /**
@@ -90,6 +114,7 @@ function kindOf(path: string): "file" | "dir" | "symlink" {
  * segment read differently, so such a rule is not handed to ripgrep.
  */
 function ripgrepReadsAlike(segment: string): boolean {
+  if (segment === "") return false;
   if (/[()]|\[\[:/.test(segment)) return false;
   if (segment.includes("**") && segment !== "**") return false;
   let depth = 0;
