@@ -62,6 +62,20 @@ try {
     const rss = peakRssOfGlob(root);
     report({ name: "Glob **/*.ts peak RSS (fresh process)", value: rss, unit: "MB", target: "≤ 200 MB", ok: rss <= 200 });
   }
+  // 3b. The same scans under Read deny rules (ripgrep exclusions + the engine's matcher on every result / crawled file).
+  {
+    const denied = createSession({ cwd: root, tools: [createGrepTool({ ripgrep: rg }), createGlobTool()], deny: ["Read(.env)", "Read(./secrets/**)", "Read(~/.ssh/**)", "Read(//etc/**)"] });
+    const callDenied = async (name, input) => {
+      const [r] = await denied.runTurn([{ type: "tool_use", id: `d${id++}`, name, input }]);
+      if (r.is_error) throw new Error(String(r.content));
+    };
+    const [grepRuled, grepPlain] = await compare(() => callDenied("Grep", { pattern: RARE }), () => call("Grep", { pattern: RARE }), 10);
+    report({ name: "Grep rare pattern, 4 Read deny rules", value: grepRuled, unit: "ms", baseline: grepPlain, baselineName: "no rules", target: "≤ 1.2×", ok: grepRuled <= grepPlain * 1.2 });
+    const [globRuled, globPlain] = await compare(() => callDenied("Glob", { pattern: "**/*.ts" }), () => call("Glob", { pattern: "**/*.ts" }), 10);
+    report({ name: `Glob **/*.ts, 4 Read deny rules (${FILES / 2} files checked)`, value: globRuled, unit: "ms", baseline: globPlain, baselineName: "no rules", target: "≤ 2×", ok: globRuled <= globPlain * 2 });
+    await denied.close();
+  }
+
   // 4. The built-in search (no ripgrep) on the same scan, for information.
   {
     const builtin = createSession({ cwd: root, tools: [createGrepTool({ ripgrep: false })] });

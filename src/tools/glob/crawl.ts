@@ -48,22 +48,29 @@ export interface GlobCrawlResult {
 }
 
 /**
+ * Paths the crawl must not enter or list (Read deny rules): folders are asked before they are
+ * entered (the crawl never enters symlinked ones), files when they are stat'ed (by then it is
+ * known whether they are symlinks, without another system call).
+ */
+export type CrawlSkip = (path: string, kind: "file" | "dir" | "symlink") => boolean;
+
+/**
  * Crawls `plan.root` (not following symlinked folders, skipping VCS folders, hidden files
  * included, .gitignore not applied) and returns the `limit` oldest matching files.
  */
-export async function crawlGlob(plan: GlobPlan, limit: number, signal: AbortSignal): Promise<GlobCrawlResult> {
+export async function crawlGlob(plan: GlobPlan, limit: number, signal: AbortSignal, skip?: CrawlSkip): Promise<GlobCrawlResult> {
   const isMatch = picomatch(plan.glob, { dot: true });
   const cut = plan.root.endsWith("/") ? plan.root.length : plan.root.length + 1;
   // Full paths (cheaper in fdir than relative ones); the pattern sees the part below the root.
   let builder = new fdir()
     .withFullPaths()
     .withAbortSignal(signal)
-    .exclude((dirName) => isVcsDirectory(dirName))
+    .exclude((dirName, dirPath) => isVcsDirectory(dirName) || (skip !== undefined && skip(dirPath.replace(/\/+$/, ""), "dir")))
     .filter((path, isDirectory) => !isDirectory && isMatch(path.slice(cut)));
   if (plan.maxDepth !== undefined) builder = builder.withMaxDepth(plan.maxDepth);
   const paths = await builder.crawl(plan.root).withPromise();
   signal.throwIfAborted();
-  const stamped = await statAll(paths, signal);
+  const stamped = await statAll(paths, signal, skip);
   stamped.sort((a, b) => a.mtimeMs - b.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { matches: stamped.slice(0, limit), total: stamped.length };
 }
@@ -76,7 +83,7 @@ const STAT_BATCH = 2_000;
  * Synchronous stats in batches: several times faster than one promise per file (no thread
  * pool round trip), and the event loop still gets a turn between batches.
  */
-async function statAll(paths: readonly string[], signal: AbortSignal): Promise<GlobMatch[]> {
+async function statAll(paths: readonly string[], signal: AbortSignal, skip: CrawlSkip | undefined): Promise<GlobMatch[]> {
   const out: GlobMatch[] = [];
   for (let i = 0; i < paths.length; i++) {
     if (i > 0 && i % STAT_BATCH === 0) {
@@ -84,10 +91,19 @@ async function statAll(paths: readonly string[], signal: AbortSignal): Promise<G
       signal.throwIfAborted();
     }
     const path = paths[i]!;
-    const info = statSync(path, { throwIfNoEntry: false }) ?? lstatSafe(path);
+    const info = skip ? statUnlessSkipped(path, skip) : (statSync(path, { throwIfNoEntry: false }) ?? lstatSafe(path));
     if (info && !info.isDirectory()) out.push({ path, mtimeMs: info.mtimeMs });
   }
   return out;
+}
+
+/** A file's own stat first: a plain file is judged by its name, a symlink by its target as well. */
+function statUnlessSkipped(path: string, skip: CrawlSkip): Stats | undefined {
+  const own = lstatSafe(path);
+  if (!own) return undefined;
+  if (!own.isSymbolicLink()) return skip(path, "file") ? undefined : own;
+  if (skip(path, "symlink")) return undefined;
+  return statSync(path, { throwIfNoEntry: false }) ?? own;
 }
 
 function lstatSafe(path: string): Stats | undefined {

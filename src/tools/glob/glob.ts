@@ -2,6 +2,7 @@ import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { Tool, ToolResultBlock, ToolUseContext, ValidationResult } from "../../tool/types.js";
+import { readDenyFilter } from "../search/deny.js";
 import { displayPath, resolveSearchPath } from "../search/paths.js";
 import { crawlGlob, planGlob } from "./crawl.js";
 import { GLOB_DESCRIPTION, GLOB_MAX_RESULTS, GLOB_TOOL_NAME } from "./prompt.js";
@@ -76,7 +77,9 @@ export function createGlobTool(options: GlobToolOptions = {}): Tool<typeof globI
       const cwd = context.workspace.cwd;
       const plan = planGlob(input.pattern, resolveSearchPath(input.path, cwd));
       const rootInfo = await stat(plan.root).catch(() => undefined);
-      if (!rootInfo?.isDirectory()) {
+      // Read deny rules hide files below an allowed root: denied folders are never entered, denied files never listed.
+      const deny = readDenyFilter(context);
+      if (!rootInfo?.isDirectory() || deny?.denies(plan.root)) {
         return { data: { durationMs: Math.round(performance.now() - started), filenames: [], numFiles: 0, truncated: false, totalMatches: 0 } };
       }
       // A private signal: aborts with the call, or when the crawl takes too long.
@@ -91,7 +94,7 @@ export function createGlobTool(options: GlobToolOptions = {}): Tool<typeof globI
       }, timeoutMs);
       try {
         if (parent.aborted) onAbort();
-        const { matches, total } = await crawlGlob(plan, maxResults, controller.signal);
+        const { matches, total } = await crawlGlob(plan, maxResults, controller.signal, deny && ((path, kind) => deny.denies(path, kind)));
         const filenames = matches.map((m) => displayPath(m.path, cwd));
         return {
           data: { durationMs: Math.round(performance.now() - started), filenames, numFiles: filenames.length, truncated: total > filenames.length, totalMatches: total },

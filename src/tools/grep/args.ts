@@ -46,6 +46,8 @@ export function buildRipgrepArgs(query: GrepQuery): string[] {
   for (const glob of query.globs) args.push("--glob", glob);
   // After the user's globs: the last matching glob wins, so these always apply.
   for (const dir of VCS_DIRECTORIES) args.push("--glob", `!${dir}`);
+  // ripgrep applies every --iglob after every --glob: a denied path stays out whatever the user's globs say.
+  for (const glob of query.excludeGlobs ?? []) args.push("--iglob", glob);
   if (query.pattern.startsWith("-")) args.push("-e", query.pattern);
   else args.push(query.pattern);
   args.push(query.root);

@@ -3,8 +3,10 @@ import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { Tool, ToolResultBlock, ToolUseContext, ValidationResult } from "../../tool/types.js";
 import { comparePathsDepthFirst, displayPath, resolveSearchPath } from "../search/paths.js";
+import { readDenyFilter } from "../search/deny.js";
 import { splitGlobs } from "./args.js";
 import { createBuiltinEngine } from "./builtin/engine.js";
+import { withReadDenyRules } from "./deny.js";
 import { formatGrepResult, paginate, type GrepOutput } from "./format.js";
 import { GREP_DEFAULT_HEAD_LIMIT, GREP_DESCRIPTION, GREP_TOOL_NAME } from "./prompt.js";
 import { createRipgrepEngine, findExecutable } from "./ripgrep.js";
@@ -125,7 +127,7 @@ function selectEngine(setting: string | false | undefined): GrepEngine {
   return binary ? createRipgrepEngine(binary) : createBuiltinEngine();
 }
 
-async function runGrep(engine: GrepEngine, input: GrepInput, context: ToolUseContext): Promise<GrepOutput> {
+async function runGrep(selected: GrepEngine, input: GrepInput, context: ToolUseContext): Promise<GrepOutput> {
   const cwd = context.workspace.cwd;
   const root = resolveSearchPath(input.path, cwd);
   const mode = input.output_mode ?? "files_with_matches";
@@ -144,6 +146,7 @@ async function runGrep(engine: GrepEngine, input: GrepInput, context: ToolUseCon
     signal: context.abortController.signal,
   };
   if (input.type !== undefined && input.type !== "") query.type = input.type;
+  const engine = withReadDenyRules(selected, query, readDenyFilter(context));
   const offset = input.offset ?? 0;
   const limit = input.head_limit ?? GREP_DEFAULT_HEAD_LIMIT;
   const base = { mode, engine: engine.name } as const;

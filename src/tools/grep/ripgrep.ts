@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { accessSync, constants } from "node:fs";
+import { accessSync, constants, realpathSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { buildRipgrepArgs } from "./args.js";
@@ -37,7 +37,8 @@ function runRipgrep(binary: string, query: GrepQuery, sink: GrepSink): Promise<v
     query.signal.throwIfAborted();
     // Globs with a slash are relative to rg's cwd: make that the search folder.
     const cwd = query.rootIsFile ? dirname(query.root) : query.root;
-    const child = spawn(binary, buildRipgrepArgs(query), { cwd, stdio: ["ignore", "pipe", "pipe"], windowsHide: true });
+    const { run, unmap } = canonicalRun(query, cwd);
+    const child = spawn(binary, buildRipgrepArgs(run), { cwd: run.rootIsFile ? cwd : run.root, stdio: ["ignore", "pipe", "pipe"], windowsHide: true });
     const parser = new RipgrepOutputParser(query.mode === "files_with_matches" ? "files" : query.mode === "count" ? "count" : "content");
     const decoder = new StringDecoder("utf8");
     let stopped = false;
@@ -56,6 +57,7 @@ function runRipgrep(binary: string, query: GrepQuery, sink: GrepSink): Promise<v
     const deliver = (entries: GrepEntry[]): void => {
       for (const entry of entries) {
         produced++;
+        if (unmap && "path" in entry) entry.path = unmap(entry.path);
         if (!sink(entry)) {
           stop();
           return;
@@ -82,6 +84,25 @@ function runRipgrep(binary: string, query: GrepQuery, sink: GrepSink): Promise<v
       reject(new GrepSearchError(stderr.trim() || `ripgrep exited with code ${code}`));
     });
   });
+}
+
+/**
+ * ripgrep anchors globs at its working directory as the kernel names it (symlinks resolved),
+ * and matches them only against paths below it. When the search folder is reached through a
+ * symlink and exclusion globs must hold, search the canonical folder and give the paths back
+ * under the name the caller used.
+ */
+function canonicalRun(query: GrepQuery, cwd: string): { run: GrepQuery; unmap?: (path: string) => string } {
+  if (query.rootIsFile || (query.excludeGlobs ?? []).length === 0) return { run: query };
+  let real: string;
+  try {
+    real = realpathSync.native(cwd);
+  } catch {
+    return { run: query };
+  }
+  if (real === cwd) return { run: query };
+  const unmap = (path: string): string => (path === real ? cwd : path.startsWith(real === "/" ? "/" : `${real}/`) ? cwd + (real === "/" ? path : path.slice(real.length)) : path);
+  return { run: { ...query, root: real }, unmap };
 }
 
 const BINARY_NOTE = /^(.*?): (binary file matches \(found .* byte around offset \d+\))$/;

@@ -19,6 +19,13 @@ export interface GrepQuery {
   globs: string[];
   type?: string;
   signal: AbortSignal;
+  /**
+   * Read deny rules as ripgrep `--iglob` values (`!…`, relative to the search folder): paths
+   * ripgrep must not open. Only the ripgrep engine reads this; the built-in one uses `skip`.
+   */
+  excludeGlobs?: string[];
+  /** Paths the built-in walk must not enter or search (Read deny rules); `isDir` = not a symlink, a folder. */
+  skip?: (path: string, isDir: boolean) => boolean;
 }
 
 /** One unit of output, in output order. Paths are absolute. */

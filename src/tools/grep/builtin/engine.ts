@@ -46,7 +46,7 @@ async function builtinSearch(query: GrepQuery, sink: GrepSink): Promise<void> {
     await searchFile(query.root, makeSearch(true));
     return;
   }
-  const files = walkSearchFiles({ root: query.root, overrides: compileOverrides(query.globs), typeFilter, signal: query.signal });
+  const files = walkSearchFiles({ root: query.root, overrides: compileOverrides(query.globs), typeFilter, signal: query.signal, skip: query.skip });
   if (query.mode === "content") {
     const search = makeSearch();
     for await (const file of files) {

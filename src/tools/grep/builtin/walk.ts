@@ -22,6 +22,8 @@ export interface WalkOptions {
   /** `--type` filter on file names. */
   typeFilter?: (fileName: string) => boolean;
   signal: AbortSignal;
+  /** Paths never entered nor searched (Read deny rules), checked before anything else. */
+  skip?: (path: string, isDir: boolean) => boolean;
 }
 
 /**
@@ -56,6 +58,7 @@ async function* walkFolder(dir: string, parentLevels: IgnoreLevel[], parentInRep
     const isDir = entry.isDirectory();
     if (!isDir && !entry.isFile()) continue;
     const path = join(dir, entry.name);
+    if (options.skip?.(path, isDir)) continue;
     if (!selected(path, entry.name, isDir, levels, options)) continue;
     if (isDir) yield* walkFolder(path, levels, inRepo, options);
     else yield path;
