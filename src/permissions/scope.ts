@@ -50,8 +50,19 @@ export function buildScope(request: PermissionRequest, options: ResolveOptions =
   const home = options.home ?? defaultHome();
   const canonicalize = memoCanonicalize(options.canonicalize ?? realCanonicalize);
   const cwd = request.cwd;
-  const dirs = workingDirs(cwd, request.permissionContext.additionalDirectories, canonicalize);
-  const scope: Scope = { request, home, dirs, canonicalize, reads: [], writes: [], cds: [] };
+  // Canonical working dirs cost a realpath each: worked out only for a call that has targets.
+  let dirs: WorkingDirs | undefined;
+  const scope: Scope = {
+    request,
+    home,
+    get dirs() {
+      return (dirs ??= workingDirs(cwd, request.permissionContext.additionalDirectories, canonicalize));
+    },
+    canonicalize,
+    reads: [],
+    writes: [],
+    cds: [],
+  };
   const subject = request.subject;
   const target = (written: string, bases: string[]): Target => {
     const unknown = isDynamicWord(written) || hasGlob(written) || written.length === 0;
