@@ -7,15 +7,13 @@ import { findToolByName } from "../registry/find-tool.js";
 import { buildTool } from "../tool/build-tool.js";
 import { createToolUseContext } from "../tool/context.js";
 import type { PermissionMode, PermissionRule, PermissionSubject, Tool } from "../tool/types.js";
-import { analyzeCommand } from "../tools/bash/analysis/index.js";
 import { UsageError } from "./io.js";
 
 /**
- * Tools that rules commonly name but that this build may not contain: their subject is built
- * from the input the same way their definitions do, so a policy can be checked anyway.
+ * Tools that rules commonly name but that this build does not contain (yet): their subject is
+ * built from the input the way their definitions would, so a policy can be checked anyway.
  */
-const FILE_READERS: Record<string, string> = { Read: "file_path", Glob: "path", Grep: "path", NotebookRead: "notebook_path" };
-const FILE_WRITERS: Record<string, string> = { Write: "file_path", Edit: "file_path", MultiEdit: "file_path", NotebookEdit: "notebook_path" };
+const STAND_IN_NAMES = ["NotebookRead", "WebFetch", "WebSearch", "Agent", "Task", "TodoWrite", "mcp__<server>__<tool>"];
 
 const standIns = new WeakSet<Tool>();
 
@@ -41,24 +39,8 @@ function stringField(input: Record<string, unknown>, key: string): string | unde
 
 /** The stand-in for a tool this build lacks, or undefined when the name means nothing to us. */
 export function standInTool(name: string): Tool | undefined {
-  const reader = FILE_READERS[name];
-  if (reader) {
-    return standIn(name, true, (input, cwd) => ({ kind: "file", access: "read", paths: [resolve(cwd, stringField(input, reader) ?? ".")] }));
-  }
-  const writer = FILE_WRITERS[name];
-  if (writer) {
-    return standIn(name, false, (input, cwd) => {
-      const p = stringField(input, writer);
-      return p === undefined ? undefined : { kind: "file", access: "write", paths: [resolve(cwd, p)] };
-    });
-  }
-  if (name === "Bash") {
-    // The Bash tool itself lives in another module; its subject is the analysis of its command.
-    const facts = (input: Record<string, unknown>) => analyzeCommand(stringField(input, "command") ?? "");
-    const tool = standIn(name, false, (input) => ({ kind: "shell", facts: facts(input) }));
-    const out: Tool = { ...tool, isReadOnly: (input) => facts(input as Record<string, unknown>).readOnly };
-    standIns.add(out);
-    return out;
+  if (name === "NotebookRead") {
+    return standIn(name, true, (input, cwd) => ({ kind: "file", access: "read", paths: [resolve(cwd, stringField(input, "notebook_path") ?? ".")] }));
   }
   if (name === "WebFetch") {
     return standIn(name, false, (input) => {
@@ -88,7 +70,8 @@ export interface CheckCall {
 export async function buildCheckRequest(call: CheckCall, tools: readonly Tool[]): Promise<PermissionRequest> {
   const tool = findToolByName(tools, call.tool) ?? standInTool(call.tool);
   if (!tool) {
-    throw new UsageError(`--tool: no tool named ${JSON.stringify(call.tool)}; known: ${[...tools.map((t) => t.name)].join(", ") || "(none built in)"}, Read, Write, Edit, MultiEdit, NotebookEdit, Glob, Grep, WebFetch, mcp__<server>__<tool>`);
+    const known = [...new Set([...tools.map((t) => t.name), ...STAND_IN_NAMES])];
+    throw new UsageError(`--tool: no tool named ${JSON.stringify(call.tool)}; known: ${known.join(", ")}`);
   }
   const context = createToolUseContext({
     cwd: call.cwd,

@@ -137,3 +137,27 @@ describe("armature exec with hooks from settings", () => {
     });
   });
 });
+
+describe("armature exec session files and notices", () => {
+  it("keeps the files its results point to, and reports hook problems on stderr", async () => {
+    await withTempDir(async (dir) => {
+      const { mkdir, readFile: read } = await import("node:fs/promises");
+      await mkdir(join(dir, ".armature"));
+      await writeFile(join(dir, ".armature", "settings.json"), JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "echo oops >&2; exit 1" }] }] } }));
+      const sessionDir = join(dir, "state");
+      const c = io(JSON.stringify([{ type: "tool_use", id: "a", name: "Bash", input: { command: "seq 1 100000" } }]));
+      expect(await main(["exec", "--cwd", dir, "--session-dir", sessionDir], c)).toBe(0);
+      const text = JSON.parse(c.out).content[0].content as string;
+      const path = /(\/\S+\.output)/.exec(text)![1]!;
+      expect(path.startsWith(sessionDir)).toBe(true);
+      expect((await read(path, "utf8")).split("\n")[99_999]).toBe("100000");
+      expect(c.err).toContain("oops");
+    });
+  });
+
+  it("--cwd that is not a directory is a usage error", async () => {
+    const c = io("[]");
+    expect(await main(["exec", "--cwd", "/nonexistent/dir"], c)).toBe(2);
+    expect(c.err).toContain("--cwd: /nonexistent/dir is not a directory");
+  });
+});

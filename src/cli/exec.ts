@@ -1,20 +1,20 @@
 import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { randomUUID } from "node:crypto";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { createPermissionEngine } from "../permissions/engine.js";
-import { ruleWarnings } from "../permissions/rule.js";
 import { toOpenAIToolMessages } from "../providers/openai.js";
 import { parseTurnsFile, TurnParseError, type ParsedTurn } from "../providers/turns.js";
 import { HookConfigError } from "../hooks/config.js";
 import { createHookRunner, type ConfiguredHookRunner } from "../hooks/runner.js";
 import { permissionRuleIfMatcher } from "../session/hook-if.js";
 import { createSession, type SessionOptions } from "../session/session.js";
-import { PERMISSION_MODES, type PermissionMode } from "../tool/types.js";
 import { builtinTools } from "../tools/index.js";
 import { UsageError, type CliIO } from "./io.js";
 import { terminalApprover } from "./prompt.js";
-import { loadExecSettings } from "./settings.js";
+import { loadExecSettings, SETTINGS_HELP, SETTINGS_OPTIONS, settingsInputFrom, settingsWarnings } from "./settings.js";
 
 export const EXEC_HELP = `Usage: armature exec [FILE|-] [options]
 
@@ -24,15 +24,7 @@ message, or an OpenAI assistant message with tool_calls); a whole-file JSON docu
 one turn. Output: one JSON line per turn.
 
 Options:
-  --cwd DIR              working directory (default: the current one)
-  --mode MODE            ${PERMISSION_MODES.join(" | ")}
-  --allow RULE           allow rule (repeatable)
-  --ask RULE             ask rule (repeatable)
-  --deny RULE            deny rule (repeatable)
-  --add-dir DIR          an additional working directory (repeatable)
-  --settings FILE        a settings file (JSON) on top of the project's
-  --settings-from claude also read the matching .claude/ settings files
-  --allow-project-bypass let project settings choose bypassPermissions or auto
+${SETTINGS_HELP}  --session-dir DIR      where full outputs are kept (default: a new folder in the temp dir, kept)
   --format FORMAT        anthropic | openai (default: the shape of the input)
   --max-concurrency N    concurrency-safe calls at once (default 10)
   --interactive          ask on the terminal when a call needs approval
@@ -47,16 +39,9 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
     allowPositionals: true,
     strict: true,
     options: {
-      cwd: { type: "string" },
-      mode: { type: "string" },
-      allow: { type: "string", multiple: true },
-      ask: { type: "string", multiple: true },
-      deny: { type: "string", multiple: true },
-      "add-dir": { type: "string", multiple: true },
-      settings: { type: "string" },
-      "settings-from": { type: "string", multiple: true },
-      "allow-project-bypass": { type: "boolean" },
+      ...SETTINGS_OPTIONS,
       format: { type: "string" },
+      "session-dir": { type: "string" },
       "max-concurrency": { type: "string" },
       interactive: { type: "boolean" },
       help: { type: "boolean", short: "h" },
@@ -67,10 +52,7 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
     return 0;
   }
   if (positionals.length > 1) throw new UsageError(`exec takes one input file, got ${positionals.length}: ${positionals.join(" ")}`);
-  const mode = values.mode;
-  if (mode !== undefined && !PERMISSION_MODES.includes(mode as PermissionMode)) {
-    throw new UsageError(`--mode must be one of ${PERMISSION_MODES.join(", ")}; got ${JSON.stringify(mode)}`);
-  }
+  const settingsInput = settingsInputFrom(values);
   const format = values.format;
   if (format !== undefined && format !== "anthropic" && format !== "openai") {
     throw new UsageError(`--format must be anthropic or openai; got ${JSON.stringify(format)}`);
@@ -98,16 +80,10 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
     throw err;
   }
 
-  const cwd = values.cwd ?? process.cwd();
-  const settings = await loadExecSettings({
-    cwd,
-    settingsFile: values.settings,
-    settingsFrom: values["settings-from"],
-    allowProjectBypass: values["allow-project-bypass"],
-    cli: { allow: values.allow, ask: values.ask, deny: values.deny, mode: mode as PermissionMode | undefined, addDirs: values["add-dir"] },
-  });
+  const cwd = settingsInput.cwd;
+  const settings = await loadExecSettings(settingsInput);
   const tools = builtinTools();
-  for (const warning of [...settings.warnings, ...ruleWarnings(settings.rules, tools.map((t) => t.name))]) io.stderr.write(`armature: ${warning}\n`);
+  for (const warning of settingsWarnings(settings, tools)) io.stderr.write(`armature: ${warning}\n`);
   if (values.interactive && !io.isTTY) throw new UsageError("--interactive needs a terminal; without one, calls that ask are denied");
   const engine = createPermissionEngine({ projectDir: resolve(cwd), approver: values.interactive ? terminalApprover(io) : undefined });
   let hooks: ConfiguredHookRunner | undefined;
@@ -125,7 +101,12 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
     }
     for (const warning of hooks.warnings) io.stderr.write(`armature: ${warning}\n`);
   }
+  // The session's files (full shell output, persisted results) outlive the process: the
+  // paths in the results are for the model to read in a later turn, maybe in a later exec.
+  const sessionId = randomUUID();
   const sessionOptions: SessionOptions = {
+    sessionId,
+    sessionDir: values["session-dir"] !== undefined ? resolve(values["session-dir"]) : join(tmpdir(), `armature-exec-${sessionId}`),
     hooks,
     cwd,
     tools,
@@ -146,7 +127,8 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
   try {
     for (const [index, turn] of turns.entries()) {
       const t0 = performance.now();
-      const results = await session.runTurn(turn.blocks);
+      const { results, notices } = await session.runTurnDetailed(turn.blocks);
+      for (const notice of notices) io.stderr.write(`armature: ${notice}\n`);
       if (timing) io.stderr.write(`${JSON.stringify({ turn: index + 1, calls: turn.blocks.length, toolPhaseMs: round(performance.now() - t0) })}\n`);
       const shape = format ?? turn.shape;
       const line = shape === "openai" ? toOpenAIToolMessages(results) : { role: "user", content: results };

@@ -127,7 +127,12 @@ describe("armature exec settings", () => {
       const s = await loadExecSettings({ cwd: dir, cli: { allow: ["Bash(ls *)"] } });
       expect(s.rules.map((r) => r.raw)).toEqual(["Bash(ls *)", "Bash(curl *)"]);
       expect(s.env).toEqual({ FOO: "local" });
-      expect(s.additionalDirectories).toEqual([join(dir, "..", "shared")]);
+      // A project's own settings cannot widen the working dirs beyond the project…
+      expect(s.additionalDirectories).toEqual([]);
+      expect(s.warnings.join("\n")).toContain('permissions.additionalDirectories "../shared" is outside the project and ignored');
+      // …unless the user says they trust it.
+      const trusted = await loadExecSettings({ cwd: dir, trustProject: true, cli: {} });
+      expect(trusted.additionalDirectories).toEqual([join(dir, "..", "shared")]);
       expect(s.hookConfigs).toEqual([{ source: join(dir, ".armature", "settings.local.json"), config: { PreToolUse: [] } }]);
       const session = createSession({ cwd: dir, env: s.env, rules: s.rules });
       expect(session.context.session.env).toEqual({ FOO: "local" });

@@ -2,13 +2,12 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { resolvePermission } from "../permissions/resolve.js";
-import { ruleWarnings } from "../permissions/rule.js";
 import type { PermissionDecision } from "../permissions/types.js";
-import { PERMISSION_MODES, type PermissionMode, type Tool } from "../tool/types.js";
+import type { Tool } from "../tool/types.js";
 import { builtinTools } from "../tools/index.js";
 import { buildCheckRequest } from "./check-request.js";
 import { UsageError, type CliIO } from "./io.js";
-import { loadExecSettings, type ExecSettingsInput } from "./settings.js";
+import { checkMode, loadExecSettings, SETTINGS_HELP, SETTINGS_OPTIONS, settingsInputFrom, settingsWarnings, type ExecSettingsInput } from "./settings.js";
 
 export const PERMISSIONS_HELP = `Usage: armature permissions <check|list> [options]
 
@@ -19,41 +18,18 @@ export const PERMISSIONS_HELP = `Usage: armature permissions <check|list> [optio
   list                             the effective rules with their sources
 
 Options:
-  --cwd DIR              working directory whose settings are read (default: the current one)
-  --mode MODE            ${PERMISSION_MODES.join(" | ")}
-  --allow RULE, --ask RULE, --deny RULE   rules on top of the settings (repeatable)
-  --add-dir DIR          an additional working directory (repeatable)
-  --settings FILE        a settings file on top of the project's
-  --settings-from claude also read the matching .claude/ settings files
-  --allow-project-bypass let project settings choose bypassPermissions or auto
-  --json                 (list) print JSON
+${SETTINGS_HELP}  --json                 (list) print JSON
   -h, --help             this text
 `;
 
 const OPTIONS = {
+  ...SETTINGS_OPTIONS,
   tool: { type: "string" },
   input: { type: "string" },
   batch: { type: "string" },
-  cwd: { type: "string" },
-  mode: { type: "string" },
-  allow: { type: "string", multiple: true },
-  ask: { type: "string", multiple: true },
-  deny: { type: "string", multiple: true },
-  "add-dir": { type: "string", multiple: true },
-  settings: { type: "string" },
-  "settings-from": { type: "string", multiple: true },
-  "allow-project-bypass": { type: "boolean" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
-
-function checkMode(mode: unknown, flag: string): PermissionMode | undefined {
-  if (mode === undefined) return undefined;
-  if (typeof mode !== "string" || !PERMISSION_MODES.includes(mode as PermissionMode)) {
-    throw new UsageError(`${flag} must be one of ${PERMISSION_MODES.join(", ")}; got ${JSON.stringify(mode)}`);
-  }
-  return mode as PermissionMode;
-}
 
 /** The printed shape of a decision. */
 export function decisionLine(d: PermissionDecision): { behavior: string; reason: string; rule: string | null; source: string | null } {
@@ -73,13 +49,7 @@ export async function permissionsCommand(argv: string[], io: CliIO): Promise<num
     return 0;
   }
   void positionals;
-  const base: ExecSettingsInput = {
-    cwd: resolve(values.cwd ?? process.cwd()),
-    settingsFile: values.settings,
-    settingsFrom: values["settings-from"],
-    allowProjectBypass: values["allow-project-bypass"],
-    cli: { allow: values.allow, ask: values.ask, deny: values.deny, mode: checkMode(values.mode, "--mode"), addDirs: values["add-dir"] },
-  };
+  const base = settingsInputFrom(values);
   const tools = builtinTools();
   if (sub === "list") return listCommand(base, tools, values.json === true, io);
 
@@ -103,7 +73,7 @@ export async function permissionsCommand(argv: string[], io: CliIO): Promise<num
 /** One call through settings → the tool's own checks → the resolver, as a real call would go. */
 export async function checkOne(toolName: string, input: unknown, settingsInput: ExecSettingsInput, tools: readonly Tool[], io?: CliIO): Promise<PermissionDecision> {
   const settings = await loadExecSettings(settingsInput);
-  if (io) for (const w of settings.warnings) io.stderr.write(`armature: ${w}\n`);
+  if (io) for (const w of settingsWarnings(settings, tools)) io.stderr.write(`armature: ${w}\n`);
   const request = await buildCheckRequest(
     { tool: toolName, input, cwd: settingsInput.cwd, mode: settings.mode, rules: settings.rules, additionalDirectories: settings.additionalDirectories },
     tools,
@@ -174,7 +144,7 @@ async function batchCommand(file: string, base: ExecSettingsInput, tools: readon
 
 async function listCommand(base: ExecSettingsInput, tools: readonly Tool[], json: boolean, io: CliIO): Promise<number> {
   const settings = await loadExecSettings(base);
-  const warnings = [...settings.warnings, ...ruleWarnings(settings.rules, tools.map((t) => t.name))];
+  const warnings = settingsWarnings(settings, tools);
   if (json) {
     io.stdout.write(
       `${JSON.stringify({

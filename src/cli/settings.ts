@@ -1,13 +1,88 @@
 import { loadSettings, type CliSettings, type LoadedSettings } from "../settings/load.js";
 import { SettingsError } from "../settings/schema.js";
 import type { PermissionMode, PermissionRule } from "../tool/types.js";
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import { ruleWarnings } from "../permissions/rule.js";
+import { PERMISSION_MODES, type Tool } from "../tool/types.js";
 import { UsageError } from "./io.js";
+
+/** The options `exec` and `permissions` share: where settings come from and what the command line adds. */
+export const SETTINGS_OPTIONS = {
+  cwd: { type: "string" },
+  mode: { type: "string" },
+  allow: { type: "string", multiple: true },
+  ask: { type: "string", multiple: true },
+  deny: { type: "string", multiple: true },
+  "add-dir": { type: "string", multiple: true },
+  settings: { type: "string" },
+  "settings-from": { type: "string", multiple: true },
+  "allow-project-bypass": { type: "boolean" },
+  "trust-project": { type: "boolean" },
+} as const;
+
+export const SETTINGS_HELP = `  --cwd DIR              working directory (default: the current one); its settings are read
+  --mode MODE            ${PERMISSION_MODES.join(" | ")}
+  --allow RULE, --ask RULE, --deny RULE   rules on top of the settings (repeatable)
+  --add-dir DIR          an additional working directory (repeatable)
+  --settings FILE        a settings file (JSON) on top of the project's
+  --settings-from claude also read the matching .claude/ settings files
+  --allow-project-bypass let project settings choose bypassPermissions or auto
+  --trust-project        let project settings set code-running env variables and working dirs outside it
+`;
+
+export interface SettingsFlagValues {
+  cwd?: string;
+  mode?: string;
+  allow?: string[];
+  ask?: string[];
+  deny?: string[];
+  "add-dir"?: string[];
+  settings?: string;
+  "settings-from"?: string[];
+  "allow-project-bypass"?: boolean;
+  "trust-project"?: boolean;
+}
+
+export function checkMode(mode: unknown, flag: string): PermissionMode | undefined {
+  if (mode === undefined) return undefined;
+  if (typeof mode !== "string" || !PERMISSION_MODES.includes(mode as PermissionMode)) {
+    throw new UsageError(`${flag} must be one of ${PERMISSION_MODES.join(", ")}; got ${JSON.stringify(mode)}`);
+  }
+  return mode as PermissionMode;
+}
+
+/** The parsed shared flags as a settings request; `--cwd` must be a directory. */
+export function settingsInputFrom(values: SettingsFlagValues): ExecSettingsInput {
+  const cwd = resolve(values.cwd ?? process.cwd());
+  let isDir = false;
+  try {
+    isDir = statSync(cwd).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (!isDir) throw new UsageError(`--cwd: ${cwd} is not a directory`);
+  return {
+    cwd,
+    settingsFile: values.settings,
+    settingsFrom: values["settings-from"],
+    allowProjectBypass: values["allow-project-bypass"],
+    trustProject: values["trust-project"],
+    cli: { allow: values.allow, ask: values.ask, deny: values.deny, mode: checkMode(values.mode, "--mode"), addDirs: values["add-dir"] },
+  };
+}
+
+/** What the user should hear about the settings: the loader's warnings and rules naming unknown tools. */
+export function settingsWarnings(settings: ExecSettings, tools: readonly Tool[]): string[] {
+  return [...settings.warnings, ...ruleWarnings(settings.rules, tools.map((t) => t.name))];
+}
 
 export interface ExecSettingsInput {
   cwd: string;
   settingsFile?: string;
   settingsFrom?: string[];
   allowProjectBypass?: boolean;
+  trustProject?: boolean;
   cli: { allow?: string[]; ask?: string[]; deny?: string[]; mode?: PermissionMode; addDirs?: string[] };
   /** For tests: where managed and user settings are read from. */
   home?: string;
@@ -44,6 +119,7 @@ export async function loadExecSettings(input: ExecSettingsInput): Promise<ExecSe
     settingsFile: input.settingsFile,
     settingsFrom: (input.settingsFrom ?? []) as "claude"[],
     allowBypassFromProject: input.allowProjectBypass === true,
+    trustProject: input.trustProject === true,
   };
   let loaded: LoadedSettings;
   try {

@@ -49,6 +49,10 @@ describe("parseTurnsFile", () => {
     expect(turns[0]!.blocks[0]!.id).toBe("a");
   });
 
+  it("a text-only assistant message is a turn without calls", () => {
+    expect(parseTurnsFile(JSON.stringify({ role: "assistant", content: "just text" }))).toEqual([{ shape: "anthropic", blocks: [] }]);
+  });
+
   it("JSON Lines: one turn a line, blank lines skipped", () => {
     expect(parseTurnsFile(`${JSON.stringify([use])}\n\n${JSON.stringify([use])}\n`)).toHaveLength(2);
   });

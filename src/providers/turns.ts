@@ -45,6 +45,8 @@ export function parseTurn(value: unknown): ParsedTurn {
     if (Array.isArray(value.tool_calls)) return { shape: "openai", blocks: fromOpenAIToolCalls(value as unknown as OpenAIAssistantMessage) };
     if (Array.isArray(value.content)) return { shape: "anthropic", blocks: toolUsesOf(value.content, "message content") };
     if (value.type === "tool_use") return { shape: "anthropic", blocks: toolUsesOf([value], "tool_use block") };
+    // A reply with text only (either provider) is a turn without calls.
+    if (value.role === "assistant" && (typeof value.content === "string" || value.content === null)) return { shape: "anthropic", blocks: [] };
   }
   throw new TurnParseError("expected an array of tool_use blocks, an assistant message with content, or one with tool_calls");
 }

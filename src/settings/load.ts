@@ -1,9 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import { parseRule, RuleParseError } from "../permissions/rule.js";
 import type { PermissionMode, PermissionRule } from "../tool/types.js";
-import { SettingsError, validateSettings, type SettingsFile } from "./schema.js";
+import { editDistance } from "../tools/fs/similar-files.js";
+import { SettingsError, SettingsFileSchema, validateSettings, type SettingsFile } from "./schema.js";
 
 /** Settings levels, highest precedence first. */
 export type SettingsLevel = "managed" | "cli" | "local" | "project" | "user";
@@ -22,6 +23,8 @@ export interface CliSettings {
   settingsFrom?: readonly "claude"[];
   /** Lets project and local settings set `bypassPermissions` (they never can on their own). */
   allowBypassFromProject?: boolean;
+  /** Lets project and local settings set code-running `env` variables and working dirs outside the project. */
+  trustProject?: boolean;
 }
 
 export interface LoadSettingsOptions {
@@ -66,13 +69,14 @@ interface LoadedFile {
   settings: SettingsFile;
 }
 
-async function readSettingsFile(path: string): Promise<SettingsFile | undefined> {
+async function readSettingsFile(path: string, mustExist: boolean): Promise<SettingsFile | undefined> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    // A level's own file may be absent; a file the user named (--settings) must be there.
+    if ((code === "ENOENT" || code === "ENOTDIR") && !mustExist) return undefined;
     throw new SettingsError(path, null, `cannot read the file: ${(err as Error).message}`);
   }
   let json: unknown;
@@ -115,7 +119,7 @@ export function settingsFilePlan(options: LoadSettingsOptions, claude: boolean):
 async function readPlan(plan: Array<Omit<LoadedFile, "settings">>): Promise<Array<LoadedFile | Omit<LoadedFile, "settings">>> {
   return Promise.all(
     plan.map(async (p) => {
-      const settings = await readSettingsFile(p.path);
+      const settings = await readSettingsFile(p.path, p.level === "cli");
       return settings ? { ...p, settings } : p;
     }),
   );
@@ -140,6 +144,34 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
   if (wantsClaude) files = await readPlan(settingsFilePlan(options, true));
   const loaded = files.filter(isLoaded);
   return mergeSettings(loaded, files, { cwd, home, cli });
+}
+
+/**
+ * Variables through which a value in a cloned repository's settings would run code in every
+ * tool process: shell start-up files, loader and interpreter hooks, the search path, git's
+ * and the pager's programs.
+ */
+const EXECUTION_ENV = /^(BASH_ENV|ENV|PATH|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|IFS|CDPATH|LD_.*|DYLD_.*|NODE_OPTIONS|NODE_PATH|PYTHON(STARTUP|PATH|HOME)|PERL5LIB|PERL5OPT|RUBYOPT|RUBYLIB|GIT_.*|PAGER|EDITOR|VISUAL|SSH_ASKPASS|SUDO_ASKPASS|ARMATURE_.*|CLAUDE_.*|BASH_FUNC_.*)$/;
+
+export function isExecutionEnvVar(name: string): boolean {
+  return EXECUTION_ENV.test(name);
+}
+
+function isInsideDir(path: string, dir: string): boolean {
+  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+}
+
+const KNOWN_KEYS = Object.keys(SettingsFileSchema.shape);
+
+/** A top-level key one or two letters away from one we read is most likely a typo that drops rules. */
+function unknownKeyWarnings(layer: Layer): string[] {
+  const out: string[] = [];
+  for (const key of Object.keys(layer.settings)) {
+    if (KNOWN_KEYS.includes(key)) continue;
+    const near = KNOWN_KEYS.find((known) => editDistance(key.toLowerCase(), known.toLowerCase(), 2) <= 2);
+    if (near !== undefined) out.push(`${layer.source}: unknown key ${JSON.stringify(key)} is ignored — did you mean ${JSON.stringify(near)}?`);
+  }
+  return out;
 }
 
 /** One level's contribution, in precedence order. The command-line flags are a layer of their own. */
@@ -206,14 +238,18 @@ function mergeSettings(
         });
       }
     }
+    const fromProject = layer.level === "project" || layer.level === "local";
     for (const d of p?.additionalDirectories ?? []) {
       const expanded = d === "~" ? home : d.startsWith("~/") ? join(home, d.slice(2)) : d;
       const abs = resolve(layer.root, expanded);
+      if (fromProject && !cli.trustProject && !isInsideDir(abs, cwd)) {
+        warnings.push(`${layer.source}: permissions.additionalDirectories ${JSON.stringify(d)} is outside the project and ignored: a project's own settings cannot widen where tools work (pass --add-dir, or --trust-project)`);
+        continue;
+      }
       if (!additionalDirectories.includes(abs)) additionalDirectories.push(abs);
     }
     const wanted = p?.defaultMode === "manual" ? "default" : p?.defaultMode;
     if (wanted !== undefined && mode === undefined) {
-      const fromProject = layer.level === "project" || layer.level === "local";
       if (fromProject && (wanted === "bypassPermissions" || wanted === "auto") && !cli.allowBypassFromProject) {
         warnings.push(
           `${layer.source}: permissions.defaultMode ${JSON.stringify(wanted)} is ignored: project settings cannot choose it on their own (pass --mode ${wanted}, or --allow-project-bypass)`,
@@ -223,7 +259,14 @@ function mergeSettings(
         modeSource = layer.level === "cli" ? "--mode" : layer.source;
       }
     }
-    for (const [k, v] of Object.entries(layer.settings.env ?? {})) if (!(k in env)) env[k] = v;
+    for (const [k, v] of Object.entries(layer.settings.env ?? {})) {
+      if (fromProject && !cli.trustProject && isExecutionEnvVar(k)) {
+        warnings.push(`${layer.source}: env.${k} is ignored: a project's own settings cannot set variables that make programs run code (pass --trust-project)`);
+        continue;
+      }
+      if (!(k in env)) env[k] = v;
+    }
+    warnings.push(...unknownKeyWarnings(layer));
     if (layer.settings.hooks !== undefined && !noHooks && (!managedHooksOnly || layer.level === "managed")) {
       hooks.push({ source: layer.source, config: layer.settings.hooks });
     }

@@ -133,7 +133,7 @@ describe("loadSettings", () => {
       });
       expect((await loadSettings(o)).hooks.map((h) => h.source)).toEqual([o.managedPath]);
       const p = layout(join(dir, "p"), { project: { hooks: { PreToolUse: [] } }, user: { hooks: { Stop: [] } } });
-      const s = await loadSettings({ ...p, cli: { settingsFile: join(dir, "cli.json") } });
+      const s = await loadSettings(p);
       expect(s.hooks.map((h) => h.source)).toEqual([join(p.proj, ".armature", "settings.json"), join(p.home, ".armature", "settings.json")]);
     });
   });
@@ -150,6 +150,25 @@ describe("loadSettings", () => {
       const s = await loadSettings(b);
       expect(s.hooks.map((h) => h.source)).toEqual([b.managedPath]);
       expect(s.hookPolicy).toEqual({ allowedHttpHookUrls: ["https://hooks.example.com/*"], httpHookAllowedEnvVars: ["TOKEN"] });
+    });
+  });
+
+  it("a --settings file that does not exist is an error naming it (a typo must not drop rules)", async () => {
+    await withTempDir(async (dir) => {
+      const o = layout(dir, {});
+      await expect(loadSettings({ ...o, cli: { settingsFile: join(dir, "nope.json") } })).rejects.toThrow(`${join(dir, "nope.json")}: cannot read the file`);
+    });
+  });
+
+  it("project settings cannot set code-running env variables unless trusted; a near-miss key is a warning", async () => {
+    await withTempDir(async (dir) => {
+      const o = layout(dir, { project: { env: { BASH_ENV: "/tmp/evil.sh", LD_PRELOAD: "x.so", GIT_SSH_COMMAND: "x", FOO: "ok" }, permisions: { deny: ["Bash(rm *)"] } }, user: { env: { PATH: "/usr/bin" } } });
+      const s = await loadSettings(o);
+      expect(s.env).toEqual({ FOO: "ok", PATH: "/usr/bin" });
+      expect(s.warnings.filter((w) => w.includes("is ignored: a project's own settings cannot set variables"))).toHaveLength(3);
+      expect(s.warnings.join("\n")).toContain('unknown key "permisions" is ignored — did you mean "permissions"?');
+      const trusted = await loadSettings({ ...o, cli: { trustProject: true } });
+      expect(trusted.env.BASH_ENV).toBe("/tmp/evil.sh");
     });
   });
 

@@ -1,8 +1,9 @@
 // The optional OS sandbox: bubblewrap with the file system read-only outside the working
 // directories and the temp dir, no network unless allowed, no capabilities (also when armature
 // runs as root), its own PID namespace that dies with its parent.
-import { accessSync, constants, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
+import { findExecutable } from "../util/find-executable.js";
 import type { Env } from "./config.js";
 
 export interface SandboxConfig {
@@ -48,18 +49,7 @@ export function sandboxConfigFromEnv(env: Env): SandboxConfig | undefined {
 
 /** The bwrap binary, or undefined when it is not installed. */
 export function findBwrap(config: SandboxConfig, env: Env): string | undefined {
-  const candidates = config.bwrapPath
-    ? [config.bwrapPath]
-    : (env.PATH ?? "").split(delimiter).filter(Boolean).map((dir) => join(dir, "bwrap"));
-  for (const candidate of candidates) {
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // next
-    }
-  }
-  return undefined;
+  return findExecutable(config.bwrapPath ?? "bwrap", env.PATH ?? "");
 }
 
 function canonical(path: string): string | undefined {

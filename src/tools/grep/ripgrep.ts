@@ -1,23 +1,12 @@
 import { spawn } from "node:child_process";
-import { accessSync, constants, realpathSync } from "node:fs";
-import { delimiter, dirname, isAbsolute, join } from "node:path";
+import { realpathSync } from "node:fs";
+import { dirname } from "node:path";
 import { StringDecoder } from "node:string_decoder";
+import { findExecutable } from "../util/find-executable.js";
 import { buildRipgrepArgs } from "./args.js";
 import { GrepSearchError, type GrepEngine, type GrepEntry, type GrepQuery, type GrepSink } from "./types.js";
 
-/** The first executable `name` on PATH (or `name` itself when it is a path), else undefined. */
-export function findExecutable(name: string, path = process.env.PATH ?? ""): string | undefined {
-  const candidates = isAbsolute(name) || name.includes("/") ? [name] : path.split(delimiter).filter(Boolean).map((dir) => join(dir, name));
-  for (const candidate of candidates) {
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
+export { findExecutable };
 
 const MAX_STDERR = 64 * 1024;
 

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
-import type { Tool, ToolUseContext } from "../../tool/types.js";
+import type { Tool } from "../../tool/types.js";
 import { bashLimitsFromEnv } from "../bash/config.js";
-import { findTaskRegistry, type BackgroundTask, type TaskStatus } from "../tasks/registry.js";
+import { findTaskRegistry, unknownTaskMessage, type BackgroundTask, type TaskStatus } from "../tasks/registry.js";
 import { readOutputRange } from "../bash/output.js";
 import {
   BASH_ID_DESCRIPTION,
@@ -44,11 +44,6 @@ export interface TaskOutputData {
 
 function taskIdOf(input: TaskOutputInput): string | undefined {
   return input.task_id ?? input.bash_id;
-}
-
-function unknownTask(id: string, context: ToolUseContext): string {
-  const running = findTaskRegistry(context)?.running().map((t) => t.id) ?? [];
-  return `No task found with ID: ${id}. ${running.length > 0 ? `Running tasks: ${running.join(", ")}.` : "There are no running background tasks."}`;
 }
 
 /** Waits for the task to end, the wait to pass, or the call to be aborted. */
@@ -93,14 +88,14 @@ export function createTaskOutputTool(): Tool<typeof taskOutputInputSchema, TaskO
           return { result: false, message: `filter is not a valid regular expression: ${(err as Error).message}`, errorCode: "bad_filter" };
         }
       }
-      if (!findTaskRegistry(context)?.get(id)) return { result: false, message: unknownTask(id, context), errorCode: "unknown_task" };
+      if (!findTaskRegistry(context)?.get(id)) return { result: false, message: unknownTaskMessage(id, context), errorCode: "unknown_task" };
       return { result: true };
     },
 
     async call(input, context) {
       const id = taskIdOf(input)!;
       const task = findTaskRegistry(context)?.get(id);
-      if (!task) throw new Error(unknownTask(id, context));
+      if (!task) throw new Error(unknownTaskMessage(id, context));
       // The legacy BashOutput (bash_id) never waited; TaskOutput waits by default.
       const block = input.block ?? !(input.task_id === undefined && input.bash_id !== undefined);
       if (block) await waitFor(task, Math.min(input.timeout ?? DEFAULT_WAIT_MS, MAX_WAIT_MS), context.abortController.signal);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
-import type { Tool, ToolUseContext } from "../../tool/types.js";
-import { findTaskRegistry } from "../tasks/registry.js";
+import type { Tool } from "../../tool/types.js";
+import { findTaskRegistry, unknownTaskMessage } from "../tasks/registry.js";
 import { SHELL_ID_DESCRIPTION, TASK_ID_DESCRIPTION, TASK_STOP_DESCRIPTION, TASK_STOP_TOOL_NAME } from "./prompt.js";
 
 export const taskStopInputSchema = z.object({
@@ -22,11 +22,6 @@ function taskIdOf(input: TaskStopInput): string | undefined {
   return input.task_id ?? input.shell_id;
 }
 
-function unknownTask(id: string, context: ToolUseContext): string {
-  const running = findTaskRegistry(context)?.running().map((t) => t.id) ?? [];
-  return `No task found with ID: ${id}. ${running.length > 0 ? `Running tasks: ${running.join(", ")}.` : "There are no running background tasks."}`;
-}
-
 export function createTaskStopTool(): Tool<typeof taskStopInputSchema, TaskStopData> {
   return buildTool({
     name: TASK_STOP_TOOL_NAME,
@@ -41,7 +36,7 @@ export function createTaskStopTool(): Tool<typeof taskStopInputSchema, TaskStopD
         return { result: false, message: "Give task_id: the id that Bash returned for the background command.", errorCode: "missing_task_id" };
       }
       const task = findTaskRegistry(context)?.get(id);
-      if (!task) return { result: false, message: unknownTask(id, context), errorCode: "unknown_task" };
+      if (!task) return { result: false, message: unknownTaskMessage(id, context), errorCode: "unknown_task" };
       if (task.status !== "running") {
         return {
           result: false,
@@ -55,7 +50,7 @@ export function createTaskStopTool(): Tool<typeof taskStopInputSchema, TaskStopD
     async call(input, context) {
       const id = taskIdOf(input)!;
       const task = findTaskRegistry(context)?.get(id);
-      if (!task) throw new Error(unknownTask(id, context));
+      if (!task) throw new Error(unknownTaskMessage(id, context));
       await task.stop();
       task.endReported = true;
       return {
