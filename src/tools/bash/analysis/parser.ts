@@ -59,9 +59,13 @@ function isNamedType(typeId: number): boolean {
   return named;
 }
 
+/** Leaves share this array (nothing writes to a node's children after the copy). */
+const NO_CHILDREN: SyntaxNode[] = [];
+
 /** A syntax node copied out of the WASM tree (the subset of web-tree-sitter's Node we use). */
 export class SyntaxNode {
-  readonly children: SyntaxNode[] = [];
+  children: SyntaxNode[] = NO_CHILDREN;
+  private named: SyntaxNode[] | undefined;
   parent: SyntaxNode | undefined;
   startIndex = 0;
   endIndex = 0;
@@ -88,8 +92,9 @@ export class SyntaxNode {
   child(i: number): SyntaxNode | undefined {
     return this.children[i];
   }
+  /** The named children (computed once; callers only read it). */
   get namedChildren(): SyntaxNode[] {
-    return this.children.filter((c) => c.isNamed);
+    return (this.named ??= this.children.filter((c) => c.isNamed));
   }
   get namedChildCount(): number {
     let n = 0;
@@ -212,9 +217,8 @@ function copyTree(cursor: CursorOps, source: string, checkMissing: boolean): Par
   const types = language.types;
   const fields = language.fields;
   let nextId = 0;
-  const make = (parentType: string | undefined): SyntaxNode => {
-    const typeId = cursor.typeId();
-    const field = parentType !== undefined && FIELD_PARENTS.has(parentType) ? fields[cursor.fieldId()] : undefined;
+  const make = (typeId: number, parentTypeId: number): SyntaxNode => {
+    const field = parentTypeId >= 0 && readsFields(parentTypeId) ? fields[cursor.fieldId()] : undefined;
     return new SyntaxNode(
       nextId++,
       types[typeId] ?? "ERROR",
@@ -224,21 +228,36 @@ function copyTree(cursor: CursorOps, source: string, checkMissing: boolean): Par
       source,
     );
   };
-  const root = make(undefined);
-  const stack: SyntaxNode[] = [root];
+  const rootTypeId = cursor.typeId();
+  const root = make(rootTypeId, -1);
+  // The open nodes (with their type ids), and the children read so far of all of them, in one
+  // array: a node's children are copied out, at their final length, when it is left.
+  const open: SyntaxNode[] = [root];
+  const openTypes: number[] = [rootTypeId];
+  const childrenFrom: number[] = [0];
+  const pending: SyntaxNode[] = [];
   let depth = 1;
   const attach = (): void => {
-    const parent = stack[stack.length - 1] as SyntaxNode;
-    const node = make(parent.type);
+    const parent = open[open.length - 1] as SyntaxNode;
+    const typeId = cursor.typeId();
+    const node = make(typeId, openTypes[openTypes.length - 1] as number);
     node.parent = parent;
-    parent.children.push(node);
-    stack.push(node);
-    if (stack.length > depth) depth = stack.length;
+    pending.push(node);
+    open.push(node);
+    openTypes.push(typeId);
+    childrenFrom.push(pending.length);
+    if (open.length > depth) depth = open.length;
   };
   // Read when leaving a node. (A parent's range is not always its children's: here-document
   // bodies hold text that is no child node.)
   const close = (): void => {
-    const node = stack.pop() as SyntaxNode;
+    const node = open.pop() as SyntaxNode;
+    openTypes.pop();
+    const from = childrenFrom.pop() as number;
+    if (pending.length > from) {
+      node.children = pending.slice(from);
+      pending.length = from;
+    }
     node.startIndex = cursor.startIndex();
     node.endIndex = cursor.endIndex();
   };
@@ -258,6 +277,17 @@ function copyTree(cursor: CursorOps, source: string, checkMissing: boolean): Par
   }
   cursor.delete();
   return { root, depth };
+}
+
+const readsFieldsById: boolean[] = [];
+/** Whether the analysis reads the field names of this node type's children. */
+function readsFields(typeId: number): boolean {
+  let reads = readsFieldsById[typeId];
+  if (reads === undefined) {
+    reads = FIELD_PARENTS.has(language.types[typeId] ?? "ERROR");
+    readsFieldsById[typeId] = reads;
+  }
+  return reads;
 }
 
 function sameTree(a: SyntaxNode, b: SyntaxNode): boolean {
