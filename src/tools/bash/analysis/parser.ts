@@ -171,24 +171,41 @@ function parseWith(source: string, exports: CursorExports | undefined): ParsedSc
   try {
     const checkMissing = tree.rootNode.hasError;
     const cursor = tree.walk();
-    return copyTree(exports ? directOps(exports, tree, cursor) : publicOps(cursor), source, checkMissing);
+    return copyTree(exports ? new DirectCursor(exports, tree) : new PublicCursor(cursor), source, checkMissing);
   } finally {
     tree.delete();
   }
 }
 
-function publicOps(cursor: TreeCursor): CursorOps {
-  return {
-    firstChild: () => cursor.gotoFirstChild(),
-    nextSibling: () => cursor.gotoNextSibling(),
-    parent: () => cursor.gotoParent(),
-    typeId: () => cursor.nodeTypeId,
-    fieldId: () => cursor.currentFieldId,
-    isMissing: () => cursor.nodeIsMissing,
-    startIndex: () => cursor.startIndex,
-    endIndex: () => cursor.endIndex,
-    delete: () => cursor.delete(),
-  };
+class PublicCursor implements CursorOps {
+  constructor(private readonly cursor: TreeCursor) {}
+  firstChild(): boolean {
+    return this.cursor.gotoFirstChild();
+  }
+  nextSibling(): boolean {
+    return this.cursor.gotoNextSibling();
+  }
+  parent(): boolean {
+    return this.cursor.gotoParent();
+  }
+  typeId(): number {
+    return this.cursor.nodeTypeId;
+  }
+  fieldId(): number {
+    return this.cursor.currentFieldId;
+  }
+  isMissing(): boolean {
+    return this.cursor.nodeIsMissing;
+  }
+  startIndex(): number {
+    return this.cursor.startIndex;
+  }
+  endIndex(): number {
+    return this.cursor.endIndex;
+  }
+  delete(): void {
+    this.cursor.delete();
+  }
 }
 
 /**
@@ -196,20 +213,41 @@ function publicOps(cursor: TreeCursor): CursorOps {
  * calls touch the buffer, so it stays the cursor's one copy (and the JS TreeCursor object goes
  * stale: it is never used again, and the cursor is freed from the buffer).
  */
-function directOps(x: CursorExports, tree: Tree, cursor: TreeCursor): CursorOps {
-  void cursor;
-  const t = (tree as unknown as { 0: number })[0];
-  return {
-    firstChild: () => x._ts_tree_cursor_goto_first_child_wasm(t) === 1,
-    nextSibling: () => x._ts_tree_cursor_goto_next_sibling_wasm(t) === 1,
-    parent: () => x._ts_tree_cursor_goto_parent_wasm(t) === 1,
-    typeId: () => x._ts_tree_cursor_current_node_type_id_wasm(t),
-    fieldId: () => x._ts_tree_cursor_current_field_id_wasm(t),
-    isMissing: () => x._ts_tree_cursor_current_node_is_missing_wasm(t) === 1,
-    startIndex: () => x._ts_tree_cursor_start_index_wasm(t),
-    endIndex: () => x._ts_tree_cursor_end_index_wasm(t),
-    delete: () => x._ts_tree_cursor_delete_wasm(t),
-  };
+class DirectCursor implements CursorOps {
+  private readonly t: number;
+  constructor(
+    private readonly x: CursorExports,
+    tree: Tree,
+  ) {
+    this.t = (tree as unknown as { 0: number })[0];
+  }
+  firstChild(): boolean {
+    return this.x._ts_tree_cursor_goto_first_child_wasm(this.t) === 1;
+  }
+  nextSibling(): boolean {
+    return this.x._ts_tree_cursor_goto_next_sibling_wasm(this.t) === 1;
+  }
+  parent(): boolean {
+    return this.x._ts_tree_cursor_goto_parent_wasm(this.t) === 1;
+  }
+  typeId(): number {
+    return this.x._ts_tree_cursor_current_node_type_id_wasm(this.t);
+  }
+  fieldId(): number {
+    return this.x._ts_tree_cursor_current_field_id_wasm(this.t);
+  }
+  isMissing(): boolean {
+    return this.x._ts_tree_cursor_current_node_is_missing_wasm(this.t) === 1;
+  }
+  startIndex(): number {
+    return this.x._ts_tree_cursor_start_index_wasm(this.t);
+  }
+  endIndex(): number {
+    return this.x._ts_tree_cursor_end_index_wasm(this.t);
+  }
+  delete(): void {
+    this.x._ts_tree_cursor_delete_wasm(this.t);
+  }
 }
 
 /** Copies the tree under the cursor into SyntaxNodes in one walk, then frees the cursor. */
