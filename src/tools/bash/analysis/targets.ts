@@ -25,7 +25,7 @@ const READS_ALL_OPERANDS = new Set([
 const WRITES_ALL_OPERANDS = new Set(["tee", "touch", "rm", "rmdir", "mkdir", "shred", "unlink", "truncate", "mv"]);
 
 /** Commands with a case of their own below (any other command has no operand targets). */
-const HAS_TARGET_RULES = new Set([
+export const HAS_TARGET_RULES = new Set([
   "cd", "pushd", "cp", "ln", "install", "mv", "chmod", "chown", "chgrp", "sed",
   "awk", "gawk", "mawk", "nawk", "grep", "egrep", "fgrep", "rg", "jq", "sort",
   "uniq", "xxd", "dd", "time", "tree", "git", "find", "tar", "curl", "wget",
