@@ -59,6 +59,9 @@ function isNamedType(typeId: number): boolean {
   return named;
 }
 
+// Filled now, so that no web-tree-sitter call is made while a direct-cursor copy runs.
+for (let id = 0; id < language.nodeTypeCount; id++) isNamedType(id);
+
 /** Leaves share this array (nothing writes to a node's children after the copy). */
 const NO_CHILDREN: SyntaxNode[] = [];
 
