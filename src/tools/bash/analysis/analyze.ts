@@ -136,10 +136,11 @@ function toSubcommand(cmd: SimpleCommand): ShellSubcommand {
   const argv = cmd.words.map((w) => w.text);
   const env: Record<string, string> = {};
   for (const { name, value } of cmd.env) env[name] = value.text;
+  const text = normalizeCommandText(argv);
   return {
     argv,
-    text: normalizeCommandText(argv),
-    effective: effectiveOf(cmd),
+    text,
+    effective: cmd.transparentInner ? effectiveOf(cmd.transparentInner) : text,
     nested: cmd.nested,
     env,
     redirects: cmd.redirects.map((r) => ({ op: (r.fd ?? "") + r.op, target: r.target?.text ?? "" })),

@@ -24,6 +24,14 @@ const READS_ALL_OPERANDS = new Set([
 /** Commands whose operands are all files they write, create or delete. */
 const WRITES_ALL_OPERANDS = new Set(["tee", "touch", "rm", "rmdir", "mkdir", "shred", "unlink", "truncate", "mv"]);
 
+/** Commands with a case of their own below (any other command has no operand targets). */
+export const HAS_TARGET_RULES = new Set([
+  "cd", "pushd", "cp", "ln", "install", "mv", "chmod", "chown", "chgrp", "sed",
+  "awk", "gawk", "mawk", "nawk", "grep", "egrep", "fgrep", "rg", "jq", "sort",
+  "uniq", "xxd", "dd", "time", "tree", "git", "find", "tar", "curl", "wget",
+  "source", ".", "rsync", "scp",
+]);
+
 export function commandTargets(cmd: SimpleCommand): Targets {
   const t: Targets = { write: [], read: [], cd: [] };
   for (const r of cmd.redirects) {
@@ -37,6 +45,7 @@ export function commandTargets(cmd: SimpleCommand): Targets {
   const first = cmd.words[0];
   if (!first || cmd.declaration) return t;
   const name = first.text.slice(first.text.lastIndexOf("/") + 1);
+  if (!READS_ALL_OPERANDS.has(name) && !WRITES_ALL_OPERANDS.has(name) && !HAS_TARGET_RULES.has(name)) return t;
   const words = cmd.words;
   const spec = ARG_SPECS[name] ?? {};
   const parsed = parseArgs(words, spec);

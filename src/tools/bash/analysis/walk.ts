@@ -235,7 +235,8 @@ class Walker {
             word.isStatic = false;
             translated = false;
           }
-          cmd.words.push(...splitOnIfs(word));
+          if (word.ifs) cmd.words.push(...splitOnIfs(word));
+          else cmd.words.push(word);
           this.walk(child, nested);
         }
       }

@@ -134,6 +134,11 @@ function appendPart(node: Node, acc: Acc, inDoubleQuotes: boolean): void {
 
 /** An unquoted word: backslash quotes the next character; backslash-newline disappears. */
 function appendUnquotedText(s: string, acc: Acc): void {
+  if (!s.includes("\\")) {
+    acc.text += s;
+    acc.unquoted += s;
+    return;
+  }
   for (let i = 0; i < s.length; i++) {
     const c = s[i] as string;
     if (c === "\\" && i + 1 < s.length) {
@@ -150,6 +155,7 @@ function appendUnquotedText(s: string, acc: Acc): void {
 
 /** Inside double quotes a backslash only quotes `$`, backquote, `"`, `\` and newline. */
 export function unescapeDoubleQuoted(s: string): string {
+  if (!s.includes("\\")) return s;
   let out = "";
   for (let i = 0; i < s.length; i++) {
     const c = s[i] as string;
