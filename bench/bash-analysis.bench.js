@@ -24,7 +24,11 @@ const lines = [
 const script = Array.from({ length: 1000 }, (_, i) => lines[i % lines.length]).join("\n");
 const scriptLines = script.split("\n").length;
 
-for (let i = 0; i < 5; i++) analyzeCommand(script);
+const c0 = performance.now();
+analyzeCommand(script);
+const coldMs = performance.now() - c0;
+// Steady state, as for the one-liner: the WASM parser and the JIT settle over the first runs.
+for (let i = 0; i < 40; i++) analyzeCommand(script);
 const scriptTimes = [];
 for (let i = 0; i < 30; i++) {
   const t0 = performance.now();
@@ -55,6 +59,8 @@ report({
   target: "≤ 20 ms",
   ok: scriptMs <= 20,
 });
+
+console.log(`  the same script, first analysis in the process (cold): ${coldMs.toFixed(1)} ms`);
 
 const oneLiner = "git log --oneline -10 | grep -i fix && cat package.json | jq -r .version";
 for (let i = 0; i < 2000; i++) analyzeCommand(oneLiner);
