@@ -1,6 +1,7 @@
 import { posix } from "node:path";
 import { effectiveArgv } from "./bash-rules.js";
 import { allowRuleForSubcommand } from "./match.js";
+import { isStaticWord } from "./paths.js";
 import { outsideTargets, type Scope } from "./scope.js";
 import type { PermissionDecision } from "./types.js";
 
@@ -8,7 +9,11 @@ import type { PermissionDecision } from "./types.js";
 export function isReadOnlyCall(scope: Scope): boolean {
   const { request } = scope;
   if (!request.readOnly) return false;
-  if (scope.shell) return scope.shell.readOnly && scope.shell.complete && scope.writes.length === 0;
+  if (scope.shell) {
+    const facts = scope.shell;
+    // A command name not known before it runs (`$(echo rm)`, `r${x}m`, `$"cat"`) may be anything.
+    return facts.readOnly && facts.complete && scope.writes.length === 0 && facts.subcommands.every((s) => isStaticWord(effectiveArgv(s)[0] ?? ""));
+  }
   return request.subject?.kind !== "file" || request.subject.access === "read";
 }
 
