@@ -64,14 +64,15 @@ export function decideByMode(scope: Scope): PermissionDecision {
   const name = request.tool.name;
   if (mode === "bypassPermissions") return fromMode(scope, "allow", "Allowed by bypassPermissions mode");
 
-  const outsideReads = [...outsideTargets(scope, scope.reads), ...outsideTargets(scope, scope.cds)];
+  const outsideCds = outsideTargets(scope, scope.cds);
+  const outsideReads = [...outsideTargets(scope, scope.reads), ...outsideCds];
   const outsideWrites = outsideTargets(scope, scope.writes);
   const readOnly = isReadOnlyCall(scope);
   const outsideNote = (): string | null => {
     const w = outsideWrites[0];
     if (w) return `${name} would write ${w.written}, which is ${w.unknown ? "not known before the command runs" : "outside the working directories"}`;
     const r = outsideReads[0];
-    if (r) return `${name} would use ${r.written}, which is ${r.unknown ? "not known before the command runs" : "outside the working directories"}`;
+    if (r) return `${name} would ${outsideCds.includes(r) ? "change directory to" : "read"} ${r.written}, which is ${r.unknown ? "not known before the command runs" : "outside the working directories"}`;
     return null;
   };
   const ask = (reason: string): PermissionDecision => {

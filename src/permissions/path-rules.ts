@@ -127,7 +127,7 @@ export function mayMatchBelow(pattern: PathPattern, dir: string, nocase: boolean
   for (const r of rel) {
     const g = globSegs[i];
     if (g === undefined || g === "**") return true;
-    if (!matcher(g, nocase)(r)) return false;
+    if (GLOB_CHARS.test(g) ? !matcher(g, nocase)(r) : !same(g, r)) return false;
     i++;
   }
   return next(globSegs[i]);

@@ -1,10 +1,12 @@
 import type { PermissionRule } from "../tool/types.js";
+import { readdirSync, type Dirent } from "node:fs";
+import { posix } from "node:path";
 import picomatch from "picomatch";
 import { effectiveArgv, normaliseBashSpec } from "./bash-rules.js";
 import { allowRuleForCall, allowRuleForSubcommand, allowRuleForTarget, firstRestrictiveRule, restrictiveReadRules, ruleReachingBelow } from "./match.js";
 import { decideByMode, forcedAsk, isReadOnlyCall } from "./modes.js";
-import { hasBrace, hasGlob, isDynamicWord, isStaticWord, pathForms } from "./paths.js";
-import { protectedPathReason, criticalRemoval } from "./safety.js";
+import { hasBrace, hasGlob, isDynamicWord, isStaticWord, pathForms, type PathForms } from "./paths.js";
+import { criticalRemoval, globMayNameProtected, protectedPathReason, UNLINKERS } from "./safety.js";
 import { buildScope, outsideTargets, type ResolveOptions, type Scope } from "./scope.js";
 import { suggestRules } from "./suggest.js";
 import type { PermissionDecision, PermissionRequest } from "./types.js";
@@ -152,10 +154,6 @@ function safetyCheck(scope: Scope): string | null {
     if (t.unknown && protectedPathReason(t.written)) return `Writing ${t.written} needs approval: ${protectedPathReason(t.written)}`;
   }
   if (!facts) return null;
-  const unknownWrite = scope.writes.find((t) => t.unknown);
-  if (unknownWrite) {
-    return `Writing ${unknownWrite.written} needs approval: its path is not known before the command runs, so it may be a protected or critical path`;
-  }
   const ctx = {
     cwd: scope.request.cwd,
     projectDir: scope.request.projectDir,
@@ -168,6 +166,10 @@ function safetyCheck(scope: Scope): string | null {
   for (const sub of facts.subcommands) {
     const critical = criticalRemoval(sub, ctx);
     if (critical) return `Removing a critical path needs approval (${critical})`;
+  }
+  const unknownWrite = scope.writes.find((t) => t.unknown && !removedGlobOnly(scope, t.written));
+  if (unknownWrite) {
+    return `Writing ${unknownWrite.written} needs approval: its path is not known before the command runs, so it may be a protected or critical path`;
   }
   const rules = scope.request.permissionContext.rules;
   const dynamicName = facts.subcommands.find((sub) => !isStaticWord(effectiveArgv(sub)[0] ?? ""));
@@ -206,6 +208,42 @@ function readsReachingRestrictedPaths(scope: Scope, rules: readonly PermissionRu
     const forms = scope.bases.map((b) => pathForms(dirWord, b, scope.home, scope.canonicalize));
     const rule = ruleReachingBelow(rules, scope, forms, (segment) => child(segment));
     if (rule) return `Reading ${t.written} needs approval: the glob may match paths that rule ${rule.raw} restricts`;
+    const link = symlinkMatching(forms, child);
+    if (link) return `Reading ${t.written} needs approval: the glob matches the symlink ${link}, and Read rules restrict some paths`;
+  }
+  return null;
+}
+
+/**
+ * A write target that is a glob in its last segment only, which only rm/rmdir/unlink use (they
+ * unlink a symlink, never follow it) and which cannot expand to a protected name: its
+ * directory is known and checked like any path, the critical-removal check judges the glob.
+ */
+function removedGlobOnly(scope: Scope, word: string): boolean {
+  if (!isGlobOnly(word) || scope.cdUnknown) return false;
+  const slashAt = word.lastIndexOf("/");
+  if (hasGlob(word.slice(0, Math.max(slashAt, 0))) || globMayNameProtected(word.slice(slashAt + 1))) return false;
+  let used = false;
+  for (const sub of scope.shell?.subcommands ?? []) {
+    if (sub.redirects.some((r) => r.target === word)) return false;
+    const argv = effectiveArgv(sub);
+    if (!sub.argv.includes(word)) continue;
+    if (!UNLINKERS.has(posix.basename(argv[0] ?? ""))) return false;
+    used = true;
+  }
+  return used;
+}
+
+/** A symlink in one of these directories whose name the glob matches (it may lead anywhere), or null. */
+function symlinkMatching(forms: readonly PathForms[], match: (name: string) => boolean): string | null {
+  for (const dir of new Set(forms.map((f) => f.canonical))) {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue; // no such directory: the glob matches nothing there
+    }
+    for (const e of entries) if (e.isSymbolicLink() && match(e.name)) return posix.join(dir, e.name);
   }
   return null;
 }

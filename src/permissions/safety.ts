@@ -76,7 +76,15 @@ export function protectedPathReason(path: string): string | null {
   return null;
 }
 
+/** Whether a one-segment glob (`*.o`, `.gi?`) may expand to a protected directory or file name. */
+export function globMayNameProtected(segment: string): boolean {
+  const match = picomatch(segment, { dot: true, nocase: true });
+  return PROTECTED_DIRS.some((d) => match(d)) || [...PROTECTED_FILES].some((f) => match(f)) || match("worktrees") || match("git");
+}
+
 const RM_COMMANDS = new Set(["rm", "rmdir", "unlink", "shred"]);
+/** Removers that unlink a symlink rather than follow it (shred writes through it). */
+export const UNLINKERS = new Set(["rm", "rmdir", "unlink"]);
 
 export interface CriticalContext {
   cwd: string;
