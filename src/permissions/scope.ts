@@ -113,7 +113,7 @@ export function buildScope(request: PermissionRequest, options: ResolveOptions =
     };
     scope.writes = facts.writeTargets.filter((t) => !HARMLESS_WRITES.has(t)).map(relTarget);
     const derived = derivedShellReads(facts.subcommands);
-    const readWords = new Set([...facts.readTargets, ...derived.reads]);
+    const readWords = new Set([...facts.readTargets, ...derived.reads, ...derived.recursiveRoots]);
     readWords.delete("-");
     readWords.delete("/dev/null");
     scope.reads = [...readWords].map(relTarget);
