@@ -41,13 +41,15 @@ const savedEnv = { HOME: process.env.HOME, managed: process.env.ARMATURE_MANAGED
 
 function fixture(r: string): void {
   const p = join(r, "proj");
-  for (const d of ["src", ".git/hooks", ".claude/worktrees", ".armature", "build"]) mkdirSync(join(p, d), { recursive: true });
+  for (const d of ["src", ".git/hooks", ".claude/worktrees", ".armature", "build", "secret"]) mkdirSync(join(p, d), { recursive: true });
   for (const d of ["proj-evil", "secrets", "other", "home/.ssh"]) mkdirSync(join(r, d), { recursive: true });
   const files: Record<string, string> = {
     "proj/README.md": "a\n",
     "proj/src/app.ts": "export const a = 1;\n",
     "proj/.env": "SECRET=1\n",
     "proj/.env.example": "SECRET=\n",
+    "proj/secret/key": "k\n",
+    "proj/x": "x\n",
     "proj-evil/x": "x\n",
     "secrets/key": "k\n",
     "other/notes.txt": "n\n",
@@ -58,6 +60,7 @@ function fixture(r: string): void {
   symlinkSync(join(r, "secrets", "key"), join(p, "link-secret"));
   symlinkSync(join(p, ".env"), join(p, "link-env"));
   symlinkSync(join(r, "secrets"), join(p, "linkdir"));
+  symlinkSync("..", join(p, "outer"));
 }
 
 function substitute<T>(value: T): T {

@@ -1,4 +1,5 @@
 import type { ShellSubcommand } from "../tool/types.js";
+import { localeLiteral } from "./paths.js";
 
 /**
  * A compiled `Bash(spec)`: `*` is any run of characters; a trailing ` *` (or the legacy `:*`)
@@ -79,8 +80,15 @@ export function subcommandTexts(sub: ShellSubcommand): string[] {
  * For deny and ask rules, also the command named by its path's last part: `/bin/rm -rf x`
  * and `./node_modules/.bin/rm x` are still `rm`.
  */
-export function restrictiveTexts(sub: ShellSubcommand): string[] {
+export function restrictiveTexts(sub: ShellSubcommand, localeQuoted = false): string[] {
   const texts = subcommandTexts(sub);
+  if (localeQuoted) {
+    // `$"rm" x` is `rm x` in the C locale; the analysis keeps `$"rm"` as written or turns `$"x"` into `$x`.
+    for (const t of [...texts]) {
+      const literal = localeLiteral(t, true);
+      if (literal !== t) texts.push(literal);
+    }
+  }
   const out = [...texts];
   for (const t of texts) {
     const m = /^(\S*\/)([^\s/]+)(.*)$/s.exec(t);

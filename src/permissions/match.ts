@@ -1,7 +1,7 @@
 import type { PermissionRule, ShellSubcommand, Tool } from "../tool/types.js";
 import { bashMatcher, needsExactRule, onlySafeEnv, restrictiveTexts, subcommandTexts } from "./bash-rules.js";
 import { hostMatches, ruleHostPattern } from "./domain-rules.js";
-import { cachedPathPattern, pathMatches } from "./path-rules.js";
+import { cachedPathPattern, mayMatchBelow, pathMatches } from "./path-rules.js";
 import { defaultHome, pathForms, realCanonicalize, type Canonicalize, type PathForms } from "./paths.js";
 import type { Scope, Target } from "./scope.js";
 import { firstBashMatch, ruleIndex } from "./rule-index.js";
@@ -69,7 +69,7 @@ export function restrictiveRuleHits(rule: PermissionRule, scope: Scope): boolean
   if (content === undefined) return true;
   if (subject?.kind === "shell" && (rule.toolName === "Bash" || rule.toolName === tool.name)) {
     const m = bashMatcher(content);
-    if (subject.facts.subcommands.some((sub) => restrictiveTexts(sub).some(m))) return true;
+    if (subject.facts.subcommands.some((sub) => restrictiveTexts(sub, scope.localeQuoted).some(m))) return true;
     // What the parser could not model is also matched crudely, piece by piece, so that an
     // unparseable command never slips past a deny rule that its text plainly contains.
     if (!subject.facts.complete) return crudePieces(subject.facts.command).some(m);
@@ -144,7 +144,7 @@ export function firstRestrictiveRule(rules: readonly PermissionRule[], behavior:
   if (!facts) return section.rules.find((r) => restrictiveRuleHits(r, scope));
   let best: { order: number; rule: PermissionRule } | undefined;
   for (const sub of facts.subcommands) {
-    const hit = firstBashMatch(section.bash, restrictiveTexts(sub));
+    const hit = firstBashMatch(section.bash, restrictiveTexts(sub, scope.localeQuoted));
     if (hit && (!best || hit.order < best.order)) best = hit;
   }
   if (!facts.complete) {
@@ -214,6 +214,25 @@ export function deniedPathRule(
     if (rule.toolName !== "Read" && !(access === "write" && rule.toolName === "Edit")) continue;
     const pattern = cachedPathPattern(rule, where.cwd, home);
     if (forms.some((f) => pathMatches(pattern, f.lexical, true) || pathMatches(pattern, f.canonical, true))) return rule;
+  }
+  return undefined;
+}
+
+/** Deny and ask `Read(…)` path rules, in order: what restricts a shell command's reads. */
+export function restrictiveReadRules(rules: readonly PermissionRule[]): PermissionRule[] {
+  return rules.filter((r) => r.behavior !== "allow" && r.toolName === "Read" && r.ruleContent !== undefined);
+}
+
+/**
+ * The first of these rules that may match a path below a directory the call reads (by any of
+ * its names), or undefined. `child` narrows to the first segment below it (a shell glob).
+ */
+export function ruleReachingBelow(rules: readonly PermissionRule[], scope: Scope, forms: readonly PathForms[], child?: (segment: string) => boolean): PermissionRule | undefined {
+  for (const rule of rules) {
+    const pattern = cachedPathPattern(rule, scope.request.cwd, scope.home);
+    for (const f of forms) {
+      if (mayMatchBelow(pattern, f.lexical, true, child) || (f.canonical !== f.lexical && mayMatchBelow(pattern, f.canonical, true, child))) return rule;
+    }
   }
   return undefined;
 }

@@ -1,6 +1,7 @@
 import { posix } from "node:path";
 import { effectiveArgv } from "./bash-rules.js";
 import { allowRuleForSubcommand } from "./match.js";
+import { isStaticWord } from "./paths.js";
 import { outsideTargets, type Scope } from "./scope.js";
 import type { PermissionDecision } from "./types.js";
 
@@ -8,7 +9,11 @@ import type { PermissionDecision } from "./types.js";
 export function isReadOnlyCall(scope: Scope): boolean {
   const { request } = scope;
   if (!request.readOnly) return false;
-  if (scope.shell) return scope.shell.readOnly && scope.shell.complete && scope.writes.length === 0;
+  if (scope.shell) {
+    const facts = scope.shell;
+    // A command name not known before it runs (`$(echo rm)`, `r${x}m`, `$"cat"`) may be anything.
+    return facts.readOnly && facts.complete && scope.writes.length === 0 && facts.subcommands.every((s) => isStaticWord(effectiveArgv(s)[0] ?? ""));
+  }
   return request.subject?.kind !== "file" || request.subject.access === "read";
 }
 
@@ -59,14 +64,15 @@ export function decideByMode(scope: Scope): PermissionDecision {
   const name = request.tool.name;
   if (mode === "bypassPermissions") return fromMode(scope, "allow", "Allowed by bypassPermissions mode");
 
-  const outsideReads = [...outsideTargets(scope, scope.reads), ...outsideTargets(scope, scope.cds)];
+  const outsideCds = outsideTargets(scope, scope.cds);
+  const outsideReads = [...outsideTargets(scope, scope.reads), ...outsideCds];
   const outsideWrites = outsideTargets(scope, scope.writes);
   const readOnly = isReadOnlyCall(scope);
   const outsideNote = (): string | null => {
     const w = outsideWrites[0];
     if (w) return `${name} would write ${w.written}, which is ${w.unknown ? "not known before the command runs" : "outside the working directories"}`;
     const r = outsideReads[0];
-    if (r) return `${name} would use ${r.written}, which is ${r.unknown ? "not known before the command runs" : "outside the working directories"}`;
+    if (r) return `${name} would ${outsideCds.includes(r) ? "change directory to" : "read"} ${r.written}, which is ${r.unknown ? "not known before the command runs" : "outside the working directories"}`;
     return null;
   };
   const ask = (reason: string): PermissionDecision => {

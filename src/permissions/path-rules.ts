@@ -95,3 +95,40 @@ export function pathMatches(pattern: PathPattern, path: string, nocase: boolean)
     candidate = candidate.slice(0, slash);
   }
 }
+
+const GLOB_CHARS = /[*?[\]{}!+@()]/;
+
+/**
+ * Whether the pattern may match something below the absolute directory `dir` (not `dir`
+ * itself): `dir` is an ancestor of the pattern's base, or lies below the base on a path the
+ * glob can continue. `child` narrows to paths whose first segment below `dir` it accepts (a
+ * one-segment shell glob such as `*.md`); a glob segment in the rule is taken to accept it.
+ */
+export function mayMatchBelow(pattern: PathPattern, dir: string, nocase: boolean, child?: (segment: string) => boolean): boolean {
+  const base = pattern.base;
+  const same = (a: string, b: string): boolean => (nocase ? a.toLowerCase() === b.toLowerCase() : a === b);
+  const inside = (p: string, d: string): boolean => {
+    if (d === "/") return true;
+    return p.length >= d.length && same(p.slice(0, d.length), d) && (p.length === d.length || p.charCodeAt(d.length) === 47);
+  };
+  const globSegs = pattern.glob.split("/");
+  const next = (segment: string | undefined): boolean => {
+    if (segment === undefined || child === undefined || segment === "**" || GLOB_CHARS.test(segment)) return true;
+    return child(segment);
+  };
+  if (inside(base, dir)) {
+    const below = base.slice(dir === "/" ? 1 : dir.length + 1);
+    const first = below === "" ? globSegs[0] : below.split("/")[0];
+    return next(first);
+  }
+  if (!inside(dir, base)) return false;
+  const rel = dir.slice(base === "/" ? 1 : base.length + 1).split("/");
+  let i = 0;
+  for (const r of rel) {
+    const g = globSegs[i];
+    if (g === undefined || g === "**") return true;
+    if (GLOB_CHARS.test(g) ? !matcher(g, nocase)(r) : !same(g, r)) return false;
+    i++;
+  }
+  return next(globSegs[i]);
+}

@@ -1,8 +1,12 @@
 import type { PermissionRule } from "../tool/types.js";
-import { normaliseBashSpec } from "./bash-rules.js";
-import { allowRuleForCall, allowRuleForSubcommand, allowRuleForTarget, firstRestrictiveRule } from "./match.js";
+import { readdirSync, type Dirent } from "node:fs";
+import { posix } from "node:path";
+import picomatch from "picomatch";
+import { effectiveArgv, normaliseBashSpec } from "./bash-rules.js";
+import { allowRuleForCall, allowRuleForSubcommand, allowRuleForTarget, firstRestrictiveRule, restrictiveReadRules, ruleReachingBelow } from "./match.js";
 import { decideByMode, forcedAsk, isReadOnlyCall } from "./modes.js";
-import { protectedPathReason, criticalRemoval } from "./safety.js";
+import { hasBrace, hasGlob, isDynamicWord, isStaticWord, pathForms, type PathForms } from "./paths.js";
+import { criticalRemoval, globMayNameProtected, protectedPathReason, UNLINKERS } from "./safety.js";
 import { buildScope, outsideTargets, type ResolveOptions, type Scope } from "./scope.js";
 import { suggestRules } from "./suggest.js";
 import type { PermissionDecision, PermissionRequest } from "./types.js";
@@ -131,8 +135,10 @@ function allowRules(rules: readonly PermissionRule[]): PermissionRule[] {
 }
 
 /**
- * Checks no allow rule or hook can pre-approve: a command the parser could not fully model,
- * writes to protected paths, removal of critical paths.
+ * Checks no allow rule or hook can pre-approve, and no mode either (bypassPermissions included):
+ * a command the parser could not fully model, writes to protected paths or to paths not known
+ * before the command runs, removal of critical paths, a command name not known before it runs
+ * while deny or ask rules restrict Bash, reads that may reach what a Read deny or ask rule names.
  */
 function safetyCheck(scope: Scope): string | null {
   const facts = scope.shell;
@@ -147,19 +153,104 @@ function safetyCheck(scope: Scope): string | null {
     }
     if (t.unknown && protectedPathReason(t.written)) return `Writing ${t.written} needs approval: ${protectedPathReason(t.written)}`;
   }
-  if (facts) {
-    const ctx = {
-      cwd: scope.request.cwd,
-      projectDir: scope.request.projectDir,
-      home: scope.home,
-      additionalDirectories: scope.dirs.lexical.slice(1),
-    };
-    for (const sub of facts.subcommands) {
-      const critical = criticalRemoval(sub, ctx);
-      if (critical) return `Removing a critical path needs approval (${critical})`;
+  if (!facts) return null;
+  const ctx = {
+    cwd: scope.request.cwd,
+    projectDir: scope.request.projectDir,
+    home: scope.home,
+    additionalDirectories: scope.dirs.lexical.slice(1),
+    bases: scope.bases,
+    cdUnknown: scope.cdUnknown,
+    canonicalize: scope.canonicalize,
+  };
+  for (const sub of facts.subcommands) {
+    const critical = criticalRemoval(sub, ctx);
+    if (critical) return `Removing a critical path needs approval (${critical})`;
+  }
+  const unknownWrite = scope.writes.find((t) => t.unknown && !removedGlobOnly(scope, t.written));
+  if (unknownWrite) {
+    return `Writing ${unknownWrite.written} needs approval: its path is not known before the command runs, so it may be a protected or critical path`;
+  }
+  const rules = scope.request.permissionContext.rules;
+  const dynamicName = facts.subcommands.find((sub) => !isStaticWord(effectiveArgv(sub)[0] ?? ""));
+  if (dynamicName && rules.some((r) => r.behavior !== "allow" && (r.toolName === "Bash" || r.toolName === scope.request.tool.name || r.toolName === "Read" || r.toolName === "Edit"))) {
+    const word = effectiveArgv(dynamicName)[0] ?? "";
+    return `The command name ${word} is not known before the command runs, and deny or ask rules restrict what may run. A human must approve it`;
+  }
+  return readsReachingRestrictedPaths(scope, restrictiveReadRules(rules));
+}
+
+/**
+ * A shell command's reads against `Read(…)` deny and ask rules, beyond the paths it names:
+ * a recursive reader over a directory that holds a restricted path, a glob that may expand to
+ * one, a path not known before the command runs.
+ */
+function readsReachingRestrictedPaths(scope: Scope, rules: readonly PermissionRule[]): string | null {
+  if (rules.length === 0) return null;
+  for (const t of scope.recursiveReads) {
+    if (t.unknown && !isGlobOnly(t.written)) return `Reading below ${t.written} needs approval: its path is not known before the command runs, and Read rules restrict some paths`;
+    const rule = ruleReachingBelow(rules, scope, t.forms);
+    if (rule) return `Reading everything below ${t.written} needs approval: it may include paths that rule ${rule.raw} restricts`;
+  }
+  const dotglob = scope.shell?.command.includes("dotglob") === true;
+  for (const t of scope.reads) {
+    if (!t.unknown) continue;
+    if (!isGlobOnly(t.written)) return `Reading ${t.written} needs approval: its path is not known before the command runs, and Read rules restrict some paths`;
+    // A glob reads what it expands to: paths below its fixed directory whose first segment it matches.
+    const slashAt = t.written.lastIndexOf("/");
+    const dirWord = slashAt < 0 ? "." : t.written.slice(0, slashAt) || "/";
+    const last = t.written.slice(slashAt + 1);
+    if (hasGlob(dirWord)) {
+      const rule = rules[0]!;
+      return `Reading ${t.written} needs approval: a glob over several directories may reach paths that rule ${rule.raw} restricts`;
     }
+    const child = picomatch(last, { dot: dotglob || last.startsWith(".") });
+    const forms = scope.bases.map((b) => pathForms(dirWord, b, scope.home, scope.canonicalize));
+    const rule = ruleReachingBelow(rules, scope, forms, (segment) => child(segment));
+    if (rule) return `Reading ${t.written} needs approval: the glob may match paths that rule ${rule.raw} restricts`;
+    const link = symlinkMatching(forms, child);
+    if (link) return `Reading ${t.written} needs approval: the glob matches the symlink ${link}, and Read rules restrict some paths`;
   }
   return null;
+}
+
+/**
+ * A write target that is a glob in its last segment only, which only rm/rmdir/unlink use (they
+ * unlink a symlink, never follow it) and which cannot expand to a protected name: its
+ * directory is known and checked like any path, the critical-removal check judges the glob.
+ */
+function removedGlobOnly(scope: Scope, word: string): boolean {
+  if (!isGlobOnly(word) || scope.cdUnknown) return false;
+  const slashAt = word.lastIndexOf("/");
+  if (hasGlob(word.slice(0, Math.max(slashAt, 0))) || globMayNameProtected(word.slice(slashAt + 1))) return false;
+  let used = false;
+  for (const sub of scope.shell?.subcommands ?? []) {
+    if (sub.redirects.some((r) => r.target === word)) return false;
+    const argv = effectiveArgv(sub);
+    if (!sub.argv.includes(word)) continue;
+    if (!UNLINKERS.has(posix.basename(argv[0] ?? ""))) return false;
+    used = true;
+  }
+  return used;
+}
+
+/** A symlink in one of these directories whose name the glob matches (it may lead anywhere), or null. */
+function symlinkMatching(forms: readonly PathForms[], match: (name: string) => boolean): string | null {
+  for (const dir of new Set(forms.map((f) => f.canonical))) {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue; // no such directory: the glob matches nothing there
+    }
+    for (const e of entries) if (e.isSymbolicLink() && match(e.name)) return posix.join(dir, e.name);
+  }
+  return null;
+}
+
+/** A word whose only unknown part is a glob (no expansion, brace or `~user`). */
+function isGlobOnly(word: string): boolean {
+  return hasGlob(word) && !isDynamicWord(word) && !hasBrace(word);
 }
 
 /**

@@ -2,9 +2,9 @@ import type { ShellCommandFacts } from "../tool/types.js";
 import { urlHost } from "./domain-rules.js";
 import {
   defaultHome,
-  hasGlob,
   insideWorkingDirs,
-  isDynamicWord,
+  isStaticWord,
+  localeLiteral,
   memoCanonicalize,
   pathForms,
   realCanonicalize,
@@ -13,6 +13,7 @@ import {
   type PathForms,
   type WorkingDirs,
 } from "./paths.js";
+import { derivedShellReads } from "./shell-reads.js";
 import type { PermissionRequest } from "./types.js";
 
 export interface ResolveOptions {
@@ -26,7 +27,7 @@ export interface ResolveOptions {
 export interface Target {
   written: string;
   forms: PathForms[];
-  /** Not knowable before it runs (`$VAR`, `$(…)`, a glob, `~user`): never auto-approved. */
+  /** Not knowable before it runs (`$VAR`, `$(…)`, a glob, `{a,b}`, `~user`): never auto-approved. */
   unknown: boolean;
 }
 
@@ -40,6 +41,14 @@ export interface Scope {
   reads: Target[];
   writes: Target[];
   cds: Target[];
+  /** Directories a shell command reads with everything below them (`grep -r`, `find`, `tar c`). */
+  recursiveReads: Target[];
+  /** Where a relative shell path may land: the cwd and every static `cd` target. */
+  bases: string[];
+  /** A `cd` moved to a directory the text does not name: relative paths are unknown. */
+  cdUnknown: boolean;
+  /** The command uses `$"…"`, which the analysis reads as `$…`: deny rules also see the literal. */
+  localeQuoted: boolean;
   /** For a URL subject: the parsed host, or null when it does not parse as http(s). */
   host?: string | null;
 }
@@ -62,11 +71,21 @@ export function buildScope(request: PermissionRequest, options: ResolveOptions =
     reads: [],
     writes: [],
     cds: [],
+    recursiveReads: [],
+    bases: [cwd],
+    cdUnknown: false,
+    localeQuoted: false,
   };
   const subject = request.subject;
   const target = (written: string, bases: string[]): Target => {
-    const unknown = isDynamicWord(written) || hasGlob(written) || written.length === 0;
-    return { written, unknown, forms: bases.map((b) => pathForms(written, b, home, canonicalize)) };
+    const unknown = !isStaticWord(written);
+    const forms = bases.map((b) => pathForms(written, b, home, canonicalize));
+    if (unknown && scope.localeQuoted) {
+      // `$"x"` is `x` in the C locale: match that too (a deny matches any form, an allow needs all).
+      const literal = localeLiteral(written, true);
+      if (literal !== written && isStaticWord(literal)) forms.push(...bases.map((b) => pathForms(literal, b, home, canonicalize)));
+    }
+    return { written, unknown, forms };
   };
   if (subject?.kind === "file") {
     const list = subject.paths.map((p) => target(p, [cwd]));
@@ -77,22 +96,28 @@ export function buildScope(request: PermissionRequest, options: ResolveOptions =
   } else if (subject?.kind === "shell") {
     const facts = subject.facts;
     scope.shell = facts;
+    scope.localeQuoted = facts.command.includes('$"');
     scope.cds = facts.cdTargets.filter((t) => t !== "-" && t !== "").map((t) => target(t, [cwd]));
     // After `cd X`, a relative target may be relative to X: check it against every place it may land.
-    const bases = [cwd];
+    const bases = scope.bases;
     for (const cd of scope.cds) if (!cd.unknown) bases.push(...cd.forms.map((f) => f.lexical));
     // `popd`, `cd -` and a CDPATH lookup move to a directory the text does not name.
-    const cdUnknown =
+    const cdUnknown = (scope.cdUnknown =
       scope.cds.some((c) => c.unknown) ||
       facts.cdTargets.includes("-") ||
-      facts.subcommands.some((s) => /^(popd|pushd [+-]\d+)\b/.test(s.effective) || (/^(cd|pushd)\b/.test(s.effective) && "CDPATH" in s.env));
+      facts.subcommands.some((s) => /^(popd|pushd [+-]\d+)\b/.test(s.effective) || (/^(cd|pushd)\b/.test(s.effective) && "CDPATH" in s.env)));
     const relTarget = (t: string): Target => {
       const out = target(t, bases);
       if (cdUnknown && !t.startsWith("/") && !t.startsWith("~")) out.unknown = true;
       return out;
     };
     scope.writes = facts.writeTargets.filter((t) => !HARMLESS_WRITES.has(t)).map(relTarget);
-    scope.reads = facts.readTargets.filter((t) => t !== "-" && t !== "/dev/null").map(relTarget);
+    const derived = derivedShellReads(facts.subcommands);
+    const readWords = new Set([...facts.readTargets, ...derived.reads, ...derived.recursiveRoots]);
+    readWords.delete("-");
+    readWords.delete("/dev/null");
+    scope.reads = [...readWords].map(relTarget);
+    scope.recursiveReads = [...new Set(derived.recursiveRoots)].map(relTarget);
   }
   return scope;
 }

@@ -1,0 +1,125 @@
+import { posix } from "node:path";
+import type { ShellSubcommand } from "../tool/types.js";
+import { effectiveArgv } from "./bash-rules.js";
+
+/**
+ * What the engine derives itself from a command's argv, on top of the analysis's read targets:
+ * the operands of directory listers (`ls ~/.ssh` reads outside the working dirs) and the roots
+ * of recursive readers (`grep -r . .` reads every file below `.`, a Read-denied one too).
+ * Conservative: a word that may be an option's value or a pattern may be taken for a path (it
+ * can only make a call ask), a reader without operands reads `.`.
+ */
+export interface ShellReads {
+  reads: string[];
+  /** Directories read with everything below them. */
+  recursiveRoots: string[];
+}
+
+const LISTERS = new Set(["ls", "stat", "realpath", "readlink", "du", "tree", "find"]);
+/** Short options that take the next word as their value, per command. */
+const VALUE_FLAGS: Record<string, string> = {
+  ls: "IwT",
+  du: "dBtX",
+  tree: "LIPoHT",
+  stat: "c",
+  grep: "efmABCdD",
+  rg: "efgtTmABCjMEr",
+  cp: "tS",
+  tar: "fCTXbHLV",
+  zip: "bntix",
+};
+const LONG_VALUE = /^--(regexp|file|glob|iglob|type|type-not|max-count|after-context|before-context|context|threads|max-columns|encoding|replace|exclude|ignore|hide|format|printf|target-directory|suffix|directory|files-from|exclude-from|block-size|max-depth|threshold|time-style)$/;
+
+interface Split {
+  flags: string[];
+  operands: string[];
+}
+
+function split(argv: string[], name: string): Split {
+  const valued = VALUE_FLAGS[name] ?? "";
+  const flags: string[] = [];
+  const operands: string[] = [];
+  let done = false;
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (done || a === "-" || !a.startsWith("-")) {
+      operands.push(a);
+      continue;
+    }
+    if (a === "--") {
+      done = true;
+      continue;
+    }
+    flags.push(a);
+    if (a.startsWith("--")) {
+      if (!a.includes("=") && LONG_VALUE.test(a)) flags.push(argv[++i] ?? "");
+    } else if (a.length === 2 && valued.includes(a[1]!)) {
+      flags.push(argv[++i] ?? "");
+    }
+  }
+  return { flags, operands };
+}
+
+const shortHas = (flags: string[], letters: RegExp): boolean => flags.some((f) => /^-[A-Za-z]+$/.test(f) && letters.test(f.slice(1)));
+
+export function derivedShellReads(subs: readonly ShellSubcommand[]): ShellReads {
+  const reads: string[] = [];
+  const roots: string[] = [];
+  for (const sub of subs) {
+    const argv = effectiveArgv(sub);
+    const name = posix.basename(argv[0] ?? "");
+    if (name === "find") {
+      const found: string[] = [];
+      let i = 1;
+      while (i < argv.length && /^-([HLP]|D|O\d*)$/.test(argv[i]!)) i += argv[i] === "-D" ? 2 : 1;
+      for (; i < argv.length; i++) {
+        const a = argv[i]!;
+        if (a.startsWith("-") || a === "(" || a === "!") break;
+        found.push(a);
+      }
+      if (found.length === 0) found.push(".");
+      reads.push(...found);
+      roots.push(...found);
+      continue;
+    }
+    if (name === "git" && argv[1] === "grep") {
+      roots.push(".");
+      continue;
+    }
+    const { flags, operands } = split(argv, name);
+    if (LISTERS.has(name)) {
+      reads.push(...operands);
+      const recursive = name === "du" || name === "tree" || (name === "ls" && (shortHas(flags, /R/) || flags.includes("--recursive")));
+      if (recursive) roots.push(...(operands.length > 0 ? operands : ["."]));
+      continue;
+    }
+    if (name === "grep" || name === "egrep" || name === "fgrep" || name === "rg") {
+      const recursive =
+        name === "rg" ||
+        shortHas(flags, /[rR]/) ||
+        flags.some((f) => /^--(recursive|dereference-recursive|directories=recurse)$/.test(f)) ||
+        flags.some((f, k) => f === "-d" && flags[k + 1] === "recurse");
+      if (!recursive) continue;
+      const patternGiven = flags.some((f) => /^(-[A-Za-z]*[ef]|--regexp|--file)/.test(f)) || flags.includes("--files");
+      const paths = patternGiven ? operands : operands.slice(1);
+      roots.push(...(paths.length > 0 ? paths : ["."]));
+      reads.push(...paths);
+      continue;
+    }
+    if (name === "cp" && (shortHas(flags, /[rRa]/) || flags.some((f) => /^--(recursive|archive)$/.test(f)))) {
+      roots.push(...operands);
+      continue;
+    }
+    if (name === "tar") {
+      const oldStyle = argv[1] !== undefined && /^[A-Za-z]+$/.test(argv[1]) && argv[1].includes("c");
+      const create = oldStyle || shortHas(flags, /c/) || flags.includes("--create");
+      if (!create) continue;
+      const words = oldStyle ? operands.slice(1) : operands;
+      const dirs = flags.filter((f, k) => k > 0 && (flags[k - 1] === "-C" || flags[k - 1] === "--directory"));
+      roots.push(...words, ...dirs);
+      continue;
+    }
+    if (name === "zip" && (shortHas(flags, /[rR]/) || flags.includes("--recurse-paths"))) roots.push(...operands);
+  }
+  return { reads, recursiveRoots: roots };
+}
