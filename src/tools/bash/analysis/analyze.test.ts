@@ -30,8 +30,30 @@ describe("analyzeCommand: simple commands", () => {
     ["$'\\x41\\101\\u00e9'", "AAé"],
     ['"$HOME"/x', "$HOME/x"],
     ["r''m", "rm"],
+    ['$"rm"', "rm"],
+    ['a$"b"c', "abc"],
+    ['$"a"$"b"', "ab"],
+    ['"x$"', "x$"],
+    ["z$", "z$"],
   ])("quote removal of %s", (word, expected) => {
     expect(analyzeCommand(`echo ${word}`).subcommands[0]?.argv).toEqual(["echo", expected]);
+  });
+
+  it('$"…" is its own text, as bash reads it in the C locale', () => {
+    const rm = analyzeCommand('$"rm" -rf x');
+    expect(rm.subcommands[0]?.argv).toEqual(["rm", "-rf", "x"]);
+    expect(rm.writeTargets).toEqual(["x"]);
+    expect(analyzeCommand('cat $"secret/key"')).toMatchObject({ readTargets: ["secret/key"], readOnly: true });
+    expect(analyzeCommand('echo $"$HOME"').subcommands[0]?.argv).toEqual(["echo", "$HOME"]);
+    expect(analyzeCommand("echo $ x").subcommands[0]?.argv).toEqual(["echo", "$", "x"]);
+  });
+
+  it.each([
+    'TEXTDOMAIN=x; $"ls"',
+    'export TEXTDOMAINDIR=.; $"ls"',
+    "bash -c $'TEXT\\x44OMAIN=x'",
+  ])("%s: setting TEXTDOMAIN makes $\"…\" unknown", (command) => {
+    expect(analyzeCommand(command)).toMatchObject({ readOnly: false, complete: false });
   });
 
   it("a plain listing is read-only and complete", () => {

@@ -83,6 +83,10 @@ export function analyzeCommand(command: string): ShellCommandFacts {
     if (name === "popd") dirs.change("-");
     if (name === "git" && dirs.changed) runsGit = true;
   }
+  if (setsTextDomain(state.commands, reasons)) {
+    complete = false;
+    reasons.push('the command sets TEXTDOMAIN: a later $"…" string may be translated into other text');
+  }
   if (dirs.unknown) reasons.push("cd to a directory not known in advance: relative paths after it cannot be resolved");
   if (runsGit) reasons.push("git after cd may run another repository's configured programs");
 
@@ -126,6 +130,18 @@ class WorkingDirectories {
     if (path.startsWith("/") || path.startsWith("~") || /^[<>]\(/.test(path)) return [path];
     return [...new Set(this.dirs.map((d) => (d === "" ? path : posix.join(d, path))))];
   }
+}
+
+/**
+ * `$"…"` is read as its own text, which holds only while no message catalogue is chosen: a
+ * command that names TEXTDOMAIN (an assignment, `export`, `read`, a nested script) may change that.
+ */
+function setsTextDomain(commands: readonly SimpleCommand[], reasons: readonly string[]): boolean {
+  const mentions = (s: string): boolean => s.includes("TEXTDOMAIN");
+  return (
+    reasons.some(mentions) ||
+    commands.some((c) => c.words.some((w) => mentions(w.text)) || c.env.some((e) => mentions(e.name)))
+  );
 }
 
 function effectiveOf(cmd: SimpleCommand): string {

@@ -1,4 +1,5 @@
 // What the walker collects: simple commands with their words, environment and redirections.
+import type { Node } from "./parser.js";
 import type { Word } from "./words.js";
 
 export interface Redirect {
@@ -19,6 +20,8 @@ export interface SimpleCommand {
   nested: boolean;
   /** For a wrapper command: the command it runs, when the wrapper is transparent (timeout, nice…). */
   transparentInner?: SimpleCommand;
+  /** Reads a pipe on standard input (`a | cmd`): `rg pattern` then searches it, not the folder. */
+  pipedInput?: boolean;
   /** Set for commands that are not simple commands (`export`, `declare`, `local`, `unset`). */
   declaration?: boolean;
 }
@@ -41,4 +44,12 @@ export function newWalkState(): WalkState {
 
 export function literalWord(text: string): Word {
   return { text, isStatic: true, glob: false, brace: false, ifs: false, unsafeExpansion: false, raw: text };
+}
+
+/** True when the command node is fed by a pipe: it is not the first stage of a pipeline. */
+export function pipedInto(node: Node): boolean {
+  let stage = node;
+  if (stage.parent?.type === "redirected_statement" && stage.parent.childForFieldName("body") === stage) stage = stage.parent;
+  const pipeline = stage.parent;
+  return pipeline?.type === "pipeline" && pipeline.child(0) !== stage;
 }

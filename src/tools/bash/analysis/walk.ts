@@ -5,8 +5,8 @@
 import { descendantForIndex, parseBash, parseBashScript, type Node } from "./parser.js";
 import { fallbackSegments } from "./fallback.js";
 import { heredocIsQuoted, isBlankGap, removeLineContinuations } from "./source-text.js";
-import { literalWord, type Redirect, type SimpleCommand, type WalkState } from "./command.js";
-import { evaluateWord, type Word } from "./words.js";
+import { literalWord, pipedInto, type Redirect, type SimpleCommand, type WalkState } from "./command.js";
+import { evaluateWord, isTranslatedDollar, type Word } from "./words.js";
 import { commandBaseName, unwrapCommand } from "./wrappers.js";
 
 /** Shells that read their script from standard input when given no `-c` and no file. */
@@ -199,7 +199,7 @@ class Walker {
   /** A simple command; `inherited` are redirections of an enclosing redirected statement. */
   private command(node: Node, nested: boolean, inherited: Redirect[]): SimpleCommand {
     const cmd: SimpleCommand = { words: [], env: [], redirects: [...inherited], nested };
-    let translated = false;
+    if (pipedInto(node)) cmd.pipedInput = true;
     for (let i = 0; i < node.childCount; i++) {
       const child = node.child(i);
       if (!child) continue;
@@ -208,7 +208,8 @@ class Walker {
         continue;
       }
       if (!child.isNamed) {
-        if (child.type === "$") translated = true;
+        // `$"…"` is `$` + string: the string is the word. A lone `$` is a literal word.
+        if (child.type === "$" && !isTranslatedDollar(node, i)) cmd.words.push(literalWord("$"));
         continue;
       }
       switch (child.type) {
@@ -230,11 +231,6 @@ class Walker {
           break;
         default: {
           const word = evaluateWord(child);
-          if (translated) {
-            word.text = "$" + word.text;
-            word.isStatic = false;
-            translated = false;
-          }
           if (word.ifs) cmd.words.push(...splitOnIfs(word));
           else cmd.words.push(word);
           this.walk(child, nested);

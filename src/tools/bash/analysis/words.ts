@@ -84,24 +84,28 @@ function appendPart(node: Node, acc: Acc, inDoubleQuotes: boolean): void {
       return;
     }
     case "string":
-      for (const child of node.namedChildren) if (child) appendPart(child, acc, true);
+      for (const child of node.children) {
+        if (child.isNamed) appendPart(child, acc, true);
+        // A `$` the grammar leaves unnamed (`"a$"`) is a literal dollar sign.
+        else if (child.type === "$") appendQuoted(acc, "$");
+      }
       return;
     case "string_content":
       appendQuoted(acc, unescapeDoubleQuoted(node.text));
       return;
     case "translated_string":
-      // $"…" may be replaced by a message catalogue: its value is not known.
-      appendDynamic(acc, node);
+      // $"…" is looked up in TEXTDOMAIN's message catalogue; with none set (or in the C locale)
+      // it is the double-quoted string itself. analyzeCommand flags commands that set TEXTDOMAIN.
+      for (const child of node.namedChildren) appendPart(child, acc, inDoubleQuotes);
       return;
     case "concatenation":
       for (let i = 0; i < node.childCount; i++) {
         const child = node.child(i);
         if (!child) continue;
-        // `$"text"` parses as an anonymous `$` followed by a string: a translated string.
+        // `$"text"` parses as an anonymous `$` followed by a string: a translated string, which
+        // is the string itself (see translated_string). A `$` not before a string is literal.
         if (!child.isNamed && child.type === "$") {
-          acc.isStatic = false;
-          acc.text += "$";
-          acc.unquoted += QUOTED;
+          if (!isTranslatedDollar(node, i)) appendUnquotedText("$", acc);
           continue;
         }
         appendPart(child, acc, inDoubleQuotes);
@@ -130,6 +134,15 @@ function appendPart(node: Node, acc: Acc, inDoubleQuotes: boolean): void {
       }
       appendDynamic(acc, node);
   }
+}
+
+/** True when the unnamed `$` at `parent.child(i)` opens a `$"…"` (a string touches it). */
+export function isTranslatedDollar(parent: Node, i: number): boolean {
+  const dollar = parent.child(i);
+  const next = parent.child(i + 1);
+  if (dollar === undefined || next === undefined || next.startIndex !== dollar.endIndex) return false;
+  // `$"a"$"b"` as a command argument: `$` then a concatenation that starts with the string.
+  return next.type === "string" || (next.type === "concatenation" && next.child(0)?.type === "string");
 }
 
 /** An unquoted word: backslash quotes the next character; backslash-newline disappears. */
