@@ -193,11 +193,11 @@ describe("analyzeCommand: targets", () => {
     ["tar -xzf a.tgz -C out", ["out"], ["a.tgz"], []],
     ["tar -czf a.tgz src", ["a.tgz"], [], []],
     ["curl -o page.html https://x.example", ["page.html"], [], []],
-    ["find build -name '*.o' -delete", ["build"], [], []],
+    ["find build -name '*.o' -delete", ["build"], ["build"], []],
     ["echo x | tee >(cat) out", ["out"], [], []],
     ["source ./env.sh", [], ["./env.sh"], []],
     ["echo $(< /etc/shadow)", [], ["/etc/shadow"], []],
-    ["git blame --contents /etc/shadow f", [], ["/etc/shadow"], []],
+    ["git blame --contents /etc/shadow f", [], ["/etc/shadow", "f"], []],
     ["git diff --no-index /etc/hosts b", [], ["/etc/hosts", "b"], []],
   ])("%s", (command, writes, reads, cds) => {
     const f = analyzeCommand(command);

@@ -4,6 +4,10 @@
 import { ARG_SPECS, findOption, parseArgs } from "./options.js";
 import { isWriteRedirect } from "./read-only.js";
 import { sedScriptObjection } from "./sed.js";
+import { gitTargets } from "./git-targets.js";
+import {
+  listingTargets, patchTargets, scriptLanguageTargets, searchesCurrentDir, splitTargets, unzipTargets,
+} from "./tool-targets.js";
 import type { SimpleCommand } from "./command.js";
 import type { Word } from "./words.js";
 
@@ -17,19 +21,23 @@ export interface Targets {
 const READS_ALL_OPERANDS = new Set([
   "cat", "head", "tail", "nl", "tac", "rev", "wc", "less", "more", "od", "hexdump", "strings",
   "base64", "base32", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum",
-  "b2sum", "cksum", "sum", "file", "cut", "paste", "sort", "diff", "cmp", "comm", "fold", "fmt",
+  "b2sum", "cksum", "sum", "cut", "paste", "sort", "diff", "cmp", "comm", "fold", "fmt",
   "expand", "unexpand", "column", "join", "bat", "batcat", "view", "vi", "vim", "nano", "emacs",
+  "readlink", "stat", "lsattr", "getfacl", "namei", "zcat", "bzcat", "xzcat", "zless", "zmore",
 ]);
 
+/** Commands that read (list, walk, resolve) the directories and files they are given. */
+const LISTS_OPERANDS = new Set(["ls", "dir", "vdir", "du", "tree", "realpath", "file"]);
+
 /** Commands whose operands are all files they write, create or delete. */
-const WRITES_ALL_OPERANDS = new Set(["tee", "touch", "rm", "rmdir", "mkdir", "shred", "unlink", "truncate", "mv"]);
+const WRITES_ALL_OPERANDS = new Set(["tee", "touch", "rm", "rmdir", "mkdir", "shred", "unlink", "truncate", "mv", "mkfifo"]);
 
 /** Commands with a case of their own below (any other command has no operand targets). */
 export const HAS_TARGET_RULES = new Set([
   "cd", "pushd", "cp", "ln", "install", "mv", "chmod", "chown", "chgrp", "sed",
   "awk", "gawk", "mawk", "nawk", "grep", "egrep", "fgrep", "rg", "jq", "sort",
   "uniq", "xxd", "dd", "time", "tree", "git", "find", "tar", "curl", "wget",
-  "source", ".", "rsync", "scp",
+  "source", ".", "rsync", "scp", "patch", "unzip", "perl", "ruby", "split", "csplit", "mknod",
 ]);
 
 export function commandTargets(cmd: SimpleCommand): Targets {
@@ -44,8 +52,10 @@ export function commandTargets(cmd: SimpleCommand): Targets {
   }
   const first = cmd.words[0];
   if (!first || cmd.declaration) return t;
+  // Pathname expansion reads the directories a glob walks: the glob stays as written (unknown).
+  for (const w of cmd.words) if (w.glob) t.read.push(w.text);
   const name = first.text.slice(first.text.lastIndexOf("/") + 1);
-  if (!READS_ALL_OPERANDS.has(name) && !WRITES_ALL_OPERANDS.has(name) && !HAS_TARGET_RULES.has(name)) return t;
+  if (!READS_ALL_OPERANDS.has(name) && !WRITES_ALL_OPERANDS.has(name) && !LISTS_OPERANDS.has(name) && !HAS_TARGET_RULES.has(name)) return t;
   const words = cmd.words;
   const spec = ARG_SPECS[name] ?? {};
   const parsed = parseArgs(words, spec);
@@ -58,6 +68,7 @@ export function commandTargets(cmd: SimpleCommand): Targets {
       .filter((v): v is string => v !== undefined);
 
   if (READS_ALL_OPERANDS.has(name)) t.read.push(...operands.filter((o) => o !== "-"));
+  if (LISTS_OPERANDS.has(name)) listingTargets(name, parsed, operands, t);
   if (WRITES_ALL_OPERANDS.has(name)) t.write.push(...operands.filter((o) => o !== "/dev/null"));
 
   switch (name) {
@@ -123,9 +134,11 @@ export function commandTargets(cmd: SimpleCommand): Targets {
     case "egrep":
     case "fgrep":
     case "rg": {
-      const patternGiven = optionValues("ef", ["regexp", "file"]).length > 0;
-      t.read.push(...(patternGiven ? operands : operands.slice(1)));
+      const patternGiven = optionValues("ef", ["regexp", "file"]).length > 0 || (name === "rg" && findOption(parsed, "", ["files"]));
+      const files = patternGiven ? operands : operands.slice(1);
+      t.read.push(...files);
       t.read.push(...optionValues("f", ["file"]));
+      if (files.length === 0 && searchesCurrentDir(name, parsed, cmd)) t.read.push(".");
       break;
     }
     case "jq":
@@ -155,8 +168,26 @@ export function commandTargets(cmd: SimpleCommand): Targets {
       // `git blame --contents=FILE`, `git diff --no-index A B` read files outside the repository.
       t.read.push(...optionValues("", ["contents"]));
       if (words.some((w) => w.text === "--no-index")) t.read.push(...operands.filter((o) => o !== "diff"));
+      gitTargets(words, t);
       break;
     }
+    case "patch":
+      patchTargets(parsed, operands, t);
+      break;
+    case "unzip":
+      unzipTargets(words, t);
+      break;
+    case "perl":
+    case "ruby":
+      scriptLanguageTargets(name, words, t);
+      break;
+    case "split":
+    case "csplit":
+      splitTargets(name, parsed, operands, t);
+      break;
+    case "mknod":
+      if (operands[0] !== undefined) t.write.push(operands[0]);
+      break;
     case "find":
       findTargets(words, t);
       break;
@@ -189,6 +220,12 @@ export function commandTargets(cmd: SimpleCommand): Targets {
 function findTargets(words: Word[], t: Targets): void {
   const starts: string[] = [];
   let i = 1;
+  // Leading options: -H -L -P, -D debugopts, -Olevel.
+  for (; i < words.length; i++) {
+    const text = (words[i] as Word).text;
+    if (text === "-D") i++;
+    else if (!/^-([HLP]+|O\d*)$/.test(text)) break;
+  }
   for (; i < words.length; i++) {
     const text = (words[i] as Word).text;
     if (text.startsWith("-") || text === "(" || text === "!") break;
@@ -201,6 +238,8 @@ function findTargets(words: Word[], t: Targets): void {
     if (text === "-fprintf" && value !== undefined) t.write.push(value);
     if (text === "-delete") t.write.push(...(starts.length > 0 ? starts : ["."]));
   }
+  // find walks its starting points (the current directory when none is given).
+  t.read.push(...(starts.length > 0 ? starts : ["."]));
 }
 
 function tarTargets(words: Word[], t: Targets): void {

@@ -1,0 +1,195 @@
+// Paths git reads or writes that its options do not name: pathspecs and path operands of the
+// commands that print file contents (`git log -p -- f`, `git blame f`), the path of a
+// `REV:path` blob (`git show HEAD:f`), and the work tree that checkout/reset/merge… rewrite.
+// `-C dir` (and `--work-tree`) move all of these under dir.
+import { posix } from "node:path";
+import { findOption, parseArgs, type ArgSpec, type ParsedArgs } from "./options.js";
+import type { Targets } from "./targets.js";
+import type { Word } from "./words.js";
+
+/** Options of the log/diff family that take a separate value (optional-value ones need `=`). */
+const LOG_SPEC: ArgSpec = {
+  short: "nSGOLI",
+  long: [
+    "max-count", "skip", "since", "after", "until", "before", "author", "committer", "grep",
+    "grep-reflog", "min-parents", "max-parents", "diff-filter", "src-prefix", "dst-prefix",
+    "line-prefix", "anchored", "diff-algorithm", "find-object", "ignore-matching-lines",
+    "rotate-to", "skip-to", "word-diff-regex", "inter-hunk-context", "orderfile",
+  ],
+};
+
+/** Subcommands whose path operands and pathspecs name files whose contents they print. */
+const CONTENT_READERS: Record<string, ArgSpec> = {
+  log: LOG_SPEC,
+  show: LOG_SPEC,
+  diff: LOG_SPEC,
+  whatchanged: LOG_SPEC,
+  "diff-tree": LOG_SPEC,
+  "diff-index": LOG_SPEC,
+  "diff-files": LOG_SPEC,
+  blame: { short: "LS", long: ["ignore-rev", "ignore-revs-file", "contents", "date"] },
+  annotate: { short: "LS", long: ["ignore-rev", "ignore-revs-file", "contents", "date"] },
+  grep: { short: "efABCm", long: ["regexp", "file", "after-context", "before-context", "context", "max-count", "max-depth", "threads"] },
+  "cat-file": {},
+  archive: { short: "o", long: ["format", "prefix", "output", "remote", "exec", "add-file"] },
+  "hash-object": { short: "t", long: ["path"] },
+};
+
+/** Subcommands that rewrite files of the work tree (always, or with the options checked below). */
+const WORK_TREE_WRITERS = new Set([
+  "checkout", "switch", "restore", "reset", "stash", "clean", "apply", "am", "merge", "pull",
+  "rebase", "cherry-pick", "revert", "mv", "rm", "checkout-index", "read-tree", "submodule",
+  "worktree", "clone", "init", "sparse-checkout",
+]);
+
+export function gitTargets(words: Word[], t: Targets): void {
+  // Global options: where the repository is, then the subcommand.
+  let base = "";
+  let workTree: string | undefined;
+  let i = 1;
+  for (; i < words.length; i++) {
+    const w = (words[i] as Word).text;
+    if (!w.startsWith("-")) break;
+    const next = words[i + 1]?.text;
+    if (w === "-C" && next !== undefined) {
+      base = joinDir(base, next);
+      i++;
+    } else if (w === "--work-tree" && next !== undefined) {
+      workTree = next;
+      i++;
+    } else if (w.startsWith("--work-tree=")) workTree = w.slice("--work-tree=".length);
+    else if ((w === "-c" || w === "--git-dir" || w === "--namespace" || w === "--config-env") && next !== undefined) i++;
+  }
+  const sub = words[i]?.text;
+  if (sub === undefined) return;
+  const rest = words.slice(i);
+  const under = (p: string): string => joinDir(base, p);
+  const repoDir = workTree !== undefined ? under(workTree) : base === "" ? "." : base;
+
+  const spec = CONTENT_READERS[sub];
+  if (spec) {
+    const parsed = parseArgs(rest, spec);
+    t.read.push(...contentPaths(sub, rest, parsed).map(under));
+    for (const o of parsed.options) {
+      const v = o.value?.text;
+      if (v === undefined) continue;
+      const readsFile = /^--(file|orderfile|ignore-revs-file|add-file)$/.test(o.name) ||
+        (o.name === "-f" && sub === "grep") || (o.name === "-O" && sub !== "grep") ||
+        (o.name === "-S" && (sub === "blame" || sub === "annotate"));
+      if (readsFile) t.read.push(v);
+      if (o.name === "-L" && v.includes(":")) t.read.push(under(v.slice(v.lastIndexOf(":") + 1)));
+      if (o.name === "-o" || o.name === "--output") t.write.push(v);
+    }
+  }
+  if (WORK_TREE_WRITERS.has(sub) && writesWorkTree(sub, rest)) {
+    const operands = parseArgs(rest, {}).operands.map((o) => o.word.text);
+    if (sub === "clone") {
+      const url = operands[0];
+      const dir = operands[1] ?? (url ? cloneDirName(url) : undefined);
+      if (dir !== undefined) t.write.push(under(dir));
+    } else if (sub === "init") {
+      t.write.push(operands[0] !== undefined ? under(operands[0]) : repoDir);
+    } else if (sub === "worktree") {
+      if (operands[1] !== undefined) t.write.push(under(operands[1]));
+    } else t.write.push(repoDir);
+  }
+}
+
+/**
+ * The paths a content reader is limited to. With `--`, operands before it are revisions (only a
+ * `REV:path` names a file) and pathspecs follow. Without it, an operand that is no revision may
+ * be a path. `git grep` searches the whole tree unless limited, and an operand without `--` may
+ * be a branch (the whole tree again): it reads `.` then too. `git archive` takes the tree first.
+ */
+function contentPaths(sub: string, rest: Word[], parsed: ParsedArgs): string[] {
+  const dashDash = rest.findIndex((w) => w.text === "--");
+  const before = parsed.operands.filter((o) => dashDash === -1 || o.index < dashDash).map((o) => o.word.text);
+  const after = dashDash === -1 ? [] : rest.slice(dashDash + 1).map((w) => w.text);
+  if (sub === "grep" && !findOption(parsed, "ef", ["regexp", "file"])) before.shift();
+  if (sub === "archive") before.shift();
+  const paths: string[] = [];
+  for (const op of before) {
+    const path = sub === "hash-object" || sub === "archive" ? op : operandPath(op, sub === "cat-file" || dashDash !== -1);
+    if (path !== undefined) paths.push(path);
+  }
+  for (const spec of after) {
+    const path = pathspecPath(spec);
+    if (path !== undefined) paths.push(path);
+  }
+  const wholeTree = sub === "archive" ? paths.length === 0 : sub === "grep" && (dashDash === -1 || paths.length === 0);
+  if (wholeTree) paths.push(".");
+  return paths;
+}
+
+/** Whether this work-tree subcommand, with these options, changes files. */
+function writesWorkTree(sub: string, rest: Word[]): boolean {
+  const parsed = parseArgs(rest, {});
+  const first = parsed.operands[0]?.word.text;
+  switch (sub) {
+    case "reset":
+      return findOption(parsed, "", ["hard", "merge", "keep"]) !== undefined;
+    case "stash":
+      return first !== "list" && first !== "show";
+    case "apply":
+      return !findOption(parsed, "", ["check", "stat", "numstat", "summary", "cached"]) || !!findOption(parsed, "", ["apply"]);
+    case "read-tree":
+      return findOption(parsed, "u", []) !== undefined;
+    case "worktree":
+      return first === "add" || first === "move" || first === "remove";
+    case "submodule":
+      return first !== undefined && first !== "status" && first !== "summary" && first !== "foreach";
+    case "sparse-checkout":
+      return first !== "list";
+    default:
+      return true;
+  }
+}
+
+/**
+ * The file an operand before `--` may name: `REV:path` → path (`:path`, `:2:path` too), a
+ * revision (`HEAD~2`, `a..b`, a hash) → none, anything else may be a path (git takes an operand
+ * that is no revision as a path). For cat-file, only `REV:path` operands are paths.
+ */
+function operandPath(op: string, objectsOnly: boolean): string | undefined {
+  const colon = op.indexOf(":");
+  if (colon !== -1 && !op.startsWith(":(") && !op.startsWith(":/")) {
+    let path = op.slice(colon + 1);
+    if (colon === 0 && /^[0-3]:/.test(path)) path = path.slice(2);
+    return path === "" ? "." : path;
+  }
+  if (objectsOnly || isRevision(op)) return undefined;
+  return pathspecPath(op);
+}
+
+/** The path a pathspec names: `:(exclude)x` / `:!x` → none, `:/x` and `:(top,glob)x` → x. */
+function pathspecPath(spec: string): string | undefined {
+  if (/^:[!^]/.test(spec)) return undefined;
+  const magic = /^:\(([^)]*)\)(.*)$/.exec(spec);
+  if (magic) return /(^|,)exclude(,|$)/.test(magic[1] as string) ? undefined : magic[2] || ".";
+  if (spec.startsWith(":/")) return spec.slice(2) || ".";
+  return spec === "" ? undefined : spec;
+}
+
+const REF_NAMES = /^(HEAD|FETCH_HEAD|ORIG_HEAD|MERGE_HEAD|CHERRY_PICK_HEAD|REVERT_HEAD|REBASE_HEAD|AUTO_MERGE|@)([~^].*)?$/;
+
+function isRevision(op: string): boolean {
+  return (
+    REF_NAMES.test(op) ||
+    /^[0-9a-f]{7,64}$/i.test(op) ||
+    op.includes("@{") ||
+    op.startsWith("^") ||
+    /\^[0-9!@{-]*$|~[0-9]*$/.test(op) ||
+    (op.includes("..") && !/(^|\/)\.\.(\/|$)/.test(op))
+  );
+}
+
+function joinDir(base: string, p: string): string {
+  if (base === "" || p.startsWith("/") || p.startsWith("~")) return p;
+  return posix.join(base, p);
+}
+
+/** `git clone URL` with no directory clones into the URL's last component, without `.git`. */
+function cloneDirName(url: string): string {
+  const last = url.replace(/\/+$/, "").split(/[/:]/).pop() ?? "";
+  return last.replace(/\.git$/, "") || ".";
+}
