@@ -90,6 +90,8 @@ const CASES: Case[] = [
   { script: "bash <<< ': M1'; bash <<EOF\n: M2\nEOF" },
   { script: "time { : M1; }; coproc { : M2; }; wait" },
   { script: "echo $(< /dev/null); : M1" },
+  { script: '$":" M1; : $"M2"; $":" $"M"3; "$":; : M4 $' },
+  { script: '$":" "$( : M1 )"' },
   { script: "x='a[$( : M1 )]'; echo $((x))", indirect: true },
   { script: "x='a[$( : M1 )]'; [[ $x -eq 0 ]]", indirect: true },
   { script: "i='a[$( : M1 )]'; echo ${b[i]}", indirect: true },
