@@ -56,6 +56,8 @@ export const ARG_SPECS: Record<string, ArgSpec> = {
   csplit: { short: "bfn", long: ["suffix-format", "prefix", "digits"] },
   mkfifo: { short: "m", long: ["mode"] },
   mknod: { short: "m", long: ["mode"] },
+  zstd: { short: "oD" },
+  unzstd: { short: "oD" },
   git: { long: ["contents"] },
 };
 

@@ -163,6 +163,13 @@ describe("writes that leaked past an Edit deny rule", () => {
     ["mkfifo -m 600 sub/p sub/q", [], ["sub/p", "sub/q"]],
     ["mknod -m 600 sub/n p", [], ["sub/n"]],
     ["mknod sub/d b 8 0", [], ["sub/d"]],
+    ["gzip sub/y", ["sub/y"], ["sub/y"]],
+    ["gunzip -f sub/y.gz", ["sub/y.gz"], ["sub/y.gz"]],
+    ["xz -k sub/y", ["sub/y"], ["sub/y"]],
+    ["zstd sub/y -o sub/y.zst", ["sub/y"], ["sub/y", "sub/y.zst"]],
+    ["gzip -c sub/y", ["sub/y"], []],
+    ["gzip -dc a.gz", ["a.gz"], []],
+    ["bzip2 -t a.bz2", ["a.bz2"], []],
   ])("%s", (command, reads, writes) => expectTargets(command, reads, writes));
 });
 

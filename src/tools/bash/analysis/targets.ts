@@ -26,6 +26,9 @@ const READS_ALL_OPERANDS = new Set([
   "readlink", "stat", "lsattr", "getfacl", "namei", "zcat", "bzcat", "xzcat", "zless", "zmore",
 ]);
 
+/** Compressors replace each operand by its (de)compressed file unless writing to stdout. */
+const COMPRESSORS = new Set(["gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "lzma", "unlzma", "zstd", "unzstd", "lz4", "compress", "uncompress"]);
+
 /** Commands that read (list, walk, resolve) the directories and files they are given. */
 const LISTS_OPERANDS = new Set(["ls", "dir", "vdir", "du", "tree", "realpath", "file"]);
 
@@ -38,6 +41,7 @@ export const HAS_TARGET_RULES = new Set([
   "awk", "gawk", "mawk", "nawk", "grep", "egrep", "fgrep", "rg", "jq", "sort",
   "uniq", "xxd", "dd", "time", "tree", "git", "find", "tar", "curl", "wget",
   "source", ".", "rsync", "scp", "patch", "unzip", "perl", "ruby", "split", "csplit", "mknod",
+  ...COMPRESSORS,
 ]);
 
 export function commandTargets(cmd: SimpleCommand): Targets {
@@ -185,6 +189,14 @@ export function commandTargets(cmd: SimpleCommand): Targets {
     case "csplit":
       splitTargets(name, parsed, operands, t);
       break;
+    case "gzip": case "gunzip": case "bzip2": case "bunzip2": case "xz": case "unxz": case "lzma":
+    case "unlzma": case "zstd": case "unzstd": case "lz4": case "compress": case "uncompress": {
+      const files = operands.filter((o) => o !== "-");
+      t.read.push(...files);
+      const toStdout = findOption(parsed, "ctl", ["stdout", "to-stdout", "test", "list"]);
+      if (!toStdout) t.write.push(...files, ...optionValues("o", []));
+      break;
+    }
     case "mknod":
       if (operands[0] !== undefined) t.write.push(operands[0]);
       break;
