@@ -109,3 +109,27 @@ describe("permission engine", () => {
     });
   });
 });
+
+describe("createSession runs a permission engine by default", () => {
+  it("'always allow' for the session remembers a narrowed rule: the next such call does not ask", async () => {
+    const { createSession } = await import("../session/session.js");
+    const { createBashTool } = await import("../tools/bash/index.js");
+    const { withTempDir, toolUse } = await import("../../test/helpers.js");
+    await withTempDir(async (dir) => {
+      const asked: string[] = [];
+      const s = createSession({
+        cwd: dir,
+        tools: [createBashTool()],
+        canUseTool: async (request) => {
+          asked.push(String(request.input.command));
+          return { behavior: "allow", remember: "session" };
+        },
+      });
+      await s.runTurn([toolUse("Bash", { command: "git init -q one" }, "a")]);
+      const [second] = await s.runTurn([toolUse("Bash", { command: "git init -q two" }, "b")]);
+      expect(second!.is_error).toBeUndefined();
+      expect(asked).toEqual(["git init -q one"]);
+      await s.close();
+    });
+  });
+});

@@ -7,6 +7,7 @@ import { resolveMaxConcurrency } from "../orchestration/concurrency.js";
 import { runTools } from "../orchestration/run-tools.js";
 import { StreamingToolExecutor } from "../orchestration/streaming-executor.js";
 import { parseRuleLists } from "../permissions/rule.js";
+import { createPermissionEngine, type AutoClassifier } from "../permissions/engine.js";
 import type { Approver, PermissionResolver } from "../permissions/types.js";
 import { prepareTurn } from "../pipeline/prepare.js";
 import { defaultPipelineServices, type PipelineServices, type ToolCallOutcome } from "../pipeline/run-tool-use.js";
@@ -46,8 +47,13 @@ export interface SessionOptions {
   maxConcurrency?: number;
   /** Asked when a call needs approval; without it such calls are denied with the reason. */
   canUseTool?: Approver;
+  /** Decides for a human in `auto` mode (only calls the resolver marks classifiable reach it). */
+  classifier?: AutoClassifier;
   hooks?: HookRunner;
-  /** Replaces the decision function (the permission engine plugs in here). */
+  /**
+   * Replaces the decision function. By default the session runs a permission engine of its
+   * own: the resolver, rules remembered by "always allow", the classifier, denial tracking.
+   */
   resolvePermission?: PermissionResolver;
   /** Environment added to tool processes. */
   env?: Record<string, string>;
@@ -124,8 +130,7 @@ export function createSession(options: SessionOptions): Session {
   const rootController = rootContext.abortController;
   const services: PipelineServices = defaultPipelineServices({
     hooks: options.hooks,
-    approver: options.canUseTool,
-    ...(options.resolvePermission ? { resolvePermission: options.resolvePermission } : {}),
+    ...permissionServices(options, rootContext.workspace.projectDir),
     ...(options.abandonGraceMs !== undefined ? { abandonGraceMs: options.abandonGraceMs } : {}),
   });
   let context = rootContext;
@@ -226,6 +231,13 @@ export function createSession(options: SessionOptions): Session {
     },
   };
   return session;
+}
+
+/** The decision function and the approver: the caller's own, or a permission engine around canUseTool. */
+function permissionServices(options: SessionOptions, projectDir: string): Pick<PipelineServices, "resolvePermission" | "approver"> {
+  if (options.resolvePermission) return { resolvePermission: options.resolvePermission, approver: options.canUseTool };
+  const engine = createPermissionEngine({ projectDir, approver: options.canUseTool, classifier: options.classifier });
+  return { resolvePermission: engine.resolvePermission, approver: engine.approver };
 }
 
 /** PostToolBatch hooks see every call of the turn with what the model saw; their context joins the turn. */
