@@ -14,6 +14,7 @@ import {
   type WorkingDirs,
 } from "./paths.js";
 import { derivedShellReads } from "./shell-reads.js";
+import { treeWriter, type TreeWriter } from "./tree-writes.js";
 import type { PermissionRequest } from "./types.js";
 
 export interface ResolveOptions {
@@ -43,6 +44,8 @@ export interface Scope {
   cds: Target[];
   /** Directories a shell command reads with everything below them (`grep -r`, `find`, `tar c`). */
   recursiveReads: Target[];
+  /** Directories a shell command writes whole trees into (`git checkout .`, `tar -x -C dir`), by kind. */
+  treeWrites: Array<Target & { kind: TreeWriter }>;
   /** Where a relative shell path may land: the cwd and every static `cd` target. */
   bases: string[];
   /** A `cd` moved to a directory the text does not name: relative paths are unknown. */
@@ -72,6 +75,7 @@ export function buildScope(request: PermissionRequest, options: ResolveOptions =
     writes: [],
     cds: [],
     recursiveReads: [],
+    treeWrites: [],
     bases: [cwd],
     cdUnknown: false,
     localeQuoted: false,
@@ -112,6 +116,10 @@ export function buildScope(request: PermissionRequest, options: ResolveOptions =
       return out;
     };
     scope.writes = facts.writeTargets.filter((t) => !HARMLESS_WRITES.has(t)).map(relTarget);
+    for (const sub of facts.subcommands) {
+      const kind = sub.targets ? treeWriter(sub) : null;
+      if (kind) for (const w of sub.targets!.write) scope.treeWrites.push({ ...relTarget(w), kind });
+    }
     const derived = derivedShellReads(facts.subcommands);
     const readWords = new Set([...facts.readTargets, ...derived.reads, ...derived.recursiveRoots]);
     readWords.delete("-");
