@@ -14,7 +14,8 @@ import {
   type WorkingDirs,
 } from "./paths.js";
 import { derivedShellReads } from "./shell-reads.js";
-import { treeWriter, type TreeWriter } from "./tree-writes.js";
+import { treeWriteTargets, type TreeWriter } from "./tree-writes.js";
+import { statSync } from "node:fs";
 import type { PermissionRequest } from "./types.js";
 
 export interface ResolveOptions {
@@ -116,9 +117,13 @@ export function buildScope(request: PermissionRequest, options: ResolveOptions =
       return out;
     };
     scope.writes = facts.writeTargets.filter((t) => !HARMLESS_WRITES.has(t)).map(relTarget);
+    const isDirectory = (word: string): boolean => {
+      const t = relTarget(word);
+      return t.unknown || t.forms.some((f) => isDirectoryPath(f.canonical));
+    };
     for (const sub of facts.subcommands) {
-      const kind = sub.targets ? treeWriter(sub) : null;
-      if (kind) for (const w of sub.targets!.write) scope.treeWrites.push({ ...relTarget(w), kind });
+      const tree = treeWriteTargets(sub, isDirectory);
+      if (tree) for (const w of tree.targets) scope.treeWrites.push({ ...relTarget(w), kind: tree.kind });
     }
     const derived = derivedShellReads(facts.subcommands);
     const readWords = new Set([...facts.readTargets, ...derived.reads, ...derived.recursiveRoots]);
@@ -128,6 +133,14 @@ export function buildScope(request: PermissionRequest, options: ResolveOptions =
     scope.recursiveReads = [...new Set(derived.recursiveRoots)].map(relTarget);
   }
   return scope;
+}
+
+function isDirectoryPath(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Targets (or cd targets) that fall outside the working directories or cannot be known. */

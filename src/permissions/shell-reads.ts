@@ -83,7 +83,8 @@ export function derivedShellReads(subs: readonly ShellSubcommand[]): ShellReads 
       continue;
     }
     // Searches: the analysis's own read targets of this command when it has them (it knows when
-    // `rg pattern` searches a pipe or a redirected stdin rather than `.`, and git grep's pathspecs).
+    // `rg pattern` searches a pipe or a redirected stdin rather than `.`, and git grep's pathspecs;
+    // the whole tree is `.` there).
     // A wrapper's (`timeout 5 rg x`) are its nested command's, which is a subcommand of its own.
     const own = sub.targets && sub.effective === sub.text ? sub.targets.read : undefined;
     if (name === "git" && argv[1] === "grep") {
@@ -104,14 +105,10 @@ export function derivedShellReads(subs: readonly ShellSubcommand[]): ShellReads 
         flags.some((f) => /^--(recursive|dereference-recursive|directories=recurse)$/.test(f)) ||
         flags.some((f, k) => f === "-d" && flags[k + 1] === "recurse");
       if (!recursive) continue;
-      if (own) {
-        roots.push(...own);
-        reads.push(...own);
-        continue;
-      }
       const patternGiven = flags.some((f) => /^(-[A-Za-z]*[ef]|--regexp|--file)/.test(f)) || flags.includes("--files");
       const paths = patternGiven ? operands : operands.slice(1);
-      roots.push(...(paths.length > 0 ? paths : ["."]));
+      // No path: `.`, unless the analysis found that this search reads its stdin (`a | rg x`).
+      roots.push(...(paths.length > 0 ? paths : own && !own.includes(".") ? [] : ["."]));
       reads.push(...paths);
       continue;
     }

@@ -53,6 +53,32 @@ export function treeWriter(sub: ShellSubcommand): TreeWriter | null {
 }
 
 /**
+ * The directories a tree writer writes trees into, from the analysis's write targets of this
+ * one command (undefined when the analysis has none for it). `mv` moves a tree only when a
+ * source is a directory (or a word not known before it runs): then only its destination counts.
+ */
+export function treeWriteTargets(sub: ShellSubcommand, isDirectory: (word: string) => boolean): { kind: TreeWriter; targets: string[] } | null {
+  const kind = sub.targets ? treeWriter(sub) : null;
+  if (!kind || !sub.targets) return null;
+  const argv = effectiveArgv(sub);
+  if (posix.basename(argv[0] ?? "") !== "mv") return { kind, targets: sub.targets.write };
+  const operands: string[] = [];
+  let target: string | undefined;
+  let done = false;
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (!done && a === "--") done = true;
+    else if (!done && (a === "-t" || a === "--target-directory")) target = argv[++i];
+    else if (!done && a.startsWith("--target-directory=")) target = a.slice("--target-directory=".length);
+    else if (!done && a.startsWith("-") && a !== "-") continue;
+    else operands.push(a);
+  }
+  const destination = target ?? operands.pop();
+  if (destination === undefined || !operands.some(isDirectory)) return null;
+  return { kind, targets: [destination] };
+}
+
+/**
  * A protected path that a tree writer into this directory may write, or null: a protected entry
  * already in it (`.git`, `.claude`, `.husky`, `.bashrc`…; git never writes into `.git` from a
  * tree), or, for archives and patches, which may create any name, the directory being a working
