@@ -93,6 +93,9 @@ describe("whole-tree writers over protected paths", () => {
     ["patch -p1 -i p", "plain", /working directory/],
     ["tar xf a.tar", "plain", /working directory/],
     ["cp -r /tmp/evil/. .", "configured", /\.claude/],
+    ["cp -r /tmp/evil/. .", "plain", /working directory/],
+    ["rsync -a /tmp/evil/ ./", "plain", /working directory/],
+    ["mv dirA ..", "plain", /working directory/],
   ])("%s in %s asks", (command, where, why) => {
     const d = decide(command, where === "plain" ? plain : configured);
     expect(d.behavior, d.reason).toBe("ask");

@@ -81,12 +81,14 @@ export function treeWriteTargets(sub: ShellSubcommand, isDirectory: (word: strin
 /**
  * A protected path that a tree writer into this directory may write, or null: a protected entry
  * already in it (`.git`, `.claude`, `.husky`, `.bashrc`…; git never writes into `.git` from a
- * tree), or, for archives and patches, which may create any name, the directory being a working
- * directory or one above it (a new `.claude/settings.json` there configures the agent).
+ * tree), or, for archives, patches and copies, whose names the command line does not show, the
+ * directory being a working directory or one above it (a new `.claude/settings.json` there
+ * configures the agent). git's work-tree writers are judged by what is there only: they run in
+ * the working directory all the time, and write what the repository already tracks.
  */
 export function protectedBelow(kind: TreeWriter, forms: readonly PathForms[], workingDirs: readonly string[]): string | null {
   for (const dir of new Set(forms.flatMap((f) => [f.lexical, f.canonical]))) {
-    if (kind === "archive" && workingDirs.some((w) => isInside(w, dir))) return `${dir} holds the working directory's configuration (.claude/, .git/hooks…)`;
+    if (kind !== "git" && workingDirs.some((w) => isInside(w, dir))) return `${dir} holds the working directory's configuration (.claude/, .git/hooks…)`;
     let names: string[];
     try {
       names = readdirSync(dir);
