@@ -223,6 +223,11 @@ export function restrictiveReadRules(rules: readonly PermissionRule[]): Permissi
   return rules.filter((r) => r.behavior !== "allow" && r.toolName === "Read" && r.ruleContent !== undefined);
 }
 
+/** Deny and ask `Edit(…)` path rules, in order: what restricts the trees a shell command writes. */
+export function restrictiveEditRules(rules: readonly PermissionRule[]): PermissionRule[] {
+  return rules.filter((r) => r.behavior !== "allow" && r.toolName === "Edit" && r.ruleContent !== undefined);
+}
+
 /**
  * The first of these rules that may match a path below a directory the call reads (by any of
  * its names), or undefined. `child` narrows to the first segment below it (a shell glob).

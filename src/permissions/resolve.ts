@@ -3,12 +3,13 @@ import { readdirSync, type Dirent } from "node:fs";
 import { posix } from "node:path";
 import picomatch from "picomatch";
 import { effectiveArgv, normaliseBashSpec } from "./bash-rules.js";
-import { allowRuleForCall, allowRuleForSubcommand, allowRuleForTarget, firstRestrictiveRule, restrictiveReadRules, ruleReachingBelow } from "./match.js";
+import { allowRuleForCall, allowRuleForSubcommand, allowRuleForTarget, firstRestrictiveRule, restrictiveEditRules, restrictiveReadRules, ruleReachingBelow } from "./match.js";
 import { decideByMode, forcedAsk, isReadOnlyCall } from "./modes.js";
 import { hasBrace, hasGlob, isDynamicWord, isStaticWord, pathForms, type PathForms } from "./paths.js";
 import { criticalRemoval, globMayNameProtected, protectedPathReason, UNLINKERS } from "./safety.js";
 import { buildScope, outsideTargets, type ResolveOptions, type Scope } from "./scope.js";
 import { suggestRules } from "./suggest.js";
+import { protectedBelow } from "./tree-writes.js";
 import type { PermissionDecision, PermissionRequest } from "./types.js";
 
 export type { ResolveOptions } from "./scope.js";
@@ -177,7 +178,23 @@ function safetyCheck(scope: Scope): string | null {
     const word = effectiveArgv(dynamicName)[0] ?? "";
     return `The command name ${word} is not known before the command runs, and deny or ask rules restrict what may run. A human must approve it`;
   }
-  return readsReachingRestrictedPaths(scope, restrictiveReadRules(rules));
+  return treeWritesReachingRestrictedPaths(scope, restrictiveEditRules(rules)) ?? readsReachingRestrictedPaths(scope, restrictiveReadRules(rules));
+}
+
+/**
+ * Commands that write a whole tree into a directory (`git checkout .`, `patch -p1`, `unzip`,
+ * `tar -x -C dir`, `cp -r`, `rsync`, `mv`) against `Edit(…)` deny and ask rules and protected
+ * paths below that directory: the names they write are not on the command line.
+ */
+function treeWritesReachingRestrictedPaths(scope: Scope, rules: readonly PermissionRule[]): string | null {
+  for (const t of scope.treeWrites) {
+    if (t.unknown) continue; // an unknown write target already needs approval
+    const rule = rules.length > 0 ? ruleReachingBelow(rules, scope, t.forms) : undefined;
+    if (rule) return `Writing below ${t.written} needs approval: it may change paths that rule ${rule.raw} restricts`;
+    const prot = protectedBelow(t.kind, t.forms, [...scope.dirs.lexical, ...scope.dirs.canonical]);
+    if (prot) return `Writing below ${t.written} needs approval: it may write protected paths there, ${prot}`;
+  }
+  return null;
 }
 
 /**

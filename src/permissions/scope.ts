@@ -14,6 +14,8 @@ import {
   type WorkingDirs,
 } from "./paths.js";
 import { derivedShellReads } from "./shell-reads.js";
+import { treeWriteTargets, type TreeWriter } from "./tree-writes.js";
+import { statSync } from "node:fs";
 import type { PermissionRequest } from "./types.js";
 
 export interface ResolveOptions {
@@ -43,6 +45,8 @@ export interface Scope {
   cds: Target[];
   /** Directories a shell command reads with everything below them (`grep -r`, `find`, `tar c`). */
   recursiveReads: Target[];
+  /** Directories a shell command writes whole trees into (`git checkout .`, `tar -x -C dir`), by kind. */
+  treeWrites: Array<Target & { kind: TreeWriter }>;
   /** Where a relative shell path may land: the cwd and every static `cd` target. */
   bases: string[];
   /** A `cd` moved to a directory the text does not name: relative paths are unknown. */
@@ -72,6 +76,7 @@ export function buildScope(request: PermissionRequest, options: ResolveOptions =
     writes: [],
     cds: [],
     recursiveReads: [],
+    treeWrites: [],
     bases: [cwd],
     cdUnknown: false,
     localeQuoted: false,
@@ -112,6 +117,14 @@ export function buildScope(request: PermissionRequest, options: ResolveOptions =
       return out;
     };
     scope.writes = facts.writeTargets.filter((t) => !HARMLESS_WRITES.has(t)).map(relTarget);
+    const isDirectory = (word: string): boolean => {
+      const t = relTarget(word);
+      return t.unknown || t.forms.some((f) => isDirectoryPath(f.canonical));
+    };
+    for (const sub of facts.subcommands) {
+      const tree = treeWriteTargets(sub, isDirectory);
+      if (tree) for (const w of tree.targets) scope.treeWrites.push({ ...relTarget(w), kind: tree.kind });
+    }
     const derived = derivedShellReads(facts.subcommands);
     const readWords = new Set([...facts.readTargets, ...derived.reads, ...derived.recursiveRoots]);
     readWords.delete("-");
@@ -120,6 +133,14 @@ export function buildScope(request: PermissionRequest, options: ResolveOptions =
     scope.recursiveReads = [...new Set(derived.recursiveRoots)].map(relTarget);
   }
   return scope;
+}
+
+function isDirectoryPath(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Targets (or cd targets) that fall outside the working directories or cannot be known. */

@@ -82,8 +82,13 @@ export function derivedShellReads(subs: readonly ShellSubcommand[]): ShellReads 
       roots.push(...found);
       continue;
     }
+    // Searches: the analysis's own read targets of this command when it has them (it knows when
+    // `rg pattern` searches a pipe or a redirected stdin rather than `.`, and git grep's pathspecs;
+    // the whole tree is `.` there).
+    // A wrapper's (`timeout 5 rg x`) are its nested command's, which is a subcommand of its own.
+    const own = sub.targets && sub.effective === sub.text ? sub.targets.read : undefined;
     if (name === "git" && argv[1] === "grep") {
-      roots.push(".");
+      roots.push(...(own ?? ["."]));
       continue;
     }
     const { flags, operands } = split(argv, name);
@@ -102,7 +107,8 @@ export function derivedShellReads(subs: readonly ShellSubcommand[]): ShellReads 
       if (!recursive) continue;
       const patternGiven = flags.some((f) => /^(-[A-Za-z]*[ef]|--regexp|--file)/.test(f)) || flags.includes("--files");
       const paths = patternGiven ? operands : operands.slice(1);
-      roots.push(...(paths.length > 0 ? paths : ["."]));
+      // No path: `.`, unless the analysis found that this search reads its stdin (`a | rg x`).
+      roots.push(...(paths.length > 0 ? paths : own && !own.includes(".") ? [] : ["."]));
       reads.push(...paths);
       continue;
     }

@@ -91,6 +91,12 @@ export interface ShellSubcommand {
   env: Record<string, string>;
   /** Redirections of this command, target as written after quote removal. */
   redirects: Array<{ op: string; target: string }>;
+  /**
+   * The paths this command alone reads and writes, as written (before any earlier `cd` is
+   * applied; `ShellCommandFacts.readTargets`/`writeTargets` hold the union with those joins).
+   * Absent when the command was only split, not analysed.
+   */
+  targets?: { read: string[]; write: string[] };
 }
 
 /**

@@ -18,6 +18,7 @@ describe("analyzeCommand: simple commands", () => {
         { op: ">", target: "/dev/null" },
         { op: "2>&", target: "1" },
       ],
+      targets: { read: ["a b"], write: [] },
     });
   });
 

@@ -4,7 +4,7 @@ import { posix } from "node:path";
 import type { ShellCommandFacts, ShellSubcommand } from "../../../tool/types.js";
 import { fallbackSegments } from "./fallback.js";
 import { readOnlyObjection } from "./read-only.js";
-import { commandTargets } from "./targets.js";
+import { commandTargets, type Targets } from "./targets.js";
 import { newWalkState, type SimpleCommand } from "./command.js";
 import { walkScript } from "./walk.js";
 
@@ -69,10 +69,12 @@ export function analyzeCommand(command: string): ShellCommandFacts {
   const cd = new Set<string>();
   const dirs = new WorkingDirectories();
   let runsGit = false;
+  const subcommands: ShellSubcommand[] = [];
   for (const cmd of state.commands) {
     const objection = readOnlyObjection(cmd);
     if (objection) reasons.push(objection);
     const targets = commandTargets(cmd);
+    subcommands.push(toSubcommand(cmd, targets));
     for (const p of targets.write) for (const q of dirs.resolve(p)) write.add(q);
     for (const p of targets.read) for (const q of dirs.resolve(p)) read.add(q);
     for (const p of targets.cd) {
@@ -93,7 +95,7 @@ export function analyzeCommand(command: string): ShellCommandFacts {
   const unique = [...new Set(reasons)];
   return {
     command,
-    subcommands: state.commands.map(toSubcommand),
+    subcommands,
     writeTargets: [...write],
     readTargets: [...read],
     cdTargets: [...cd],
@@ -148,7 +150,7 @@ function effectiveOf(cmd: SimpleCommand): string {
   return cmd.transparentInner ? effectiveOf(cmd.transparentInner) : normalizeCommandText(cmd.words.map((w) => w.text));
 }
 
-function toSubcommand(cmd: SimpleCommand): ShellSubcommand {
+function toSubcommand(cmd: SimpleCommand, targets: Targets): ShellSubcommand {
   const argv = cmd.words.map((w) => w.text);
   const env: Record<string, string> = {};
   for (const { name, value } of cmd.env) env[name] = value.text;
@@ -160,5 +162,6 @@ function toSubcommand(cmd: SimpleCommand): ShellSubcommand {
     nested: cmd.nested,
     env,
     redirects: cmd.redirects.map((r) => ({ op: (r.fd ?? "") + r.op, target: r.target?.text ?? "" })),
+    targets: { read: targets.read, write: targets.write },
   };
 }

@@ -1,0 +1,105 @@
+import { readdirSync } from "node:fs";
+import { posix } from "node:path";
+import type { ShellSubcommand } from "../tool/types.js";
+import { effectiveArgv } from "./bash-rules.js";
+import { isInside, type PathForms } from "./paths.js";
+import { protectedPathReason } from "./safety.js";
+
+/**
+ * Commands that write a whole tree below the directory they are given (or `.`), with names the
+ * command line does not show: git's work-tree writers (what a branch, the index or a stash holds),
+ * `patch` (what the patch names), archive extractors (what the archive holds), recursive copies
+ * and syncs, `mv` (a moved directory brings its contents). A plain file write (`> out.txt`,
+ * `cp a b`, `mkdir build`, `touch f`) is none of these. Decided by argv[0] and subcommand only.
+ */
+export type TreeWriter = "git" | "archive" | "copy";
+
+/** git subcommands that rewrite work-tree files (the analysis reports a target only when they do). */
+const GIT_TREE_WRITERS = new Set([
+  "checkout", "switch", "restore", "reset", "stash", "apply", "am", "merge", "pull", "rebase",
+  "cherry-pick", "revert", "checkout-index", "read-tree", "submodule", "worktree", "clone", "sparse-checkout",
+]);
+/** git global options that take the next word as their value. */
+const GIT_VALUED = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--exec-path"]);
+
+export function treeWriter(sub: ShellSubcommand): TreeWriter | null {
+  const argv = effectiveArgv(sub);
+  const name = posix.basename(argv[0] ?? "");
+  switch (name) {
+    case "git": {
+      let i = 1;
+      while (i < argv.length && argv[i]!.startsWith("-")) i += GIT_VALUED.has(argv[i]!) ? 2 : 1;
+      return GIT_TREE_WRITERS.has(argv[i] ?? "") ? "git" : null;
+    }
+    case "patch":
+    case "unzip":
+      return "archive";
+    case "tar": {
+      // `tar xf a.tar`, `tar -xzf a.tar`, `tar --extract`/`--get`.
+      const first = argv[1] ?? "";
+      const extracts =
+        (/^[A-Za-z]+$/.test(first) && first.includes("x")) ||
+        argv.slice(1).some((a) => /^-[A-Za-z]*x/.test(a) || a === "--extract" || a === "--get");
+      return extracts ? "archive" : null;
+    }
+    case "cp":
+      return argv.slice(1).some((a) => /^-[A-Za-z]*[rRa]/.test(a) || a === "--recursive" || a === "--archive") ? "copy" : null;
+    case "rsync":
+    case "mv":
+      return "copy";
+    default:
+      return null;
+  }
+}
+
+/**
+ * The directories a tree writer writes trees into, from the analysis's write targets of this
+ * one command (undefined when the analysis has none for it). `mv` moves a tree only when a
+ * source is a directory (or a word not known before it runs): then only its destination counts.
+ */
+export function treeWriteTargets(sub: ShellSubcommand, isDirectory: (word: string) => boolean): { kind: TreeWriter; targets: string[] } | null {
+  const kind = sub.targets ? treeWriter(sub) : null;
+  if (!kind || !sub.targets) return null;
+  const argv = effectiveArgv(sub);
+  if (posix.basename(argv[0] ?? "") !== "mv") return { kind, targets: sub.targets.write };
+  const operands: string[] = [];
+  let target: string | undefined;
+  let done = false;
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (!done && a === "--") done = true;
+    else if (!done && (a === "-t" || a === "--target-directory")) target = argv[++i];
+    else if (!done && a.startsWith("--target-directory=")) target = a.slice("--target-directory=".length);
+    else if (!done && a.startsWith("-") && a !== "-") continue;
+    else operands.push(a);
+  }
+  const destination = target ?? operands.pop();
+  if (destination === undefined || !operands.some(isDirectory)) return null;
+  return { kind, targets: [destination] };
+}
+
+/**
+ * A protected path that a tree writer into this directory may write, or null: a protected entry
+ * already in it (`.git`, `.claude`, `.husky`, `.bashrc`…; git never writes into `.git` from a
+ * tree), or, for archives, patches and copies, whose names the command line does not show, the
+ * directory being a working directory or one above it (a new `.claude/settings.json` there
+ * configures the agent). git's work-tree writers are judged by what is there only: they run in
+ * the working directory all the time, and write what the repository already tracks.
+ */
+export function protectedBelow(kind: TreeWriter, forms: readonly PathForms[], workingDirs: readonly string[]): string | null {
+  for (const dir of new Set(forms.flatMap((f) => [f.lexical, f.canonical]))) {
+    if (kind !== "git" && workingDirs.some((w) => isInside(w, dir))) return `${dir} holds the working directory's configuration (.claude/, .git/hooks…)`;
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue; // not a directory (yet): nothing protected below it
+    }
+    for (const n of names) {
+      if (kind === "git" && n.toLowerCase() === ".git") continue;
+      const reason = protectedPathReason(n);
+      if (reason) return `${posix.join(dir, n)} (${reason})`;
+    }
+  }
+  return null;
+}
