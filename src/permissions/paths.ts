@@ -124,6 +124,11 @@ export function localeLiteral(word: string, quotesRemoved: boolean): string {
   return quotesRemoved ? out.replace(/\$(?![{(])/g, "") : out;
 }
 
+let homeCache: { env: string | undefined; home: string } | undefined;
+
+/** The user's home (os.homedir asks the OS each time; it follows HOME, so that is the cache key). */
 export function defaultHome(): string {
-  return toPosix(homedir());
+  const env = process.env.HOME;
+  if (homeCache?.env !== env || homeCache === undefined) homeCache = { env, home: toPosix(homedir()) };
+  return homeCache.home;
 }
