@@ -59,29 +59,44 @@ export interface Scope {
 
 const HARMLESS_WRITES = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2"]);
 
+/**
+ * The scope as a class: a getter on the prototype keeps the object's shape fast, where an
+ * object literal with an accessor is built the slow way on every decision.
+ */
+class CallScope implements Scope {
+  reads: Target[] = [];
+  writes: Target[] = [];
+  cds: Target[] = [];
+  recursiveReads: Target[] = [];
+  readonly treeWrites: Scope["treeWrites"] = [];
+  readonly bases: string[];
+  cdUnknown = false;
+  localeQuoted = false;
+  shell?: ShellCommandFacts;
+  host?: string | null;
+  private workingDirs: WorkingDirs | undefined;
+
+  constructor(
+    readonly request: PermissionRequest,
+    readonly home: string,
+    readonly canonicalize: Canonicalize,
+  ) {
+    this.bases = [request.cwd];
+  }
+
+  /** Canonical working dirs cost a realpath each: worked out only for a call that has targets. */
+  get dirs(): WorkingDirs {
+    return (this.workingDirs ??= workingDirs(this.request.cwd, this.request.permissionContext.additionalDirectories, this.canonicalize));
+  }
+}
+
 export function buildScope(request: PermissionRequest, options: ResolveOptions = {}): Scope {
   const home = options.home ?? defaultHome();
-  const canonicalize = memoCanonicalize(options.canonicalize ?? realCanonicalize);
-  const cwd = request.cwd;
-  // Canonical working dirs cost a realpath each: worked out only for a call that has targets.
-  let dirs: WorkingDirs | undefined;
-  const scope: Scope = {
-    request,
-    home,
-    get dirs() {
-      return (dirs ??= workingDirs(cwd, request.permissionContext.additionalDirectories, canonicalize));
-    },
-    canonicalize,
-    reads: [],
-    writes: [],
-    cds: [],
-    recursiveReads: [],
-    treeWrites: [],
-    bases: [cwd],
-    cdUnknown: false,
-    localeQuoted: false,
-  };
   const subject = request.subject;
+  // Only a call with paths needs the (memoised) canonicaliser's state.
+  const canonicalize = subject === undefined ? (options.canonicalize ?? realCanonicalize) : memoCanonicalize(options.canonicalize ?? realCanonicalize);
+  const cwd = request.cwd;
+  const scope = new CallScope(request, home, canonicalize);
   const target = (written: string, bases: string[]): Target => {
     const unknown = !isStaticWord(written);
     const forms = bases.map((b) => pathForms(written, b, home, canonicalize));
