@@ -155,6 +155,12 @@ describe("armature exec session files and notices", () => {
     });
   });
 
+  it("--session-dir that cannot be a folder is a usage error", async () => {
+    const c = io("[]");
+    expect(await main(["exec", "--session-dir", "/etc/passwd/x"], c)).toBe(2);
+    expect(c.err).toContain("--session-dir: cannot use /etc/passwd/x as a folder");
+  });
+
   it("--cwd that is not a directory is a usage error", async () => {
     const c = io("[]");
     expect(await main(["exec", "--cwd", "/nonexistent/dir"], c)).toBe(2);

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { randomUUID } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -104,6 +104,13 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
   // The session's files (full shell output, persisted results) outlive the process: the
   // paths in the results are for the model to read in a later turn, maybe in a later exec.
   const sessionId = randomUUID();
+  if (values["session-dir"] !== undefined) {
+    try {
+      await mkdir(resolve(values["session-dir"]), { recursive: true });
+    } catch (err) {
+      throw new UsageError(`--session-dir: cannot use ${values["session-dir"]} as a folder: ${(err as Error).message}`);
+    }
+  }
   const sessionOptions: SessionOptions = {
     sessionId,
     sessionDir: values["session-dir"] !== undefined ? resolve(values["session-dir"]) : join(tmpdir(), `armature-exec-${sessionId}`),

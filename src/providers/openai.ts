@@ -26,18 +26,25 @@ export interface OpenAIToolMessage {
  */
 export function fromOpenAIToolCalls(message: OpenAIAssistantMessage): ToolUseBlock[] {
   return (message.tool_calls ?? []).map((call, index) => {
-    const raw = call.function?.arguments ?? "";
+    const fn = (call as Partial<OpenAIToolCall>).function;
+    const raw: unknown = fn?.arguments;
     let input: unknown;
-    if (raw.trim() === "") {
+    if (raw === undefined || (typeof raw === "string" && raw.trim() === "")) {
       input = {};
-    } else {
+    } else if (typeof raw === "string") {
       try {
         input = JSON.parse(raw);
       } catch (err) {
         input = new MalformedToolInput(raw, err instanceof Error ? err.message : String(err));
       }
+    } else if (typeof raw === "object" && raw !== null && !Array.isArray(raw)) {
+      input = raw; // some servers send the arguments already parsed
+    } else {
+      input = new MalformedToolInput(JSON.stringify(raw), "arguments must be a JSON object encoded as a string");
     }
-    return { type: "tool_use", id: call.id ?? `call_${index}`, name: call.function?.name ?? "", input };
+    const name = typeof fn?.name === "string" ? fn.name : "";
+    const id = typeof call.id === "string" && call.id !== "" ? call.id : `call_${index}`;
+    return { type: "tool_use", id, name, input };
   });
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { buildTool } from "../tool/build-tool.js";
 import { createSession } from "../session/session.js";
-import { fromOpenAIToolCalls, toOpenAIToolMessages } from "./openai.js";
+import { fromOpenAIToolCalls, toOpenAIToolMessages, type OpenAIToolCall } from "./openai.js";
 import { parseTurnsFile, TurnParseError } from "./turns.js";
 
 const echo = buildTool({
@@ -26,6 +26,23 @@ describe("OpenAI adapters", () => {
     expect(msgs[0]).toEqual({ role: "tool", tool_call_id: "c1", content: "hi" });
     expect(msgs[1]!.content).toMatch(/^<tool_use_error>InputValidationError: Echo failed because its arguments are not valid JSON \(.+\): \{"text": "unterminated\nSend the arguments as one JSON object\.<\/tool_use_error>$/);
     expect(msgs[2]!.content).toContain("The required parameter `text` is missing");
+    await s.close();
+  });
+
+  it("arguments that are not a string: an object is used, anything else is an error for that call only", async () => {
+    const blocks = fromOpenAIToolCalls({
+      role: "assistant",
+      tool_calls: [
+        { id: "o", type: "function", function: { name: "Echo", arguments: { text: "obj" } as unknown as string } },
+        { id: "n", type: "function", function: { name: "Echo", arguments: 5 as unknown as string } },
+        { id: "m" } as unknown as OpenAIToolCall,
+      ],
+    });
+    const s = createSession({ cwd: process.cwd(), tools: [echo] });
+    const results = await s.runTurn(blocks);
+    expect(results[0]!.content).toBe("obj");
+    expect(results[1]!.content).toContain("arguments must be a JSON object encoded as a string");
+    expect(results[2]!.content).toContain("No such tool available");
     await s.close();
   });
 

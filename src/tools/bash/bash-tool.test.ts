@@ -110,7 +110,8 @@ describe("Bash: running a command", () => {
     await withTempDir(async (dir) => {
       const s = shellSession(dir);
       expect(textOf(await run(s, "Bash", { command: "  " }))).toContain("The command is empty");
-      expect(textOf(await run(s, "Bash", { command: "true", timeout: -5 }))).toContain("timeout must be a positive number");
+      expect(textOf(await run(s, "Bash", { command: "true", timeout: -5 }))).toContain("timeout must be a whole, positive number of milliseconds");
+      expect(textOf(await run(s, "Bash", { command: "true", timeout: 1.5 }))).toContain("got 1.5");
       expect(textOf(await run(s, "Bash", { command: "true", shell: "zsh" }))).toContain("unexpected parameter `shell`");
       await s.close();
     });
@@ -343,8 +344,9 @@ describe("Bash: timeout and abort stop everything", () => {
     await withTempDir(async (dir) => {
       const hooks = new ResponseRecorder();
       const s = shellSession(dir, { session: { hooks, env: { BASH_MAX_TIMEOUT_MS: "700000" } } });
-      await run(s, "Bash", { command: "true", timeout: 10_000_000 });
+      const r = await run(s, "Bash", { command: "true", timeout: 10_000_000 });
       expect(hooks.last<BashOutput>().timeoutMs).toBe(700_000);
+      expect(textOf(r)).toContain("The timeout of 10000000 ms is above the maximum; 700000 ms was used.");
       await s.close();
     });
   });

@@ -82,8 +82,8 @@ export function createBashTool(options: BashToolOptions = {}): Tool<typeof bashI
       if (input.command.includes("\0")) {
         return { result: false, message: "The command contains a NUL character, which a shell command cannot hold. Remove it.", errorCode: "nul_in_command" };
       }
-      if (input.timeout !== undefined && !(Number.isFinite(input.timeout) && input.timeout > 0)) {
-        return { result: false, message: `timeout must be a positive number of milliseconds; got ${input.timeout}. Leave it out for the default.`, errorCode: "bad_timeout" };
+      if (input.timeout !== undefined && !(Number.isInteger(input.timeout) && input.timeout > 0)) {
+        return { result: false, message: `timeout must be a whole, positive number of milliseconds (e.g. 60000 for a minute); got ${input.timeout}. Leave it out for the default.`, errorCode: "bad_timeout" };
       }
       if (input.run_in_background && backgroundDisabled()) {
         return {

@@ -69,6 +69,9 @@ export async function executeBash(
   const timeoutMs = effectiveTimeout(input.timeout, limits, background);
   const dirs = { projectDir: context.workspace.projectDir, additionalDirectories: context.permissionContext.additionalDirectories };
   const notices: string[] = [];
+  if (input.timeout !== undefined && timeoutMs < input.timeout) {
+    notices.push(`The timeout of ${input.timeout} ms is above the maximum; ${timeoutMs} ms was used.`);
+  }
 
   const start = startCwd(limits.maintainProjectWorkingDir ? dirs.projectDir : context.workspace.cwd, dirs);
   if (start.notice) notices.push(start.notice);

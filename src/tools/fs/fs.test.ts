@@ -202,3 +202,14 @@ describe("read coverage ranges", () => {
     expect(addRange(ranges, s, e)).toEqual(want);
   });
 });
+
+describe("numberedSnippet", () => {
+  it("cuts a line longer than 2000 characters, like Read", async () => {
+    const { numberedSnippet } = await import("./snippet.js");
+    const text = `short\n${"x".repeat(3_000_000)}\nend\n`;
+    const out = numberedSnippet(text, [{ oldStart: 1, oldLines: 3, newStart: 1, newLines: 3, lines: [] }]);
+    expect(out.length).toBeLessThan(2_100);
+    expect(out).toContain(`2\t${"x".repeat(2000)}… [line truncated]`);
+    expect(out).toContain("3\tend");
+  });
+});

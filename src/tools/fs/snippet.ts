@@ -1,5 +1,7 @@
 import type { StructuredPatchHunk } from "diff";
 
+export const SNIPPET_MAX_LINE_CHARS = 2000;
+
 /** Lines `from … from+count-1` (1-based) of `text`, without line breaks. */
 function linesAt(text: string, from: number, count: number): string[] {
   let offset = 0;
@@ -12,8 +14,10 @@ function linesAt(text: string, from: number, count: number): string[] {
   while (out.length < count && offset <= text.length) {
     const nl = text.indexOf("\n", offset);
     const end = nl === -1 ? text.length : nl;
-    const line = text.slice(offset, end);
-    out.push(line.endsWith("\r") ? line.slice(0, -1) : line);
+    // Like Read: a line longer than SNIPPET_MAX_LINE_CHARS is cut, so one huge line cannot flood the result.
+    const line = text.slice(offset, Math.min(end, offset + SNIPPET_MAX_LINE_CHARS + 1));
+    const clean = line.endsWith("\r") ? line.slice(0, -1) : line;
+    out.push(clean.length > SNIPPET_MAX_LINE_CHARS ? `${clean.slice(0, SNIPPET_MAX_LINE_CHARS)}… [line truncated]` : clean);
     if (nl === -1) break;
     offset = nl + 1;
   }
