@@ -22,7 +22,7 @@ import type { PermissionRequest } from "./types.js";
 export interface ResolveOptions {
   /** Home directory for `~/` anchors and `~` in commands (default: the user's). */
   home?: string;
-  /** How paths are canonicalised (default: realpath of the longest existing prefix). */
+  /** How paths are canonicalised (default: `realCanonicalize`, which follows dangling symlinks too). */
   canonicalize?: Canonicalize;
 }
 
