@@ -41,6 +41,8 @@ export interface RequestSpec {
   subject?: PermissionSubject;
   input?: Record<string, unknown>;
   cwd: string;
+  /** Where the session started (default: `cwd`); a `cd` moves `cwd` only. */
+  projectDir?: string;
   mode?: PermissionMode;
   allow?: string[];
   ask?: string[];
@@ -52,7 +54,7 @@ export interface RequestSpec {
 }
 
 export function request(spec: RequestSpec): PermissionRequest {
-  const rules = parseRuleLists({ allow: spec.allow, ask: spec.ask, deny: spec.deny }, "test", spec.cwd);
+  const rules = parseRuleLists({ allow: spec.allow, ask: spec.ask, deny: spec.deny }, "test", spec.projectDir ?? spec.cwd);
   const req: PermissionRequest = {
     tool: spec.tool,
     input: spec.input ?? {},
@@ -60,7 +62,7 @@ export function request(spec: RequestSpec): PermissionRequest {
     toolPermission: spec.toolPermission ?? { behavior: "passthrough" },
     permissionContext: { mode: spec.mode ?? "default", rules, additionalDirectories: spec.addDirs ?? [] },
     cwd: spec.cwd,
-    projectDir: spec.cwd,
+    projectDir: spec.projectDir ?? spec.cwd,
     readOnly: spec.readOnly ?? (spec.subject?.kind === "shell" ? spec.subject.facts.readOnly : spec.subject?.kind === "file" ? spec.subject.access === "read" : false),
   };
   if (spec.hook) req.hookDecision = spec.hook;

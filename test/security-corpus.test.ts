@@ -61,6 +61,21 @@ function fixture(r: string): void {
   symlinkSync(join(p, ".env"), join(p, "link-env"));
   symlinkSync(join(r, "secrets"), join(p, "linkdir"));
   symlinkSync("..", join(p, "outer"));
+  // Dangling links a cloned repository may hold: their targets do not exist (yet).
+  const dangling: Record<string, string> = {
+    "src/g2": "../.git/hooks/pre-commit",
+    "src/o3": join(r, "x", "nonexist", "newfile"),
+    "src/npmrc": "../.npmrc",
+    "src/mcp": "../.mcp.json",
+    "src/rc": "../.bashrc",
+    "src/vs": "../.vscode/settings.json",
+    "src/chain": "g2",
+    "src/sec": "../secret/newkey",
+    "src/loop1": "loop2",
+    "src/loop2": "loop1",
+    "src/ok": "new-ok.ts",
+  };
+  for (const [link, target] of Object.entries(dangling)) symlinkSync(target, join(p, link));
 }
 
 function substitute<T>(value: T): T {

@@ -41,8 +41,7 @@ function pathRuleApplies(rule: PermissionRule, scope: Scope): "read" | "write" |
 }
 
 function formsMatch(rule: PermissionRule, scope: Scope, forms: PathForms[], every: boolean): boolean {
-  const cwd = scope.request.cwd;
-  const pattern = cachedPathPattern(rule, cwd, scope.home);
+  const pattern = cachedPathPattern(rule, scope.request.projectDir, scope.home);
   const nocase = rule.behavior !== "allow";
   const hit = (f: PathForms): boolean => {
     const l = pathMatches(pattern, f.lexical, nocase);
@@ -198,13 +197,14 @@ export function allowRuleForCall(rules: readonly PermissionRule[], scope: Scope)
 /**
  * For tools that walk directories (Glob, Grep): the deny rule that hides one file they found,
  * or undefined. A search root may be allowed while a file below it is denied (`Read(.env)`);
- * such tools drop the files this names.
+ * such tools drop the files this names. A relative `path` is read against `cwd`; relative rules
+ * are anchored at `projectDir` (default: `cwd`).
  */
 export function deniedPathRule(
   rules: readonly PermissionRule[],
   path: string,
   access: "read" | "write",
-  where: { cwd: string; home?: string; canonicalize?: Canonicalize },
+  where: { cwd: string; projectDir?: string; home?: string; canonicalize?: Canonicalize },
 ): PermissionRule | undefined {
   const home = where.home ?? defaultHome();
   const canonicalize = where.canonicalize ?? realCanonicalize;
@@ -212,7 +212,7 @@ export function deniedPathRule(
   for (const rule of rules) {
     if (rule.behavior !== "deny" || rule.ruleContent === undefined) continue;
     if (rule.toolName !== "Read" && !(access === "write" && rule.toolName === "Edit")) continue;
-    const pattern = cachedPathPattern(rule, where.cwd, home);
+    const pattern = cachedPathPattern(rule, where.projectDir ?? where.cwd, home);
     if (forms.some((f) => pathMatches(pattern, f.lexical, true) || pathMatches(pattern, f.canonical, true))) return rule;
   }
   return undefined;
@@ -234,7 +234,7 @@ export function restrictiveEditRules(rules: readonly PermissionRule[]): Permissi
  */
 export function ruleReachingBelow(rules: readonly PermissionRule[], scope: Scope, forms: readonly PathForms[], child?: (segment: string) => boolean): PermissionRule | undefined {
   for (const rule of rules) {
-    const pattern = cachedPathPattern(rule, scope.request.cwd, scope.home);
+    const pattern = cachedPathPattern(rule, scope.request.projectDir, scope.home);
     for (const f of forms) {
       if (mayMatchBelow(pattern, f.lexical, true, child) || (f.canonical !== f.lexical && mayMatchBelow(pattern, f.canonical, true, child))) return rule;
     }

@@ -11,24 +11,28 @@ export interface PathPattern {
   matchers?: { s?: Matcher; i?: Matcher };
 }
 
-const compiledPatterns = new WeakMap<PermissionRule, { cwd: string; home: string; pattern: PathPattern }>();
+const compiledPatterns = new WeakMap<PermissionRule, { projectDir: string; home: string; pattern: PathPattern }>();
 
-/** `pathPattern`, remembered per rule for the same cwd and home. */
-export function cachedPathPattern(rule: PermissionRule, cwd: string, home: string): PathPattern {
+/** `pathPattern`, remembered per rule for the same project directory and home. */
+export function cachedPathPattern(rule: PermissionRule, projectDir: string, home: string): PathPattern {
   const hit = compiledPatterns.get(rule);
-  if (hit && hit.cwd === cwd && hit.home === home) return hit.pattern;
-  const pattern = pathPattern(rule, cwd, home);
-  compiledPatterns.set(rule, { cwd, home, pattern });
+  if (hit && hit.projectDir === projectDir && hit.home === home) return hit.pattern;
+  const pattern = pathPattern(rule, projectDir, home);
+  compiledPatterns.set(rule, { projectDir, home, pattern });
   return pattern;
 }
 
 /**
  * The four anchors: `//abs` (filesystem root), `~/x` (home), `/x` (the rule's project root),
- * `x` or `./x` (cwd). A pattern without a `/` matches at any depth (`.env` ≡ `**∕.env`); for a
+ * `x` or `./x` (the session's working directory, `projectDir`). COMPAT's "relative to cwd" is the
+ * directory the session started in, not the shell's current one: a `cd` the model runs moves
+ * neither the rules nor the working directories, so `cd src && cat ../secret/key` still meets
+ * `Read(./secret/**)`. (Relative paths a call names are still read against the current cwd.)
+ * A pattern without a `/` matches at any depth (`.env` ≡ `**∕.env`); for a
  * deny or ask, a single directory name with `/**` does too (any `src` dir below the base).
  * A trailing `/` names a directory: everything below it matches.
  */
-export function pathPattern(rule: PermissionRule, cwd: string, home: string): PathPattern {
+export function pathPattern(rule: PermissionRule, projectDir: string, home: string): PathPattern {
   let content = toPosix(rule.ruleContent ?? "**");
   let base: string;
   if (content.startsWith("//")) {
@@ -38,10 +42,10 @@ export function pathPattern(rule: PermissionRule, cwd: string, home: string): Pa
     base = home;
     content = content.slice(2);
   } else if (content.startsWith("/")) {
-    base = rule.root ?? cwd;
+    base = rule.root ?? projectDir;
     content = content.slice(1);
   } else {
-    base = cwd;
+    base = projectDir;
     while (content.startsWith("./")) content = content.slice(2);
   }
   content = content.replace(/\/+$/, "");

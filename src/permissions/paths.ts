@@ -1,10 +1,10 @@
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, posix, resolve as resolvePath } from "node:path";
 
 /**
  * The two names a path goes by: the one written (made absolute and normalised lexically) and
- * the canonical one (symlinks resolved on the longest existing prefix). Rules are checked on
+ * the canonical one (every symlink resolved, a dangling one to where it points). Rules are checked on
  * both: a deny matches if either does, an allow needs both.
  */
 export interface PathForms {
@@ -30,11 +30,29 @@ export function expandHome(path: string, home: string): string {
   return path;
 }
 
+/** How many symlinks one name may pass through before it counts as a loop (Linux's MAXSYMLINKS). */
+export const MAX_SYMLINK_DEPTH = 40;
+
+/** The prefix of the canonical name of a path whose symlinks loop or nest too deep: never a real path. */
+const UNRESOLVABLE = "/\0unresolvable-symlinks";
+
+/** A canonical name the canonicaliser could not work out (a symlink loop): the target is unknown. */
+export function isUnresolvable(canonical: string): boolean {
+  return canonical.startsWith(UNRESOLVABLE);
+}
+
+/** Links followed so far by the canonicalisation in progress (it is synchronous, so one counter serves). */
+let linksFollowed = 0;
+
 /**
- * The real path of the longest existing prefix, with the rest appended and normalised. The raw
- * (un-normalised) path goes to realpath so that `link/..` means what the kernel means by it.
- * `parent` canonicalises the directory when the path itself does not exist (a memo passes
- * itself, so siblings share the work).
+ * The real path, as the kernel would resolve it for a write that creates it. An existing path is
+ * the OS's realpath. Otherwise the directory is canonicalised (by `parent`) and the last
+ * component looked at with lstat: a symlink whose target does not exist yet (`src/hook ->
+ * ../.git/hooks/pre-commit`) names its target, followed to its own canonical name (a relative
+ * target read against the link's directory), so writing through it is judged where it lands.
+ * Past MAX_SYMLINK_DEPTH links the name is unresolvable (`isUnresolvable`). The raw
+ * (un-normalised) path is walked so that `link/..` means what the kernel means by it. `parent`
+ * is a memo passing itself, so siblings share the work.
  */
 export function realCanonicalize(absolutePath: string, parent: Canonicalize = realCanonicalize): string {
   // existsSync never throws (ENOTDIR, EACCES, ELOOP read as missing) and builds no Stats object.
@@ -46,9 +64,30 @@ export function realCanonicalize(absolutePath: string, parent: Canonicalize = re
     }
   }
   const slash = absolutePath.lastIndexOf("/");
-  if (slash <= 0) return posix.resolve(absolutePath);
+  if (slash < 0) return posix.resolve(absolutePath);
   const rest = absolutePath.slice(slash + 1);
-  return posix.resolve(parent(absolutePath.slice(0, slash) || "/"), rest === "" ? "." : rest);
+  const dir = parent(absolutePath.slice(0, slash) || "/");
+  if (rest === "" || rest === "." || rest === ".." || isUnresolvable(dir)) return posix.resolve(dir, rest === "" ? "." : rest);
+  const joined = dir === "/" ? `/${rest}` : `${dir}/${rest}`;
+  const target = danglingLinkTarget(joined);
+  if (target === undefined) return joined;
+  if (linksFollowed >= MAX_SYMLINK_DEPTH) return `${UNRESOLVABLE}${absolutePath}`;
+  linksFollowed++;
+  try {
+    return parent(target.startsWith("/") ? target : `${dir}/${target}`);
+  } finally {
+    linksFollowed--;
+  }
+}
+
+/** The link text of a symlink (one whose target is missing or loops), or undefined for anything else. */
+function danglingLinkTarget(path: string): string | undefined {
+  try {
+    if (!lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) return undefined;
+    return toPosix(readlinkSync(path));
+  } catch {
+    return undefined;
+  }
 }
 
 /** A memo so one decision canonicalises each path (and each parent directory) once. */

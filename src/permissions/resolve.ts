@@ -149,8 +149,10 @@ function safetyCheck(scope: Scope): string | null {
   }
   for (const t of scope.writes) {
     for (const f of t.forms) {
-      const reason = protectedPathReason(f.lexical) ?? protectedPathReason(f.canonical);
+      const reason = protectedPathReason(f.lexical);
       if (reason) return `Writing ${t.written} needs approval: ${reason}`;
+      const throughLink = protectedPathReason(f.canonical);
+      if (throughLink) return `Writing ${t.written} needs approval: it resolves to ${f.canonical}, and ${throughLink}`;
     }
     if (t.unknown && protectedPathReason(t.written)) return `Writing ${t.written} needs approval: ${protectedPathReason(t.written)}`;
   }

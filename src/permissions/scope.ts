@@ -4,6 +4,7 @@ import {
   defaultHome,
   insideWorkingDirs,
   isStaticWord,
+  isUnresolvable,
   localeLiteral,
   memoCanonicalize,
   pathForms,
@@ -21,7 +22,7 @@ import type { PermissionRequest } from "./types.js";
 export interface ResolveOptions {
   /** Home directory for `~/` anchors and `~` in commands (default: the user's). */
   home?: string;
-  /** How paths are canonicalised (default: realpath of the longest existing prefix). */
+  /** How paths are canonicalised (default: `realCanonicalize`, which follows dangling symlinks too). */
   canonicalize?: Canonicalize;
 }
 
@@ -84,9 +85,13 @@ class CallScope implements Scope {
     this.bases = [request.cwd];
   }
 
-  /** Canonical working dirs cost a realpath each: worked out only for a call that has targets. */
+  /**
+   * The session's working directories: where it started (`projectDir`, which a `cd` does not
+   * move) and the additional ones. Canonical names cost a realpath each: worked out only for a
+   * call that has targets.
+   */
   get dirs(): WorkingDirs {
-    return (this.workingDirs ??= workingDirs(this.request.cwd, this.request.permissionContext.additionalDirectories, this.canonicalize));
+    return (this.workingDirs ??= workingDirs(this.request.projectDir, this.request.permissionContext.additionalDirectories, this.canonicalize));
   }
 }
 
@@ -98,8 +103,9 @@ export function buildScope(request: PermissionRequest, options: ResolveOptions =
   const cwd = request.cwd;
   const scope = new CallScope(request, home, canonicalize);
   const target = (written: string, bases: string[]): Target => {
-    const unknown = !isStaticWord(written);
     const forms = bases.map((b) => pathForms(written, b, home, canonicalize));
+    // A symlink loop (or a chain too deep to follow) lands nowhere knowable.
+    const unknown = !isStaticWord(written) || forms.some((f) => isUnresolvable(f.canonical));
     if (unknown && scope.localeQuoted) {
       // `$"x"` is `x` in the C locale: match that too (a deny matches any form, an allow needs all).
       const literal = localeLiteral(written, true);

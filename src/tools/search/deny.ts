@@ -32,10 +32,11 @@ export interface ReadDenyFilter {
 export function readDenyFilter(context: Pick<ToolUseContext, "permissionContext" | "workspace">): ReadDenyFilter | undefined {
   const rules = context.permissionContext.rules.filter((r) => r.behavior === "deny" && r.toolName === "Read" && r.ruleContent !== undefined);
   if (rules.length === 0) return undefined;
-  return createReadDenyFilter(rules, context.workspace.cwd, defaultHome());
+  return createReadDenyFilter(rules, context.workspace.projectDir, defaultHome());
 }
 
-export function createReadDenyFilter(rules: readonly PermissionRule[], cwd: string, home: string): ReadDenyFilter {
+/** `projectDir` anchors the relative rules (`Read(./x)`, `Read(x)`), as the engine does: a `cd` does not move them. */
+export function createReadDenyFilter(rules: readonly PermissionRule[], projectDir: string, home: string): ReadDenyFilter {
   // Directories are canonicalised once each; a plain file's canonical name is its folder's plus its name.
   const canonicalDir = memoCanonicalize(realCanonicalize);
   const inFolder: Canonicalize = (p) => {
@@ -52,7 +53,7 @@ export function createReadDenyFilter(rules: readonly PermissionRule[], cwd: stri
     if (!out) {
       const canonical = canonicalDir(dir);
       out = rules.filter((rule) => {
-        const { base, glob } = cachedPathPattern(rule, cwd, home);
+        const { base, glob } = cachedPathPattern(rule, projectDir, home);
         const segments = glob.split("/");
         if (!segments.every(ripgrepReadsAlike) || glob.startsWith("!")) return true;
         return excludesBelow(base, segments, dir).length > 0 || (canonical !== dir && excludesBelow(base, segments, canonical).length > 0);
@@ -71,7 +72,7 @@ export function createReadDenyFilter(rules: readonly PermissionRule[], cwd: stri
       const candidates = actual === "symlink" ? rules : rulesInside(dirname(path));
       if (candidates.length === 0) return false;
       const canonicalize = actual === "symlink" ? realCanonicalize : inFolder;
-      const hit = deniedPathRule(candidates, path, "read", { cwd, home, canonicalize }) !== undefined;
+      const hit = deniedPathRule(candidates, path, "read", { cwd: projectDir, projectDir, home, canonicalize }) !== undefined;
       if (decided.size > 10_000) decided.clear();
       decided.set(path, hit);
       return hit;
@@ -80,7 +81,7 @@ export function createReadDenyFilter(rules: readonly PermissionRule[], cwd: stri
       const views = [...new Set([root, realCanonicalize(root)])];
       const out = new Set<string>();
       for (const rule of rules) {
-        const { base, glob } = cachedPathPattern(rule, cwd, home);
+        const { base, glob } = cachedPathPattern(rule, projectDir, home);
         const segments = glob.split("/");
         if (!segments.every(ripgrepReadsAlike) || glob.startsWith("!")) return undefined;
         for (const view of views) {
