@@ -1,12 +1,14 @@
 // Paths a simple command writes, reads and changes into, as written after quote removal.
 // Non-static paths (`$HOME/x`, `*.log`, `~/x`) are kept as written: the permission engine
 // treats what it cannot resolve as needing approval.
+import { posix } from "node:path";
 import { ARG_SPECS, findOption, parseArgs } from "./options.js";
 import { isWriteRedirect } from "./read-only.js";
 import { sedScriptObjection } from "./sed.js";
 import { gitTargets } from "./git-targets.js";
 import {
-  listingTargets, patchTargets, scriptLanguageTargets, searchesCurrentDir, splitTargets, unzipTargets,
+  backupTargets, listingTargets, patchTargets, scriptLanguageTargets, searchesCurrentDir, splitTargets, unzipTargets,
+  type BackupContext,
 } from "./tool-targets.js";
 import type { SimpleCommand } from "./command.js";
 import type { Word } from "./words.js";
@@ -44,7 +46,7 @@ export const HAS_TARGET_RULES = new Set([
   ...COMPRESSORS,
 ]);
 
-export function commandTargets(cmd: SimpleCommand): Targets {
+export function commandTargets(cmd: SimpleCommand, ctx: BackupContext = { suffixMayBeSet: false }): Targets {
   const t: Targets = { write: [], read: [], cd: [] };
   for (const r of cmd.redirects) {
     const target = r.target?.text;
@@ -74,6 +76,9 @@ export function commandTargets(cmd: SimpleCommand): Targets {
   if (READS_ALL_OPERANDS.has(name)) t.read.push(...operands.filter((o) => o !== "-"));
   if (LISTS_OPERANDS.has(name)) listingTargets(name, parsed, operands, t);
   if (WRITES_ALL_OPERANDS.has(name)) t.write.push(...operands.filter((o) => o !== "/dev/null"));
+  if (name === "cp" || name === "mv" || name === "ln" || name === "install") {
+    backupTargets(name, parsed, operands, new Map(cmd.env.map((e) => [e.name, e.value.text])), ctx, t);
+  }
 
   switch (name) {
     case "cd":
@@ -91,7 +96,10 @@ export function commandTargets(cmd: SimpleCommand): Targets {
         if (name === "cp") t.read.push(...operands);
       } else if (name === "install" && findOption(parsed, "d", ["directory"])) {
         t.write.push(...operands);
-      } else if (operands.length > 1 || name === "ln") {
+      } else if (name === "ln" && operands.length === 1) {
+        // `ln TARGET` makes ./basename(TARGET).
+        t.write.push(posix.basename(operands[0] as string));
+      } else if (operands.length > 1) {
         t.write.push(operands[operands.length - 1] as string);
         if (name === "cp") t.read.push(...operands.slice(0, -1));
       }

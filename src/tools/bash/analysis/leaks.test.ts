@@ -1,0 +1,53 @@
+// Targets found missing by the second review: backup names that cp/mv/ln/install write, git
+// commands that print file contents without naming a path, options whose value is a file read,
+// and tests on a path. Each row: command, read targets, write targets (exact sets).
+import { describe, expect, it } from "vitest";
+import { analyzeCommand } from "./index.js";
+
+type Row = [command: string, reads: string[], writes: string[]];
+
+const sorted = (a: readonly string[]): string[] => [...a].sort();
+
+function expectTargets(command: string, reads: string[], writes: string[]): void {
+  const f = analyzeCommand(command);
+  expect(sorted(f.readTargets), `reads of ${command}`).toEqual(sorted(reads));
+  expect(sorted(f.writeTargets), `writes of ${command}`).toEqual(sorted(writes));
+}
+
+describe("backups name the files they write", () => {
+  it.each<Row>([
+    ["cp -b --suffix=t sub/x sub/.gi", ["sub/x"], ["sub/.gi", "sub/.git", "sub/.gi/xt"]],
+    ["cp -b --suffix=rc a .npm", ["a"], [".npm", ".npmrc", ".npm/arc"]],
+    ["cp --backup -S t a .gi", ["a"], [".gi", ".git", ".gi/at"]],
+    ["cp -S t a .gi", ["a"], [".gi", ".git", ".gi/at"]],
+    ["cp --backup=simple --suffix t a .gi", ["a"], [".gi", ".git", ".gi/at"]],
+    ["mv -b -S t x sub/.gi", [], ["x", "sub/.gi", "sub/.git", "sub/.gi/xt"]],
+    ["mv --suffix=rc a .npm", [], ["a", ".npm", ".npmrc", ".npm/arc"]],
+    ["install -b -S rc a .npm", [], [".npm", ".npmrc", ".npm/arc"]],
+    ["ln -sb -S t x .gi", [], [".gi", ".git", ".gi/xt"]],
+    ["ln -b -S t sub/.gi", [], [".gi", ".git"]],
+    ["cp -b -S t -t sub a", ["a"], ["sub", "sub/at"]],
+    ["cp -b a b", ["a"], ["b", "b~", "b/a~"]],
+    ["cp --backup=numbered a b", ["a"], ["b", "b~", "b.~$N~", "b/a~", "b/a.~$N~"]],
+    ["cp --backup=t a b", ["a"], ["b", "b~", "b.~$N~", "b/a~", "b/a.~$N~"]],
+    ["cp --backup=none a b", ["a"], ["b"]],
+    ["cp --suf t a .gi", ["t", "a"], [".gi", ".gi$SIMPLE_BACKUP_SUFFIX", ".gi/t$SIMPLE_BACKUP_SUFFIX", ".gi/a$SIMPLE_BACKUP_SUFFIX"]],
+    ["SIMPLE_BACKUP_SUFFIX=t cp -b x .gi", ["x"], [".gi", ".git", ".gi.~$N~", ".gi/xt", ".gi/x.~$N~"]],
+    ["VERSION_CONTROL=numbered cp -b x y", ["x"], ["y", "y~", "y$SIMPLE_BACKUP_SUFFIX", "y.~$N~", "y/x~", "y/x$SIMPLE_BACKUP_SUFFIX", "y/x.~$N~"]],
+    ["export SIMPLE_BACKUP_SUFFIX=t; cp -b x .gi", ["x"], [".gi", ".gi~", ".gi$SIMPLE_BACKUP_SUFFIX", ".gi.~$N~", ".gi/x~", ".gi/x$SIMPLE_BACKUP_SUFFIX", ".gi/x.~$N~"]],
+    ["set -a; cp -b x y", ["x"], ["y", "y~", "y$SIMPLE_BACKUP_SUFFIX", "y.~$N~", "y/x~", "y/x$SIMPLE_BACKUP_SUFFIX", "y/x.~$N~"]],
+    ["install -d -b sub", [], ["sub"]],
+    ["cp a b", ["a"], ["b"]],
+    ["mv a b", [], ["a", "b"]],
+  ])("%s", (command, reads, writes) => expectTargets(command, reads, writes));
+});
+
+describe("git after cd or pointed at another repository is not read-only", () => {
+  it.each([
+    "cd sub && git status", "cd sub; git status", "cd sub\ngit status", "pushd sub; git log",
+    "git -C sub status", "GIT_DIR=x git status", "GIT_WORK_TREE=w git status", "git --git-dir=x status",
+    "git --git-dir x status", "git --work-tree w status", "git --work-tree=w status", "GIT_CONFIG_GLOBAL=x git status",
+  ])("%s", (command) => expect(analyzeCommand(command).readOnly).toBe(false));
+  it.each(["git status", "git log --oneline -5", "git diff --stat"])("%s stays read-only", (command) =>
+    expect(analyzeCommand(command).readOnly).toBe(true));
+});
