@@ -51,3 +51,68 @@ describe("git after cd or pointed at another repository is not read-only", () =>
   it.each(["git status", "git log --oneline -5", "git diff --stat"])("%s stays read-only", (command) =>
     expect(analyzeCommand(command).readOnly).toBe(true));
 });
+
+describe("git commands that print contents read the whole tree unless limited", () => {
+  it.each<Row>([
+    ["git log -p -1", ["."], []],
+    ["git log --all -p", ["."], []],
+    ["git log -U5", ["."], []],
+    ["git log --patch --since=1.week", ["."], []],
+    ["git log -G secret", ["."], []],
+    ["git whatchanged -p", ["."], []],
+    ["git show", ["."], []],
+    ["git show HEAD~1", ["."], []],
+    ["git show 0123456789abcdef0123456789abcdef01234567", ["."], []],
+    ["git show --stat", [], []],
+    ["git show -s HEAD", [], []],
+    ["git show --stat v1.0", ["v1.0", "."], []],
+    ["git show -s --format=%H 0123abc", ["."], []],
+    ["git show HEAD HEAD:x", ["x", "."], []],
+    ["git diff-tree -p HEAD", ["."], []],
+    ["git diff-tree --name-only -r HEAD", [], []],
+    ["git diff-index -p HEAD", ["."], []],
+    ["git diff-files", [], []],
+    ["git cat-file -p 0123456789abcdef", ["."], []],
+    ["git cat-file blob 0123456", ["."], []],
+    ["git cat-file --batch-all-objects --batch", ["."], []],
+    ["git cat-file --batch-check --batch-all-objects", [], []],
+    ["git cat-file -s HEAD", [], []],
+    ["git archive HEAD", ["."], []],
+    ["git -C sub archive HEAD", ["sub"], []],
+    ["git diff", ["."], []],
+    ["git diff HEAD~1", ["."], []],
+    ["git diff --cached", ["."], []],
+    ["git diff --check", ["."], []],
+    ["git -C sub diff", ["sub"], []],
+    ["git diff --stat", [], []],
+    ["git diff --name-only HEAD~1", [], []],
+    ["git diff --stat -p", ["."], []],
+    ["git diff --no-index a b", ["a", "b"], []],
+    ["git stash show -p", ["."], []],
+    ["git stash show", ["."], []],
+    ["git -C sub stash show -p", ["sub"], []],
+    ["git range-diff a...b", ["."], []],
+    ["git show HEAD:secret/key", ["secret/key"], []],
+    ["git log -p -- secret/key", ["secret/key"], []],
+    ["git diff HEAD -- src", ["src"], []],
+    ["git diff HEAD:a HEAD:b", ["a", "b"], []],
+    ["git cat-file -p HEAD:secret/key", ["secret/key"], []],
+    ["git log --oneline -5", [], []],
+    ["git log --stat", [], []],
+    ["git status", [], []],
+  ])("%s", (command, reads, writes) => expectTargets(command, reads, writes));
+});
+
+describe("git commands that name a path's object or entry read it", () => {
+  it.each<Row>([
+    ["git ls-files -s secret", ["secret"], []],
+    ["git ls-files", [], []],
+    ["git ls-files -X excl.txt src", ["excl.txt", "src"], []],
+    ["git ls-tree HEAD secret", ["secret"], []],
+    ["git ls-tree -r HEAD", [], []],
+    ["git rev-parse HEAD:secret/key", ["secret/key"], []],
+    ["git rev-parse :secret/key", ["secret/key"], []],
+    ["git rev-parse HEAD", [], []],
+    ["git rev-parse --show-toplevel", [], []],
+  ])("%s", (command, reads, writes) => expectTargets(command, reads, writes));
+});
