@@ -27,6 +27,9 @@ describe("git readers are recursive readers of what they read", () => {
     ["git log --oneline -5", []],
     ["git diff --stat", []],
     ["git rev-parse HEAD", []],
+    ["diff -r . /tmp/empty", [".", "/tmp/empty"]],
+    ["diff -ru a b", ["a", "b"]],
+    ["diff a b", []],
   ])("%s → recursive %j", (command, roots) => {
     const got = derivedShellReads(analyzeCommand(command).subcommands);
     expect([...new Set(got.recursiveRoots)]).toEqual(roots);

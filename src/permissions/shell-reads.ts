@@ -146,6 +146,11 @@ export function derivedShellReads(subs: readonly ShellSubcommand[]): ShellReads 
       roots.push(...words, ...dirs);
       continue;
     }
+    // `diff -r a b` compares every file below both (and prints the differing lines).
+    if (name === "diff" && (shortHas(flags, /r/) || flags.includes("--recursive"))) {
+      roots.push(...operands);
+      continue;
+    }
     if (name === "zip" && (shortHas(flags, /[rR]/) || flags.includes("--recurse-paths"))) roots.push(...operands);
   }
   return { reads, recursiveRoots: roots };

@@ -86,6 +86,7 @@ export function analyzeCommand(command: string): ShellCommandFacts {
     if (name === "popd") dirs.change("-");
     if (name === "git" && dirs.changed) runsGit = true;
   }
+  for (const p of state.testedPaths) for (const q of dirs.resolve(p)) read.add(q);
   if (setsTextDomain(state.commands, reasons)) {
     complete = false;
     reasons.push('the command sets TEXTDOMAIN: a later $"…" string may be translated into other text');

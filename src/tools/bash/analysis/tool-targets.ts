@@ -172,3 +172,42 @@ export function backupTargets(
   } else if (name === "ln" && operands[0] !== undefined) dests.push(posix.basename(operands[0]));
   for (const d of dests) for (const s of suffixes) t.write.push(d + s);
 }
+
+/** Options whose value is a file read or written (`date -f F`, `wc --files0-from=F`, `diff --from-file=F`…). */
+const OPTION_FILES: Record<string, { read?: RegExp; write?: RegExp }> = {
+  date: { read: /^(-f|--file|-r|--reference)$/ },
+  wc: { read: /^--files0-from$/ },
+  sort: { read: /^--(files0-from|random-source)$/, write: /^(-T|--temporary-directory)$/ },
+  shuf: { read: /^--random-source$/, write: /^(-o|--output)$/ },
+  diff: { read: /^(--from-file|--to-file|-X|--exclude-from)$/ },
+  sdiff: { write: /^(-o|--output)$/ },
+  hexdump: { read: /^-f$/ },
+  hd: { read: /^-f$/ },
+  iconv: { write: /^(-o|--output)$/ },
+};
+
+export function optionFileTargets(name: string, parsed: ParsedArgs, t: Targets): void {
+  const files = OPTION_FILES[name];
+  if (!files) return;
+  for (const o of parsed.options) {
+    const v = o.value?.text;
+    if (v === undefined) continue;
+    if (files.read?.test(o.name)) t.read.push(v);
+    if (files.write?.test(o.name)) t.write.push(v);
+  }
+}
+
+/** `test -f path` / `[ -s path ]` / `[ a -nt b ]` look at files (existence, type, size, times). */
+export function testTargets(words: Word[], t: Targets): void {
+  const args = words.slice(1).map((w) => w.text);
+  if (words[0]?.text === "[" && args[args.length - 1] === "]") args.pop();
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    const next = args[i + 1];
+    if (/^-[abcdefghkprsuwxGLNOS]$/.test(a) && next !== undefined && next !== "]") t.read.push(next);
+    if (/^-(nt|ot|ef)$/.test(a)) {
+      if (i > 0) t.read.push(args[i - 1] as string);
+      if (next !== undefined) t.read.push(next);
+    }
+  }
+}
