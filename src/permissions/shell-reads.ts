@@ -30,6 +30,22 @@ const VALUE_FLAGS: Record<string, string> = {
 };
 const LONG_VALUE = /^--(regexp|file|glob|iglob|type|type-not|max-count|after-context|before-context|context|threads|max-columns|encoding|replace|exclude|ignore|hide|format|printf|target-directory|suffix|directory|files-from|exclude-from|block-size|max-depth|threshold|time-style)$/;
 
+/** git subcommands that may print file contents (see the analysis's git-targets). */
+const GIT_CONTENT_READERS = new Set([
+  "grep", "log", "show", "diff", "whatchanged", "diff-tree", "diff-index", "diff-files", "cat-file",
+  "archive", "range-diff", "stash", "blame", "annotate",
+]);
+
+/** The subcommand after git's global options (`git -C dir --no-pager log` → log). */
+function gitSubcommand(argv: readonly string[]): string | undefined {
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (!a.startsWith("-")) return a;
+    if (/^(-C|-c|--git-dir|--work-tree|--namespace|--config-env|--exec-path|--super-prefix)$/.test(a)) i++;
+  }
+  return undefined;
+}
+
 interface Split {
   flags: string[];
   operands: string[];
@@ -87,8 +103,13 @@ export function derivedShellReads(subs: readonly ShellSubcommand[]): ShellReads 
     // the whole tree is `.` there).
     // A wrapper's (`timeout 5 rg x`) are its nested command's, which is a subcommand of its own.
     const own = sub.targets && sub.effective === sub.text ? sub.targets.read : undefined;
-    if (name === "git" && argv[1] === "grep") {
-      roots.push(...(own ?? ["."]));
+    // git: what the analysis found it reads (`.` — the repository or -C directory — for
+    // `git log -p`, `git show`, `git diff`, `git grep x`… that no pathspec limits) is read with
+    // everything below it. Without the analysis's targets (a wrapper's, or a command only split),
+    // a subcommand that may print contents reads `.`.
+    if (name === "git") {
+      if (own) roots.push(...own);
+      else if (GIT_CONTENT_READERS.has(gitSubcommand(argv) ?? "")) roots.push(".");
       continue;
     }
     const { flags, operands } = split(argv, name);
@@ -123,6 +144,11 @@ export function derivedShellReads(subs: readonly ShellSubcommand[]): ShellReads 
       const words = oldStyle ? operands.slice(1) : operands;
       const dirs = flags.filter((f, k) => k > 0 && (flags[k - 1] === "-C" || flags[k - 1] === "--directory"));
       roots.push(...words, ...dirs);
+      continue;
+    }
+    // `diff -r a b` compares every file below both (and prints the differing lines).
+    if (name === "diff" && (shortHas(flags, /r/) || flags.includes("--recursive"))) {
+      roots.push(...operands);
       continue;
     }
     if (name === "zip" && (shortHas(flags, /[rR]/) || flags.includes("--recurse-paths"))) roots.push(...operands);

@@ -70,10 +70,11 @@ export function analyzeCommand(command: string): ShellCommandFacts {
   const dirs = new WorkingDirectories();
   let runsGit = false;
   const subcommands: ShellSubcommand[] = [];
+  const backup = { suffixMayBeSet: mayExportBackupSettings(command, state.commands) };
   for (const cmd of state.commands) {
     const objection = readOnlyObjection(cmd);
     if (objection) reasons.push(objection);
-    const targets = commandTargets(cmd);
+    const targets = commandTargets(cmd, backup);
     subcommands.push(toSubcommand(cmd, targets));
     for (const p of targets.write) for (const q of dirs.resolve(p)) write.add(q);
     for (const p of targets.read) for (const q of dirs.resolve(p)) read.add(q);
@@ -85,6 +86,7 @@ export function analyzeCommand(command: string): ShellCommandFacts {
     if (name === "popd") dirs.change("-");
     if (name === "git" && dirs.changed) runsGit = true;
   }
+  for (const p of state.testedPaths) for (const q of dirs.resolve(p)) read.add(q);
   if (setsTextDomain(state.commands, reasons)) {
     complete = false;
     reasons.push('the command sets TEXTDOMAIN: a later $"…" string may be translated into other text');
@@ -144,6 +146,16 @@ function setsTextDomain(commands: readonly SimpleCommand[], reasons: readonly st
     reasons.some(mentions) ||
     commands.some((c) => c.words.some((w) => mentions(w.text)) || c.env.some((e) => mentions(e.name)))
   );
+}
+
+/**
+ * Whether an earlier command may have exported SIMPLE_BACKUP_SUFFIX / VERSION_CONTROL, which pick
+ * the names `cp -b`, `mv -b`… give their backups: a name in the text, or a command that can set
+ * and export variables whose names are not written out (`export "$v"`, `set -a`, `source`, `eval`).
+ */
+function mayExportBackupSettings(command: string, commands: readonly SimpleCommand[]): boolean {
+  if (command.includes("SIMPLE_BACKUP_SUFFIX") || command.includes("VERSION_CONTROL")) return true;
+  return commands.some((c) => c.declaration || /^(set|source|\.|eval)$/.test(c.words[0]?.text ?? ""));
 }
 
 function effectiveOf(cmd: SimpleCommand): string {

@@ -36,10 +36,12 @@ export interface WalkState {
   syntaxErrors: number;
   /** Characters of shell text parsed so far (the command and the strings it runs). */
   parsedChars: number;
+  /** Paths that `[[ -f x ]]`-style tests look at (the test is no simple command of its own). */
+  testedPaths: string[];
 }
 
 export function newWalkState(): WalkState {
-  return { commands: [], incomplete: new Set(), notReadOnly: new Set(), syntaxErrors: 0, parsedChars: 0 };
+  return { commands: [], incomplete: new Set(), notReadOnly: new Set(), syntaxErrors: 0, parsedChars: 0, testedPaths: [] };
 }
 
 export function literalWord(text: string): Word {

@@ -31,6 +31,10 @@ const CONTENT_READERS: Record<string, ArgSpec> = {
   annotate: { short: "LS", long: ["ignore-rev", "ignore-revs-file", "contents", "date"] },
   grep: { short: "efABCm", long: ["regexp", "file", "after-context", "before-context", "context", "max-count", "max-depth", "threads"] },
   "cat-file": {},
+  "range-diff": LOG_SPEC,
+  "rev-parse": { long: ["git-path", "prefix", "default", "since", "after", "until", "before", "show-object-format", "path-format"] },
+  "ls-files": { short: "xX", long: ["exclude", "exclude-from", "exclude-per-directory", "format", "with-tree"] },
+  "ls-tree": { long: ["format"] },
   archive: { short: "o", long: ["format", "prefix", "output", "remote", "exec", "add-file"] },
   "hash-object": { short: "t", long: ["path"] },
 };
@@ -73,7 +77,7 @@ export function gitTargets(words: Word[], t: Targets): void {
     for (const o of parsed.options) {
       const v = o.value?.text;
       if (v === undefined) continue;
-      const readsFile = /^--(file|orderfile|ignore-revs-file|add-file)$/.test(o.name) ||
+      const readsFile = /^--(file|orderfile|ignore-revs-file|add-file|exclude-from)$/.test(o.name) || (o.name === "-X" && sub === "ls-files") ||
         (o.name === "-f" && sub === "grep") || (o.name === "-O" && sub !== "grep") ||
         (o.name === "-S" && (sub === "blame" || sub === "annotate"));
       if (readsFile) t.read.push(v);
@@ -81,6 +85,8 @@ export function gitTargets(words: Word[], t: Targets): void {
       if (o.name === "-o" || o.name === "--output") t.write.push(v);
     }
   }
+  // `git stash show` prints the stash's diff (stat by default, a patch with -p or stash.showPatch).
+  if (sub === "stash" && parseArgs(rest, {}).operands[0]?.word.text === "show") t.read.push(repoDir);
   if (WORK_TREE_WRITERS.has(sub) && writesWorkTree(sub, rest)) {
     const operands = parseArgs(rest, {}).operands.map((o) => o.word.text);
     if (sub === "clone") {
@@ -95,30 +101,97 @@ export function gitTargets(words: Word[], t: Targets): void {
   }
 }
 
+/** Options of the log/diff family that print file contents (patches, pickaxe searches). Git takes no abbreviations here. */
+const PATCH_SHORT = "puUcmWSG";
+const PATCH_LONG = new Set([
+  "--patch", "--unified", "--cc", "--word-diff", "--word-diff-regex", "--color-words", "--full-diff",
+  "--function-context", "--binary", "--check", "--remerge-diff", "--diff-merges", "--patch-with-raw",
+  "--patch-with-stat", "--pickaxe-regex", "--pickaxe-all", "--find-object", "--textconv", "--filters",
+  "--batch", "--batch-command",
+]);
+/** Options after which `git show` / `git diff` print no contents (unless a patch option is given too). */
+const NO_PATCH = new Set([
+  "-s", "--no-patch", "--stat", "--numstat", "--shortstat", "--name-only", "--name-status", "--raw",
+  "--summary", "--dirstat", "--compact-summary", "--quiet",
+]);
+
 /**
  * The paths a content reader is limited to. With `--`, operands before it are revisions (only a
  * `REV:path` names a file) and pathspecs follow. Without it, an operand that is no revision may
- * be a path. `git grep` searches the whole tree unless limited, and an operand without `--` may
- * be a branch (the whole tree again): it reads `.` then too. `git archive` takes the tree first.
+ * be a path — or a branch. A reader that prints contents reads the whole tree (`.`) unless
+ * pathspecs limit it or it shows only `REV:path` objects: `git log -p`, `git show`, `git diff`,
+ * `git show <blob>`, `git cat-file -p <sha>`, `git grep x`, `git archive HEAD`. An operand without
+ * `--` that is no revision may be a branch: the whole tree is read then too.
  */
 function contentPaths(sub: string, rest: Word[], parsed: ParsedArgs): string[] {
   const dashDash = rest.findIndex((w) => w.text === "--");
   const before = parsed.operands.filter((o) => dashDash === -1 || o.index < dashDash).map((o) => o.word.text);
   const after = dashDash === -1 ? [] : rest.slice(dashDash + 1).map((w) => w.text);
   if (sub === "grep" && !findOption(parsed, "ef", ["regexp", "file"])) before.shift();
-  if (sub === "archive") before.shift();
+  if (sub === "archive" || sub === "ls-tree") before.shift();
+  const objectsOnly = sub === "cat-file" || sub === "rev-parse" || dashDash !== -1;
   const paths: string[] = [];
+  let revisions = 0;
+  let ambiguous = 0;
+  let limits = 0;
   for (const op of before) {
-    const path = sub === "hash-object" || sub === "archive" ? op : operandPath(op, sub === "cat-file" || dashDash !== -1);
-    if (path !== undefined) paths.push(path);
+    if (sub === "hash-object" || sub === "archive" || sub === "ls-files" || sub === "ls-tree") {
+      paths.push(op);
+      limits++;
+      continue;
+    }
+    const path = operandPath(op, objectsOnly);
+    if (path === undefined) {
+      if (!(sub === "cat-file" && /^(blob|tree|commit|tag)$/.test(op))) revisions++;
+      continue;
+    }
+    paths.push(path);
+    if (!isObjectPath(op)) {
+      ambiguous++;
+      limits++;
+    }
   }
   for (const spec of after) {
     const path = pathspecPath(spec);
-    if (path !== undefined) paths.push(path);
+    if (path !== undefined) {
+      paths.push(path);
+      limits++;
+    }
   }
-  const wholeTree = sub === "archive" ? paths.length === 0 : sub === "grep" && (dashDash === -1 || paths.length === 0);
-  if (wholeTree) paths.push(".");
+  if (printsContents(sub, parsed, before)) {
+    const onlyObjects = revisions === 0 && paths.length > 0 && limits === 0;
+    const wholeTree = !onlyObjects && (limits === 0 || (dashDash === -1 && ambiguous > 0));
+    if (wholeTree) paths.push(".");
+  }
   return paths;
+}
+
+/** Whether this invocation prints file contents (as opposed to names, hashes, statistics). */
+function printsContents(sub: string, parsed: ParsedArgs, operands: string[]): boolean {
+  const patch = parsed.options.some((o) => (o.name.length === 2 && PATCH_SHORT.includes(o.name[1] as string)) || PATCH_LONG.has(o.name));
+  switch (sub) {
+    case "grep":
+    case "archive":
+    case "range-diff":
+      return true;
+    case "show":
+      // A tag may name a blob: only HEAD-like names are known to be commits.
+      return patch || !parsed.options.some((o) => NO_PATCH.has(o.name)) || !operands.every((op) => REF_NAMES.test(op));
+    case "diff":
+      // `--no-index A B` compares two files: they are its targets (see commandTargets).
+      if (parsed.options.some((o) => o.name === "--no-index")) return false;
+      return patch || !parsed.options.some((o) => NO_PATCH.has(o.name));
+    case "cat-file":
+      return patch || /^(blob|tree|commit|tag)$/.test(operands[0] ?? "");
+    case "log":
+    case "whatchanged":
+    case "diff-tree":
+    case "diff-index":
+    case "diff-files":
+      return patch;
+    default:
+      return false;
+  }
 }
 
 /** Whether this work-tree subcommand, with these options, changes files. */
@@ -171,6 +244,11 @@ function pathspecPath(spec: string): string | undefined {
 }
 
 const REF_NAMES = /^(HEAD|FETCH_HEAD|ORIG_HEAD|MERGE_HEAD|CHERRY_PICK_HEAD|REVERT_HEAD|REBASE_HEAD|AUTO_MERGE|@)([~^].*)?$/;
+
+/** `REV:path`, `:path`, `:2:path`: an object named by its path (not a pathspec, not a revision). */
+function isObjectPath(op: string): boolean {
+  return op.includes(":") && !op.startsWith(":(") && !op.startsWith(":/");
+}
 
 function isRevision(op: string): boolean {
   return (

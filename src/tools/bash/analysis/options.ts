@@ -32,7 +32,8 @@ export const ARG_SPECS: Record<string, ArgSpec> = {
   chown: { long: ["reference", "from"] },
   chgrp: { long: ["reference"] },
   nl: { short: "bdfhilnsvw" },
-  od: { short: "AjNStw" },
+  // od -w[BYTES] takes its value attached only.
+  od: { short: "AjNSt", long: ["address-radix", "skip-bytes", "read-bytes", "strings", "format", "endian"] },
   base64: { short: "w" },
   base32: { short: "w" },
   xxd: { short: "cglsonC" },
@@ -59,6 +60,21 @@ export const ARG_SPECS: Record<string, ArgSpec> = {
   zstd: { short: "oD" },
   unzstd: { short: "oD" },
   git: { long: ["contents"] },
+  date: { short: "dfrs", long: ["date", "file", "reference", "set"] },
+  sdiff: { short: "oIw", long: ["output", "ignore-matching-lines", "width", "diff-program", "tabsize"] },
+  diff3: { short: "L", long: ["label", "diff-program"] },
+  cmp: { short: "in", long: ["ignore-initial", "bytes"] },
+  join: { short: "aejotv12" },
+  paste: { short: "d", long: ["delimiters"] },
+  fold: { short: "w", long: ["width"] },
+  fmt: { short: "wpg", long: ["width", "prefix", "goal"] },
+  strings: { short: "ntTes", long: ["bytes", "radix", "target", "encoding", "output-separator"] },
+  basenc: { short: "w", long: ["wrap"] },
+  hexdump: { short: "efns" },
+  hd: { short: "efns" },
+  shuf: { short: "ino", long: ["input-range", "head-count", "output", "random-source"] },
+  look: { short: "t" },
+  iconv: { short: "fto", long: ["from-code", "to-code", "output"] },
 };
 
 export interface ParsedArgs {
@@ -128,4 +144,29 @@ export function findOption(
   return parsed.options.find(
     (o) => (o.name.length === 2 && o.name[0] === "-" && short.includes(o.name[1] as string)) || isLongPrefixOf(o.name, long),
   );
+}
+
+/**
+ * xxd's operands: its options are single-dash words matched by their first letter (`-ps` is
+ * `-postscript`, `-cols 8` = `-c 8` = `-c8`), so GNU clustering would misread `-ps in out`.
+ */
+export function xxdOperands(words: readonly Word[]): string[] {
+  const operands: string[] = [];
+  for (let i = 1; i < words.length; i++) {
+    const t = (words[i] as Word).text;
+    if (t === "--") {
+      operands.push(...words.slice(i + 1).map((w) => w.text));
+      break;
+    }
+    if (t.length < 2 || !t.startsWith("-")) {
+      operands.push(t);
+      continue;
+    }
+    const valued = /^-([cglsonR])(.*)$/.exec(t);
+    if (!valued) continue;
+    const rest = valued[2] as string;
+    const longName = { c: "cols", g: "groupsize", l: "len", s: "seek", o: "offset", n: "name", R: "" }[valued[1] as string] as string;
+    if (rest === "" || (longName !== "" && longName.slice(1).startsWith(rest))) i++;
+  }
+  return operands;
 }

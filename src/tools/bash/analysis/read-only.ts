@@ -3,7 +3,7 @@
 // but /dev/null. Everything else gets a reason, which is what the permission prompt shows.
 import { awkProgramObjection } from "./awk.js";
 import { gitObjection } from "./git.js";
-import { ARG_SPECS, findOption, parseArgs, type ParsedArgs } from "./options.js";
+import { ARG_SPECS, findOption, parseArgs, xxdOperands, type ParsedArgs } from "./options.js";
 import { sedScriptObjection } from "./sed.js";
 import type { Redirect, SimpleCommand } from "./command.js";
 import type { Word } from "./words.js";
@@ -66,7 +66,7 @@ const CHECKERS: Record<string, Checker> = {
     return bad ? `sort ${bad.name} ${bad.name.startsWith("--c") ? "runs a program" : "writes a file"}` : undefined;
   },
   uniq: (words) => (parsedFor("uniq", words).operands.length > 1 ? "uniq with two operands writes the second" : undefined),
-  xxd: (words) => (parsedFor("xxd", words).operands.length > 1 ? "xxd with two operands writes the second" : undefined),
+  xxd: (words) => (xxdOperands(words).length > 1 ? "xxd with two operands writes the second" : undefined),
   tee: (words) => {
     const files = parseArgs(words).operands.filter((o) => o.word.text !== "/dev/null");
     return files.length > 0 ? "tee writes files" : undefined;

@@ -1,12 +1,14 @@
 // Paths a simple command writes, reads and changes into, as written after quote removal.
 // Non-static paths (`$HOME/x`, `*.log`, `~/x`) are kept as written: the permission engine
 // treats what it cannot resolve as needing approval.
-import { ARG_SPECS, findOption, parseArgs } from "./options.js";
+import { posix } from "node:path";
+import { ARG_SPECS, findOption, parseArgs, xxdOperands } from "./options.js";
 import { isWriteRedirect } from "./read-only.js";
 import { sedScriptObjection } from "./sed.js";
 import { gitTargets } from "./git-targets.js";
 import {
-  listingTargets, patchTargets, scriptLanguageTargets, searchesCurrentDir, splitTargets, unzipTargets,
+  backupTargets, listingTargets, optionFileTargets, testTargets, patchTargets, scriptLanguageTargets, searchesCurrentDir, splitTargets, unzipTargets,
+  type BackupContext,
 } from "./tool-targets.js";
 import type { SimpleCommand } from "./command.js";
 import type { Word } from "./words.js";
@@ -24,6 +26,7 @@ const READS_ALL_OPERANDS = new Set([
   "b2sum", "cksum", "sum", "cut", "paste", "sort", "diff", "cmp", "comm", "fold", "fmt",
   "expand", "unexpand", "column", "join", "bat", "batcat", "view", "vi", "vim", "nano", "emacs",
   "readlink", "stat", "lsattr", "getfacl", "namei", "zcat", "bzcat", "xzcat", "zless", "zmore",
+  "basenc", "hd", "pr", "tsort", "diff3", "sdiff", "iconv",
 ]);
 
 /** Compressors replace each operand by its (de)compressed file unless writing to stdout. */
@@ -41,10 +44,11 @@ export const HAS_TARGET_RULES = new Set([
   "awk", "gawk", "mawk", "nawk", "grep", "egrep", "fgrep", "rg", "jq", "sort",
   "uniq", "xxd", "dd", "time", "tree", "git", "find", "tar", "curl", "wget",
   "source", ".", "rsync", "scp", "patch", "unzip", "perl", "ruby", "split", "csplit", "mknod",
+  "date", "shuf", "look", "test", "[",
   ...COMPRESSORS,
 ]);
 
-export function commandTargets(cmd: SimpleCommand): Targets {
+export function commandTargets(cmd: SimpleCommand, ctx: BackupContext = { suffixMayBeSet: false }): Targets {
   const t: Targets = { write: [], read: [], cd: [] };
   for (const r of cmd.redirects) {
     const target = r.target?.text;
@@ -72,8 +76,12 @@ export function commandTargets(cmd: SimpleCommand): Targets {
       .filter((v): v is string => v !== undefined);
 
   if (READS_ALL_OPERANDS.has(name)) t.read.push(...operands.filter((o) => o !== "-"));
+  optionFileTargets(name, parsed, t);
   if (LISTS_OPERANDS.has(name)) listingTargets(name, parsed, operands, t);
   if (WRITES_ALL_OPERANDS.has(name)) t.write.push(...operands.filter((o) => o !== "/dev/null"));
+  if (name === "cp" || name === "mv" || name === "ln" || name === "install") {
+    backupTargets(name, parsed, operands, new Map(cmd.env.map((e) => [e.name, e.value.text])), ctx, t);
+  }
 
   switch (name) {
     case "cd":
@@ -91,7 +99,10 @@ export function commandTargets(cmd: SimpleCommand): Targets {
         if (name === "cp") t.read.push(...operands);
       } else if (name === "install" && findOption(parsed, "d", ["directory"])) {
         t.write.push(...operands);
-      } else if (operands.length > 1 || name === "ln") {
+      } else if (name === "ln" && operands.length === 1) {
+        // `ln TARGET` makes ./basename(TARGET).
+        t.write.push(posix.basename(operands[0] as string));
+      } else if (operands.length > 1) {
         t.write.push(operands[operands.length - 1] as string);
         if (name === "cp") t.read.push(...operands.slice(0, -1));
       }
@@ -152,10 +163,12 @@ export function commandTargets(cmd: SimpleCommand): Targets {
       t.write.push(...optionValues("o", ["output"]));
       break;
     case "uniq":
-    case "xxd":
-      if (operands[0] !== undefined) t.read.push(operands[0]);
-      if (operands[1] !== undefined) t.write.push(operands[1]);
+    case "xxd": {
+      const files = name === "xxd" ? xxdOperands(words) : operands;
+      if (files[0] !== undefined && files[0] !== "-") t.read.push(files[0]);
+      if (files[1] !== undefined) t.write.push(files[1]);
       break;
+    }
     case "dd":
       for (const op of operands) {
         if (op.startsWith("of=")) t.write.push(op.slice(3));
@@ -197,6 +210,18 @@ export function commandTargets(cmd: SimpleCommand): Targets {
       if (!toStdout) t.write.push(...files, ...optionValues("o", []));
       break;
     }
+    case "shuf":
+      // `shuf -e words…` / `-i lo-hi` shuffle their arguments, not a file.
+      if (!findOption(parsed, "ei", ["echo", "input-range"])) t.read.push(...operands.filter((o) => o !== "-"));
+      break;
+    case "look":
+      // look [-df] [-t char] string [file]
+      if (operands[1] !== undefined) t.read.push(operands[1]);
+      break;
+    case "test":
+    case "[":
+      testTargets(words, t);
+      break;
     case "mknod":
       if (operands[0] !== undefined) t.write.push(operands[0]);
       break;

@@ -130,3 +130,84 @@ export function splitTargets(name: string, parsed: ParsedArgs, operands: string[
   const prefix = name === "split" ? operands[1] : parsed.options.find((o) => /^(-f|--prefix)$/.test(o.name))?.value?.text;
   t.write.push(prefix ?? ".");
 }
+
+/** Where a backup's suffix comes from when the command line does not give one. */
+export interface BackupContext {
+  /** The script may set SIMPLE_BACKUP_SUFFIX / VERSION_CONTROL for later commands (export, set -a, source…). */
+  suffixMayBeSet: boolean;
+}
+
+/**
+ * cp/mv/ln/install `-b` / `--backup[=CONTROL]` / `-S SUFFIX` rename the file they replace to
+ * DEST+SUFFIX (`cp -b --suffix=t x .gi` makes `.git`). The suffix is `-S`, else the command's
+ * SIMPLE_BACKUP_SUFFIX, else `~`; numbered backups (`.~N~`) are reported as a non-static name.
+ * The destination may be a directory: then DEST/basename(SOURCE)+SUFFIX is written instead.
+ */
+export function backupTargets(
+  name: string, parsed: ParsedArgs, operands: string[], env: ReadonlyMap<string, string>, ctx: BackupContext, t: Targets,
+): void {
+  const suffixOption = findOption(parsed, "S", ["suffix"]);
+  const backupOption = findOption(parsed, "b", ["backup"]);
+  if (!suffixOption && !backupOption) return;
+  if (name === "install" && findOption(parsed, "d", ["directory"])) return;
+  const control = (backupOption?.name.startsWith("--") ? backupOption.value?.text : undefined) ?? env.get("VERSION_CONTROL");
+  if (control !== undefined && /^(none|off)$/.test(control)) return;
+  const suffixes: string[] = [];
+  if (suffixOption) suffixes.push(suffixOption.value?.text ?? "$SIMPLE_BACKUP_SUFFIX");
+  else {
+    const fromEnv = env.get("SIMPLE_BACKUP_SUFFIX");
+    suffixes.push(fromEnv ?? "~");
+    if (fromEnv === undefined && ctx.suffixMayBeSet) suffixes.push("$SIMPLE_BACKUP_SUFFIX");
+  }
+  const numbered = control === undefined ? ctx.suffixMayBeSet : !/^(simple|never)$/.test(control);
+  if (numbered) suffixes.push(".~$N~");
+  const dests: string[] = [];
+  const dirs = parsed.options.filter((o) => /^(-t|--target-directory)$/.test(o.name)).map((o) => o.value?.text ?? "$DIR");
+  if (dirs.length > 0) {
+    for (const d of dirs) for (const o of operands) dests.push(posix.join(d, posix.basename(o)));
+  } else if (operands.length > 1) {
+    const last = operands[operands.length - 1] as string;
+    dests.push(last);
+    for (const o of operands.slice(0, -1)) dests.push(posix.join(last, posix.basename(o)));
+  } else if (name === "ln" && operands[0] !== undefined) dests.push(posix.basename(operands[0]));
+  for (const d of dests) for (const s of suffixes) t.write.push(d + s);
+}
+
+/** Options whose value is a file read or written (`date -f F`, `wc --files0-from=F`, `diff --from-file=F`…). */
+const OPTION_FILES: Record<string, { read?: RegExp; write?: RegExp }> = {
+  date: { read: /^(-f|--file|-r|--reference)$/ },
+  wc: { read: /^--files0-from$/ },
+  sort: { read: /^--(files0-from|random-source)$/, write: /^(-T|--temporary-directory)$/ },
+  shuf: { read: /^--random-source$/, write: /^(-o|--output)$/ },
+  diff: { read: /^(--from-file|--to-file|-X|--exclude-from)$/ },
+  sdiff: { write: /^(-o|--output)$/ },
+  hexdump: { read: /^-f$/ },
+  hd: { read: /^-f$/ },
+  iconv: { write: /^(-o|--output)$/ },
+};
+
+export function optionFileTargets(name: string, parsed: ParsedArgs, t: Targets): void {
+  const files = OPTION_FILES[name];
+  if (!files) return;
+  for (const o of parsed.options) {
+    const v = o.value?.text;
+    if (v === undefined) continue;
+    if (files.read?.test(o.name)) t.read.push(v);
+    if (files.write?.test(o.name)) t.write.push(v);
+  }
+}
+
+/** `test -f path` / `[ -s path ]` / `[ a -nt b ]` look at files (existence, type, size, times). */
+export function testTargets(words: Word[], t: Targets): void {
+  const args = words.slice(1).map((w) => w.text);
+  if (words[0]?.text === "[" && args[args.length - 1] === "]") args.pop();
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    const next = args[i + 1];
+    if (/^-[abcdefghkprsuwxGLNOS]$/.test(a) && next !== undefined && next !== "]") t.read.push(next);
+    if (/^-(nt|ot|ef)$/.test(a)) {
+      if (i > 0) t.read.push(args[i - 1] as string);
+      if (next !== undefined) t.read.push(next);
+    }
+  }
+}

@@ -20,6 +20,9 @@ const MAX_TREE_DEPTH = 1000;
 const PARSE_BUDGET_CHARS = 1_000_000;
 
 /** Parses `source` and adds what it runs to `state`. */
+/** Unary test operators that look at a file (bash(1) CONDITIONAL EXPRESSIONS). */
+export const FILE_TESTS = /^-[abcdefghkprsuwxGLNOS]$/;
+
 export function walkScript(source: string, state: WalkState, nested: boolean, depth: number): void {
   if (depth > MAX_SCRIPT_DEPTH) {
     state.incomplete.add(`shell strings nested more than ${MAX_SCRIPT_DEPTH} levels deep are not parsed`);
@@ -394,6 +397,16 @@ class Walker {
     const visit = (n: Node): void => {
       if (n.type === "unary_expression" && /^-[vR]$/.test(n.child(0)?.text ?? "")) {
         this.state.notReadOnly.add("[[ -v evaluates array subscripts");
+      }
+      // `[[ -f path ]]`, `[[ a -nt b ]]` look at files: their existence, type, size, times.
+      if (n.type === "unary_expression" && FILE_TESTS.test(n.child(0)?.text ?? "")) {
+        // `[ -e a -a -r b ]` parses as -e (a -a (-r b)): the operand is the expression's first word.
+        let operand = n.namedChildren.find((c) => c && c.type !== "test_operator");
+        while (operand && /_expression$/.test(operand.type)) operand = operand.namedChildren.find((c) => c && c.type !== "test_operator");
+        if (operand) this.state.testedPaths.push(evaluateWord(operand).text);
+      }
+      if (n.type === "binary_expression" && /^-(nt|ot|ef)$/.test(n.childForFieldName("operator")?.text ?? "")) {
+        for (const c of n.namedChildren) if (c && c.type !== "test_operator") this.state.testedPaths.push(evaluateWord(c).text);
       }
       if (n.type === "binary_expression") {
         const op = n.childForFieldName("operator");

@@ -1,0 +1,47 @@
+// The roots the engine reads recursively for git: the analysis's read targets of each git
+// subcommand (`.` when contents are printed and no pathspec limits them), `.` without them.
+import { describe, expect, it } from "vitest";
+import { analyzeCommand } from "../tools/bash/analysis/index.js";
+import { sub } from "../../test/permission-helpers.js";
+import { derivedShellReads } from "./shell-reads.js";
+
+describe("git readers are recursive readers of what they read", () => {
+  it.each([
+    ["git log -p -1", ["."]],
+    ["git show", ["."]],
+    ["git diff-tree -p HEAD", ["."]],
+    ["git log --all -p", ["."]],
+    ["git show 0123456789abcdef", ["."]],
+    ["git cat-file -p 0123456789abcdef", ["."]],
+    ["git cat-file --batch-all-objects --batch", ["."]],
+    ["git archive HEAD", ["."]],
+    ["git diff", ["."]],
+    ["git diff HEAD~1", ["."]],
+    ["git stash show -p", ["."]],
+    ["git -C sub log -p", ["sub"]],
+    ["git grep foo", ["."]],
+    ["git show HEAD:secret/key", ["secret/key"]],
+    ["git log -p -- secret", ["secret"]],
+    ["timeout 5 git log -p", ["."]],
+    ["git status", []],
+    ["git log --oneline -5", []],
+    ["git diff --stat", []],
+    ["git rev-parse HEAD", []],
+    ["diff -r . /tmp/empty", [".", "/tmp/empty"]],
+    ["diff -ru a b", ["a", "b"]],
+    ["diff a b", []],
+  ])("%s → recursive %j", (command, roots) => {
+    const got = derivedShellReads(analyzeCommand(command).subcommands);
+    expect([...new Set(got.recursiveRoots)]).toEqual(roots);
+  });
+
+  it.each([
+    ["git grep foo", ["."]],
+    ["git -C sub --no-pager show", ["."]],
+    ["git log --oneline", ["."]],
+    ["git status", []],
+    ["git -c x=y commit -m m", []],
+  ])("without the analysis's targets, %s → recursive %j", (text, roots) => {
+    expect(derivedShellReads([sub(text)]).recursiveRoots).toEqual(roots);
+  });
+});
