@@ -27,10 +27,10 @@ for (let i = 0; i < 10; i++) deny.push(`Read(secrets${i}/**)`);
 for (let i = 0; i < 5; i++) allow.push(`Edit(src/gen${i}/**)`);
 for (let i = 0; i < 5; i++) allow.push(`WebFetch(domain:*.site${i}.example.com)`);
 // the rules the command needs, at the end so every earlier one is tried first
-allow.push("Bash(npm run build *)", "Bash(npm test *)", "Bash(git status *)", "Bash(ls *)", "Bash(echo *)", "Bash(cat *)", "Bash(grep *)", "Bash(wc *)", "Bash(git diff *)", "Bash(pwd)");
+allow.push("Bash(npm run build *)", "Bash(npm test *)", "Bash(git status *)", "Bash(ls *)", "Bash(echo *)", "Bash(cat *)", "Bash(grep *)", "Bash(wc *)", "Bash(git log *)", "Bash(pwd)");
 const rules = parseRuleLists({ allow, ask, deny }, "bench", proj);
 
-const command = "npm run build && npm test && git status && ls -la && echo done && cat README.md | grep x && wc -l src/a.ts && git diff && pwd";
+const command = "npm run build && npm test && git status && ls -la && echo done && cat README.md | grep x && wc -l src/a.ts && git log --oneline -5 && pwd";
 const facts = analyzeCommand(command);
 const bash = buildTool({ name: "Bash", description: "bench", inputSchema: z.object({ command: z.string() }), call: async () => ({ data: "" }) });
 const request = {
