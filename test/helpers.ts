@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { buildTool } from "../src/tool/build-tool.js";
+import type { CliIO } from "../src/cli/io.js";
 import type { Tool, ToolUseBlock } from "../src/tool/types.js";
 
 export async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
@@ -47,3 +48,16 @@ export const noopTool: Tool = buildTool({
   isReadOnly: () => true,
   call: async () => ({ data: "ok" }),
 });
+
+/** A CLI edge that captures what the CLI writes, with `stdin` as its input and no terminal. */
+export function captureIO(stdin = ""): CliIO & { out: string; err: string } {
+  const captured = {
+    out: "",
+    err: "",
+    stdout: { write: (t: string) => (captured.out += t) },
+    stderr: { write: (t: string) => (captured.err += t) },
+    readStdin: async () => stdin,
+    isTTY: false,
+  };
+  return captured;
+}

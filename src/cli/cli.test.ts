@@ -2,21 +2,10 @@ import { spawnSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { withTempDir } from "../../test/helpers.js";
+import { withTempDir, captureIO } from "../../test/helpers.js";
 import { main } from "./main.js";
-import type { CliIO } from "./io.js";
 
-function io(stdin = ""): CliIO & { out: string; err: string } {
-  const captured = {
-    out: "",
-    err: "",
-    stdout: { write: (t: string) => (captured.out += t) },
-    stderr: { write: (t: string) => (captured.err += t) },
-    readStdin: async () => stdin,
-    isTTY: false,
-  };
-  return captured;
-}
+const io = captureIO;
 
 describe("armature exec", () => {
   it("prints one line per turn, results in tool_use order", async () => {

@@ -1,21 +1,10 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { withTempDir } from "../../test/helpers.js";
+import { withTempDir, captureIO } from "../../test/helpers.js";
 import { main } from "./main.js";
-import type { CliIO } from "./io.js";
 
-function io(stdin: string): CliIO & { out: string; err: string } {
-  const captured = {
-    out: "",
-    err: "",
-    stdout: { write: (t: string) => (captured.out += t) },
-    stderr: { write: (t: string) => (captured.err += t) },
-    readStdin: async () => stdin,
-    isTTY: false,
-  };
-  return captured;
-}
+const io = captureIO;
 
 interface Result {
   tool_use_id: string;
