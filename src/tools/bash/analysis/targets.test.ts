@@ -3,18 +3,10 @@
 // allowed for rows marked `atLeast`, exact sets otherwise).
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { expectTargets, type Row } from "../../../../test/analysis-helpers.js";
 import { analyzeCommand } from "./index.js";
 import { HAS_TARGET_RULES } from "./targets.js";
 
-type Row = [command: string, reads: string[], writes: string[]];
-
-const sorted = (a: readonly string[]): string[] => [...a].sort();
-
-function expectTargets(command: string, reads: string[], writes: string[]): void {
-  const f = analyzeCommand(command);
-  expect(sorted(f.readTargets), `reads of ${command}`).toEqual(sorted(reads));
-  expect(sorted(f.writeTargets), `writes of ${command}`).toEqual(sorted(writes));
-}
 
 describe("reads that leaked past a Read deny rule", () => {
   it.each<Row>([
