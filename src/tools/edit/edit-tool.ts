@@ -2,7 +2,7 @@ import type { StructuredPatchHunk } from "diff";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { Tool } from "../../tool/types.js";
-import { filePathMembers, nulPathError } from "../fs/path-members.js";
+import { filePathMembers } from "../fs/path-members.js";
 import { resolveToolPath } from "../fs/path.js";
 import type { WriterOptions } from "../fs/text-file.js";
 import { SAME_STRING_MESSAGE } from "./apply-edits.js";
@@ -39,14 +39,8 @@ export function createEditTool(options: EditToolOptions = {}): Tool<typeof editI
     description: EDIT_DESCRIPTION,
     inputSchema: editInputSchema,
 
-    validateInput(input) {
-      const nul = nulPathError(input.file_path, "file_path");
-      if (nul) return nul;
-      if (input.old_string === input.new_string) return { result: false, message: SAME_STRING_MESSAGE, errorCode: "same" };
-      return { result: true };
-    },
-
-    ...filePathMembers<EditInput, "file_path">("file_path", "write"),
+    ...filePathMembers<EditInput, "file_path">("file_path", "write", (input) =>
+      input.old_string === input.new_string ? { result: false, message: SAME_STRING_MESSAGE, errorCode: "same" } : undefined),
 
     async call(input, context) {
       const path = resolveToolPath(input.file_path, context.workspace.cwd);

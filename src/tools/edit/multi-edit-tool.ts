@@ -2,7 +2,7 @@ import type { StructuredPatchHunk } from "diff";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { Tool } from "../../tool/types.js";
-import { filePathMembers, nulPathError } from "../fs/path-members.js";
+import { filePathMembers } from "../fs/path-members.js";
 import { resolveToolPath } from "../fs/path.js";
 import type { WriterOptions } from "../fs/text-file.js";
 import { SAME_STRING_MESSAGE, type EditSpec } from "./apply-edits.js";
@@ -43,18 +43,12 @@ export function createMultiEditTool(options: MultiEditToolOptions = {}): Tool<ty
     description: MULTI_EDIT_DESCRIPTION,
     inputSchema: multiEditInputSchema,
 
-    validateInput(input) {
-      const nul = nulPathError(input.file_path, "file_path");
-      if (nul) return nul;
+    ...filePathMembers<MultiEditInput, "file_path">("file_path", "write", (input) => {
       const same = input.edits.findIndex((e) => e.old_string === e.new_string);
-      if (same !== -1) {
-        const message = input.edits.length === 1 ? SAME_STRING_MESSAGE : `Edit ${same + 1} of ${input.edits.length}: ${SAME_STRING_MESSAGE}`;
-        return { result: false, message, errorCode: "same" };
-      }
-      return { result: true };
-    },
-
-    ...filePathMembers<MultiEditInput, "file_path">("file_path", "write"),
+      if (same === -1) return undefined;
+      const message = input.edits.length === 1 ? SAME_STRING_MESSAGE : `Edit ${same + 1} of ${input.edits.length}: ${SAME_STRING_MESSAGE}`;
+      return { result: false, message, errorCode: "same" };
+    }),
 
     getToolUseSummary: (input) => `${input.file_path} (${input.edits.length} edit${input.edits.length === 1 ? "" : "s"})`,
 

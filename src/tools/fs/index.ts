@@ -33,4 +33,4 @@ export { numberedSnippet } from "./snippet.js";
 export { parseNotebook, joinSource, splitSource, cellId, findCell, notebookLanguage, detectJsonIndent } from "./notebook.js";
 export type { Notebook, NotebookCell, NotebookOutput } from "./notebook.js";
 export { recordWindow, addRange } from "./read-coverage.js";
-export { filePathMembers, nulPathError } from "./path-members.js";
+export { filePathMembers } from "./path-members.js";

@@ -1,12 +1,24 @@
 import type { PermissionSubject, ToolUseContext, ValidationResult } from "../../tool/types.js";
 import { resolveToolPath } from "./path.js";
 
+const VALID: ValidationResult = { result: true };
+
 /**
- * The members every file tool shares, for the input key that names its file: hooks and the
- * permission engine see the absolute path, the transcript keeps what the model wrote.
+ * The members every file tool shares, for the input key that names its file: a path with a
+ * NUL byte is refused before anything touches the disk (then the tool's own `check`, if any);
+ * hooks and the permission engine see the absolute path, the transcript keeps what the model
+ * wrote.
  */
-export function filePathMembers<I extends Record<K, string>, K extends string>(key: K, access: "read" | "write") {
+export function filePathMembers<I extends Record<K, string>, K extends string>(
+  key: K,
+  access: "read" | "write",
+  check?: (input: I) => ValidationResult | undefined,
+) {
   return {
+    validateInput(input: I): ValidationResult {
+      if (input[key].includes("\0")) return { result: false, message: `${key} contains a NUL character.`, errorCode: "nul" };
+      return check?.(input) ?? VALID;
+    },
     backfillObservableInput(input: I, context: ToolUseContext): I {
       return { ...input, [key]: resolveToolPath(input[key], context.workspace.cwd) };
     },
@@ -15,9 +27,4 @@ export function filePathMembers<I extends Record<K, string>, K extends string>(k
     },
     getToolUseSummary: (input: I): string => input[key],
   };
-}
-
-/** A path with a NUL byte can never name a file: refuse it before anything touches the disk. */
-export function nulPathError(path: string, key: string): ValidationResult | undefined {
-  return path.includes("\0") ? { result: false, message: `${key} contains a NUL character.`, errorCode: "nul" } : undefined;
 }

@@ -2,7 +2,7 @@ import { extname } from "node:path";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { Tool } from "../../tool/types.js";
-import { filePathMembers, nulPathError } from "../fs/path-members.js";
+import { filePathMembers } from "../fs/path-members.js";
 import { withFileLockFor } from "../fs/file-lock.js";
 import { detectJsonIndent, notebookLanguage, parseNotebook } from "../fs/notebook.js";
 import { resolveToolPath } from "../fs/path.js";
@@ -48,9 +48,7 @@ export function createNotebookEditTool(options: NotebookEditToolOptions = {}): T
     description: NOTEBOOK_EDIT_DESCRIPTION,
     inputSchema: notebookEditInputSchema,
 
-    validateInput(input) {
-      const nul = nulPathError(input.notebook_path, "notebook_path");
-      if (nul) return nul;
+    ...filePathMembers<NotebookEditInput, "notebook_path">("notebook_path", "write", (input) => {
       if (extname(input.notebook_path).toLowerCase() !== ".ipynb") {
         return { result: false, message: "File must be a Jupyter notebook (.ipynb file). For other files use Edit.", errorCode: "not-notebook" };
       }
@@ -61,10 +59,8 @@ export function createNotebookEditTool(options: NotebookEditToolOptions = {}): T
       if (mode !== "insert" && input.cell_id === undefined) {
         return { result: false, message: `cell_id is required when edit_mode is ${mode}.`, errorCode: "cell-id" };
       }
-      return { result: true };
-    },
-
-    ...filePathMembers<NotebookEditInput, "notebook_path">("notebook_path", "write"),
+      return undefined;
+    }),
 
 
     async call(input, context) {

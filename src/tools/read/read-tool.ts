@@ -3,7 +3,7 @@ import { extname } from "node:path";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { Tool, ToolResultBlock } from "../../tool/types.js";
-import { filePathMembers, nulPathError } from "../fs/path-members.js";
+import { filePathMembers } from "../fs/path-members.js";
 import { recordRead } from "../fs/file-state.js";
 import { recordWindow } from "../fs/read-coverage.js";
 import { isBlockedDevicePath, resolveToolPath } from "../fs/path.js";
@@ -73,17 +73,10 @@ export function createReadTool(options: ReadToolOptions = {}): Tool<typeof readI
     isReadOnly: () => true,
     isConcurrencySafe: () => true,
 
-    validateInput(input) {
-      const nul = nulPathError(input.file_path, "file_path");
-      if (nul) return nul;
-      if (input.pages !== undefined) {
-        const range = parsePageRange(input.pages);
-        if (typeof range === "string") return { result: false, message: range, errorCode: "pages" };
-      }
-      return { result: true };
-    },
-
-    ...filePathMembers<ReadInput, "file_path">("file_path", "read"),
+    ...filePathMembers<ReadInput, "file_path">("file_path", "read", (input) => {
+      const range = input.pages === undefined ? undefined : parsePageRange(input.pages);
+      return typeof range === "string" ? { result: false, message: range, errorCode: "pages" } : undefined;
+    }),
 
 
     async call(input, context) {

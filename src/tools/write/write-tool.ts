@@ -2,7 +2,7 @@ import type { StructuredPatchHunk } from "diff";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { Tool } from "../../tool/types.js";
-import { filePathMembers, nulPathError } from "../fs/path-members.js";
+import { filePathMembers } from "../fs/path-members.js";
 import { UTF8 } from "../fs/encoding.js";
 import { withFileLockFor } from "../fs/file-lock.js";
 import { diffHunks } from "../fs/patch.js";
@@ -36,12 +36,6 @@ export function createWriteTool(options: WriteToolOptions = {}): Tool<typeof wri
     searchHint: "create or overwrite a file",
     description: WRITE_DESCRIPTION,
     inputSchema: writeInputSchema,
-
-    validateInput(input) {
-      const nul = nulPathError(input.file_path, "file_path");
-      if (nul) return nul;
-      return { result: true };
-    },
 
     ...filePathMembers<WriteInput, "file_path">("file_path", "write"),
 
