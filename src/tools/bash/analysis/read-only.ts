@@ -114,17 +114,7 @@ function sedObjection(words: Word[]): string | undefined {
   const allowed = /^(-[nErszu]|--(quiet|silent|regexp-extended|separate|null-data|unbuffered|posix|debug|sandbox|follow-symlinks|binary)|-[el]|--(expression|line-length))$/;
   const unknown = parsed.options.find((o) => !allowed.test(o.name) && o.name !== "-b");
   if (unknown) return `sed option ${unknown.name} is not known to be read-only`;
-  const scripts = parsed.options.filter((o) => o.name === "-e" || o.name === "--expression").map((o) => o.value?.text ?? "");
-  if (scripts.length === 0) {
-    const first = parsed.operands[0];
-    if (!first) return "sed without a script";
-    scripts.push(first.word.text);
-  }
-  for (const script of scripts) {
-    const objection = sedScriptObjection(script);
-    if (objection) return objection;
-  }
-  return undefined;
+  return programObjection("sed", "a script", parsed, "--expression", sedScriptObjection);
 }
 
 function awkObjection(words: Word[]): string | undefined {
@@ -132,14 +122,25 @@ function awkObjection(words: Word[]): string | undefined {
   const allowed = /^(-[FvbcPrSMNOte]|--(field-separator|assign|source|sandbox|characters-as-bytes|traditional|posix|re-interval|bignum|non-decimal-data|optimize))$/;
   const unknown = parsed.options.find((o) => !allowed.test(o.name));
   if (unknown) return `awk option ${unknown.name} is not known to be read-only`;
-  const programs = parsed.options.filter((o) => o.name === "-e" || o.name === "--source").map((o) => o.value?.text ?? "");
+  return programObjection("awk", "a program", parsed, "--source", awkProgramObjection);
+}
+
+/** sed and awk take their program from `-e`/the long option, else from the first operand; each one is checked. */
+function programObjection(
+  tool: string,
+  what: string,
+  parsed: ReturnType<typeof parsedFor>,
+  longName: string,
+  check: (program: string) => string | undefined,
+): string | undefined {
+  const programs = parsed.options.filter((o) => o.name === "-e" || o.name === longName).map((o) => o.value?.text ?? "");
   if (programs.length === 0) {
     const first = parsed.operands[0];
-    if (!first) return "awk without a program";
+    if (!first) return `${tool} without ${what}`;
     programs.push(first.word.text);
   }
   for (const program of programs) {
-    const objection = awkProgramObjection(program);
+    const objection = check(program);
     if (objection) return objection;
   }
   return undefined;
