@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { z } from "zod";
+import { observableInput, permissionRequestFor } from "../pipeline/permission-request.js";
 import { modelSchema } from "../pipeline/prepare.js";
 import { inputValidationMessage } from "../pipeline/errors.js";
 import type { PermissionRequest } from "../permissions/types.js";
@@ -89,22 +90,6 @@ export async function buildCheckRequest(call: CheckCall, tools: readonly Tool[])
     if (!parsed.success) throw new UsageError(`--input: ${inputValidationMessage(tool.name, parsed.error, call.input)}`);
     input = parsed.data as Record<string, unknown>;
   }
-  const observable = tool.backfillObservableInput ? tool.backfillObservableInput({ ...input }, context) : input;
-  const toolPermission = await tool.checkPermissions(input, context);
-  let readOnly = false;
-  try {
-    readOnly = tool.isReadOnly(input) === true;
-  } catch {
-    readOnly = false;
-  }
-  return {
-    tool,
-    input: observable,
-    subject: tool.permissionSubject(observable, context),
-    toolPermission,
-    permissionContext: context.permissionContext,
-    cwd: context.workspace.cwd,
-    projectDir: context.workspace.projectDir,
-    readOnly,
-  };
+  const observable = observableInput(tool, input, context);
+  return permissionRequestFor(tool, input, observable, context, await tool.checkPermissions(input, context));
 }

@@ -4,3 +4,4 @@ export { prepareToolUse, prepareTurn, duplicateToolUse, parseToolInput, modelSch
 export type { PreparedCall, ParsedInput } from "./prepare.js";
 export { toolUseError, formatZodIssues, inputValidationMessage, classifyError, formatClassifiedError } from "./errors.js";
 export type { ClassifiedError } from "./errors.js";
+export { observableInput, permissionRequestFor } from "./permission-request.js";

@@ -3,17 +3,17 @@ import { SpanStatusCode, trace } from "@opentelemetry/api";
 import { persistOversizedResult, resultTextLength } from "../budget/persist.js";
 import type { HookInput, HookOutcome, HookRunner, HookEventName } from "../hooks/types.js";
 import { resolvePermission } from "../permissions/resolve.js";
-import type { Approver, PermissionDecision, PermissionRequest, PermissionResolver } from "../permissions/types.js";
+import type { Approver, PermissionDecision, PermissionResolver } from "../permissions/types.js";
 import type {
   ConversationMessage,
   ProgressCallback,
   Tool,
-  ToolPermissionResult,
   ToolProgress,
   ToolResultBlock,
   ToolUseContext,
 } from "../tool/types.js";
 import { classifyError, formatClassifiedError, toolUseError } from "./errors.js";
+import { observableInput, permissionRequestFor } from "./permission-request.js";
 import { parseToolInput, runtimeSchema, type PreparedCall } from "./prepare.js";
 
 const tracer = trace.getTracer("armature");
@@ -83,14 +83,6 @@ function hookInput(
     tool_use_id: toolUseId,
     ...extra,
   };
-}
-
-function safeBool(fn: () => boolean): boolean {
-  try {
-    return fn() === true;
-  } catch {
-    return false;
-  }
 }
 
 /** Waits for a call; once the signal aborts, gives it `graceMs` to settle, then abandons it. */
@@ -177,7 +169,7 @@ async function runStages(
     if (!validation.result) return errorOutcome(id, validation.message, { tool, input });
 
     // 5. backfill: derived fields for hooks and permissions; the transcript keeps the original.
-    let observable = tool.backfillObservableInput ? tool.backfillObservableInput({ ...input }, context) : input;
+    let observable = observableInput(tool, input, context);
 
     // 6. PreToolUse hooks
     let hookDecision: { behavior: "allow" | "deny" | "ask"; reason?: string } | undefined;
@@ -195,7 +187,7 @@ async function runStages(
         input = reparsed.input;
         const revalidated = await tool.validateInput(input, context);
         if (!revalidated.result) return errorOutcome(id, revalidated.message, { tool, input, notices });
-        observable = tool.backfillObservableInput ? tool.backfillObservableInput({ ...input }, context) : input;
+        observable = observableInput(tool, input, context);
       }
       if (out.permissionDecision) {
         hookDecision = { behavior: out.permissionDecision };
@@ -205,18 +197,7 @@ async function runStages(
 
     // 7. permission resolution
     const toolPermission = await tool.checkPermissions(input, context);
-    const permissionRequest = (callInput: Record<string, unknown>, seen: Record<string, unknown>, own: ToolPermissionResult): PermissionRequest => ({
-      tool,
-      input: seen,
-      subject: tool.permissionSubject(seen, context),
-      toolPermission: own,
-      hookDecision,
-      permissionContext: context.permissionContext,
-      cwd: context.workspace.cwd,
-      projectDir: context.workspace.projectDir,
-      readOnly: safeBool(() => tool.isReadOnly(callInput)),
-    });
-    let decision = services.resolvePermission(permissionRequest(input, observable, toolPermission));
+    let decision = services.resolvePermission(permissionRequestFor(tool, input, observable, context, toolPermission, hookDecision));
     if (decision.behavior === "ask") decision = await askForApproval(prepared, tool, input, decision, context, services, notices);
     if (decision.behavior === "allow" && decision.updatedInput) {
       // An input rewritten by the tool's check, a PermissionRequest hook or the approver is
@@ -224,8 +205,8 @@ async function runStages(
       const reparsed = parseToolInput(tool, runtimeSchema(tool), decision.updatedInput, context);
       if (!reparsed.ok) return errorOutcome(id, reparsed.message, { tool, input, notices, permission: decision });
       input = reparsed.input;
-      const seen = tool.backfillObservableInput ? tool.backfillObservableInput({ ...input }, context) : input;
-      const recheck = services.resolvePermission({ ...permissionRequest(input, seen, { behavior: "passthrough" }), hookDecision: undefined });
+      const seen = observableInput(tool, input, context);
+      const recheck = services.resolvePermission(permissionRequestFor(tool, input, seen, context, { behavior: "passthrough" }));
       if (recheck.behavior !== "allow" && recheck.rule !== null) {
         decision = { ...recheck, behavior: "deny", reason: `The rewritten input is not allowed as rewritten: ${recheck.reason}` };
       }

@@ -1,4 +1,5 @@
 import type { HookIfMatcher } from "../hooks/runner.js";
+import { permissionRequestFor } from "../pipeline/permission-request.js";
 import { ruleMatchesCall } from "../permissions/rule-matches-call.js";
 import { findToolByName } from "../registry/find-tool.js";
 import type { ToolUseContext } from "../tool/types.js";
@@ -14,15 +15,6 @@ export function permissionRuleIfMatcher(currentContext: () => ToolUseContext): H
     const tool = findToolByName(context.options.tools, toolName);
     if (!tool || toolInput === null || typeof toolInput !== "object") return true;
     const input = toolInput as Record<string, unknown>;
-    return ruleMatchesCall(rule, {
-      tool,
-      input,
-      subject: tool.permissionSubject(input, context),
-      toolPermission: { behavior: "passthrough" },
-      permissionContext: context.permissionContext,
-      cwd: context.workspace.cwd,
-      projectDir: context.workspace.projectDir,
-      readOnly: false,
-    });
+    return ruleMatchesCall(rule, permissionRequestFor(tool, input, input, context, { behavior: "passthrough" }));
   };
 }
