@@ -14,7 +14,8 @@ function toolNamed(tool: Tool, name: string): boolean {
 }
 
 const globCache = new Map<string, RegExp>();
-function nameGlob(pattern: string): RegExp {
+/** A `*` name pattern as a regular expression (cached: patterns repeat across decisions). */
+export function nameGlob(pattern: string): RegExp {
   let re = globCache.get(pattern);
   if (!re) {
     re = new RegExp(`^${pattern.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);

@@ -3,7 +3,7 @@ import { readdirSync, type Dirent } from "node:fs";
 import { posix } from "node:path";
 import picomatch from "picomatch";
 import { effectiveArgv, normaliseBashSpec } from "./bash-rules.js";
-import { allowRuleForCall, allowRuleForSubcommand, allowRuleForTarget, firstRestrictiveRule, restrictiveEditRules, restrictiveReadRules, ruleReachingBelow } from "./match.js";
+import { allowRuleForCall, allowRuleForSubcommand, allowRuleForTarget, firstRestrictiveRule, nameGlob, restrictiveEditRules, restrictiveReadRules, ruleReachingBelow } from "./match.js";
 import { decideByMode, forcedAsk, isReadOnlyCall } from "./modes.js";
 import { hasBrace, hasGlob, isDynamicWord, isStaticWord, pathForms, type PathForms } from "./paths.js";
 import { criticalRemoval, globMayNameProtected, protectedPathReason, UNLINKERS } from "./safety.js";
@@ -17,9 +17,7 @@ export type { ResolveOptions } from "./scope.js";
 /** Does a rule name this tool (whole-tool rules and MCP server rules)? Used to hide tools denied outright. */
 export function ruleNamesTool(rule: PermissionRule, toolName: string, mcpServer: string | undefined): boolean {
   if (rule.toolName === toolName) return true;
-  if (rule.toolName.includes("*")) {
-    return new RegExp(`^${rule.toolName.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`).test(toolName);
-  }
+  if (rule.toolName.includes("*")) return nameGlob(rule.toolName).test(toolName);
   // `mcp__server` and `mcp__server__*` cover every tool of that server.
   return mcpServer !== undefined && rule.ruleContent === undefined && rule.toolName === `mcp__${mcpServer}`;
 }
