@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-import { createPermissionEngine } from "../permissions/engine.js";
 import { toOpenAIToolMessages } from "../providers/openai.js";
 import { parseTurnsFile, TurnParseError, type ParsedTurn } from "../providers/turns.js";
 import { HookConfigError } from "../hooks/config.js";
@@ -85,7 +84,6 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
   const tools = builtinTools();
   for (const warning of settingsWarnings(settings, tools)) io.stderr.write(`armature: ${warning}\n`);
   if (values.interactive && !io.isTTY) throw new UsageError("--interactive needs a terminal; without one, calls that ask are denied");
-  const engine = createPermissionEngine({ projectDir: resolve(cwd), approver: values.interactive ? terminalApprover(io) : undefined });
   let hooks: ConfiguredHookRunner | undefined;
   if (settings.hookConfigs.length > 0) {
     try {
@@ -122,8 +120,8 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
     additionalDirectories: settings.additionalDirectories,
     env: settings.env,
     maxConcurrency,
-    resolvePermission: engine.resolvePermission,
-    canUseTool: engine.approver,
+    // The session's own permission engine wraps this approver (always-allow memory included).
+    canUseTool: values.interactive ? terminalApprover(io) : undefined,
   };
   // The hooks' `if` matcher (built above) reads this session's context when a hook runs.
   const session = createSession(sessionOptions);
