@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { SpanStatusCode, trace } from "@opentelemetry/api";
 import { persistOversizedResult, resultTextLength } from "../budget/persist.js";
-import type { HookInput, HookOutcome, HookRunner, HookEventName } from "../hooks/types.js";
+import type { HookCommonInput, HookInput, HookOutcome, HookRunner, HookEventName } from "../hooks/types.js";
 import { resolvePermission } from "../permissions/resolve.js";
 import type { Approver, PermissionDecision, PermissionResolver } from "../permissions/types.js";
 import type {
@@ -64,6 +64,16 @@ function errorOutcome(toolUseId: string, message: string, extra: Partial<ToolCal
   };
 }
 
+/** The fields every hook input carries, from the context the hook runs in. */
+export function hookCommonInput(context: ToolUseContext): HookCommonInput {
+  return {
+    session_id: context.session.id,
+    transcript_path: join(context.session.dir, "transcript.jsonl"),
+    cwd: context.workspace.cwd,
+    permission_mode: context.permissionContext.mode,
+  };
+}
+
 function hookInput(
   event: HookEventName,
   context: ToolUseContext,
@@ -73,11 +83,8 @@ function hookInput(
   extra?: Partial<HookInput>,
 ): HookInput {
   return {
-    session_id: context.session.id,
-    transcript_path: join(context.session.dir, "transcript.jsonl"),
-    cwd: context.workspace.cwd,
+    ...hookCommonInput(context),
     hook_event_name: event,
-    permission_mode: context.permissionContext.mode,
     tool_name: tool.name,
     tool_input: toolInput,
     tool_use_id: toolUseId,

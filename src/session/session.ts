@@ -1,5 +1,4 @@
 import { rm } from "node:fs/promises";
-import { join } from "node:path";
 import { TurnBudget } from "../budget/turn-budget.js";
 import { runHooks } from "../hooks/runner.js";
 import type { HookRunner } from "../hooks/types.js";
@@ -10,7 +9,7 @@ import { parseRuleLists } from "../permissions/rule.js";
 import { createPermissionEngine, type AutoClassifier } from "../permissions/engine.js";
 import type { Approver, PermissionResolver } from "../permissions/types.js";
 import { prepareTurn } from "../pipeline/prepare.js";
-import { defaultPipelineServices, type PipelineServices, type ToolCallOutcome } from "../pipeline/run-tool-use.js";
+import { defaultPipelineServices, hookCommonInput, type PipelineServices, type ToolCallOutcome } from "../pipeline/run-tool-use.js";
 import { toOpenAIToolMessages, type OpenAIToolMessage } from "../providers/openai.js";
 import {
   anthropicToolDefinitions,
@@ -249,10 +248,7 @@ async function postToolBatchHooks(
 ): Promise<void> {
   if (!hooks?.has("PostToolBatch")) return;
   const out = await runHooks(hooks, "PostToolBatch", {
-    session_id: context.session.id,
-    transcript_path: join(context.session.dir, "transcript.jsonl"),
-    cwd: context.workspace.cwd,
-    permission_mode: context.permissionContext.mode,
+    ...hookCommonInput(context),
     tool_calls: result.outcomes.map((o, i) => ({
       tool_name: o.tool?.name ?? blocks[i]!.name,
       tool_input: o.input ?? blocks[i]!.input,
