@@ -7,6 +7,7 @@ import { readOnlyObjection } from "./read-only.js";
 import { commandTargets, type Targets } from "./targets.js";
 import { newWalkState, type SimpleCommand } from "./command.js";
 import { walkScript } from "./walk.js";
+import { judgeShellState } from "./shell-state.js";
 
 /** Longer commands are never read-only (they still get every deny rule). */
 export const MAX_READ_ONLY_COMMAND_LENGTH = 10_000;
@@ -47,6 +48,7 @@ export function analyzeCommand(command: string): ShellCommandFacts {
   }
   const state = newWalkState();
   walkScript(command, state, false, 0);
+  judgeShellState(state);
 
   let complete = state.incomplete.size === 0;
   reasons.push(...state.incomplete, ...state.notReadOnly);

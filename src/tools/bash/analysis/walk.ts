@@ -8,6 +8,7 @@ import { heredocIsQuoted, isBlankGap, removeLineContinuations } from "./source-t
 import { literalWord, pipedInto, type Redirect, type SimpleCommand, type WalkState } from "./command.js";
 import { evaluateWord, isTranslatedDollar, type Word } from "./words.js";
 import { commandBaseName, unwrapCommand } from "./wrappers.js";
+import { assignedValue, changesShellBehaviour, checkNameOperand, recordAssignment, shellStateOf } from "./shell-state.js";
 
 /** Shells that read their script from standard input when given no `-c` and no file. */
 const STDIN_SHELLS = new Set(["bash", "sh", "dash", "zsh", "ksh", "mksh", "ash"]);
@@ -145,6 +146,10 @@ class Walker {
         this.arithmetic(node);
         this.children(node, nested);
         return;
+      case "for_statement":
+        this.forStatement(node);
+        this.children(node, nested);
+        return;
       case "compound_statement":
         if (node.child(0)?.type === "((") this.arithmetic(node);
         this.children(node, nested);
@@ -157,6 +162,7 @@ class Walker {
         if (evaluateWord(node).unsafeExpansion) {
           this.state.notReadOnly.add(`parameter expansion with side effects or indirection: ${node.text}`);
         }
+        this.expansionArithmetic(node.text);
         this.children(node, nested);
         return;
       case "heredoc_body":
@@ -221,6 +227,7 @@ class Walker {
           const valueNode = child.childForFieldName("value");
           const value = valueNode ? evaluateWord(valueNode) : emptyWord();
           cmd.env.push({ name, value });
+          this.subscriptOf(child);
           if (valueNode) this.walk(valueNode, nested);
           if (child.child(1)?.type === "+=") this.state.notReadOnly.add(`appends to ${name}`);
           break;
@@ -364,11 +371,13 @@ class Walker {
       const child = node.child(i);
       if (!child) continue;
       if (!child.isNamed) words.push(literalWord(child.type));
+      else if (child.type === "variable_name") words.push(literalWord(child.text));
       else if (child.type === "variable_assignment") {
         const valueNode = child.childForFieldName("value");
         const name = child.childForFieldName("name")?.text ?? "";
         const value = valueNode ? evaluateWord(valueNode) : emptyWord();
         words.push({ ...value, text: `${name}=${value.text}`, raw: child.text });
+        this.subscriptOf(child);
         if (valueNode) this.walk(valueNode, nested);
       } else {
         words.push(evaluateWord(child));
@@ -380,23 +389,86 @@ class Walker {
 
   /** A bare `name=value`: sets a shell variable for the rest of the command. */
   private assignment(node: Node, nested: boolean): void {
-    const name = node.childForFieldName("name")?.text ?? "";
+    const nameNode = node.childForFieldName("name");
+    const name = nameNode?.type === "subscript" ? (nameNode.child(0)?.text ?? "") : (nameNode?.text ?? "");
     if (!/^[a-z_][a-z0-9_]*$/.test(name) || ZSH_SPECIAL.has(name)) {
       this.state.notReadOnly.add(`assigns the shell variable ${name || node.text}`);
+    }
+    const shell = shellStateOf(this.state);
+    if (changesShellBehaviour(name)) shell.reasons.add(`assigns ${name}, which changes how the shell runs later commands`);
+    const valueNode = node.childForFieldName("value");
+    const inArithmetic = node.parent?.type === "c_style_for_statement";
+    const value = valueNode && valueNode.type !== "array" ? evaluateWord(valueNode) : undefined;
+    const stored = valueNode?.type === "array" ? { int: valueNode.namedChildren.every((c) => c?.type === "number") } : assignedValue(value, inArithmetic || valueNode?.type === "arithmetic_expansion");
+    recordAssignment(shell, name, stored);
+    if (value && !inArithmetic) shell.bare.set(name, value);
+    this.subscriptOf(node);
+    if (valueNode?.type === "array") {
+      // `a=([i]=x)`: keys of an indexed array are arithmetic.
+      for (const c of valueNode.namedChildren) {
+        const key = c && /^\[([^\]]*)\]=/.exec(c.text);
+        if (key) shell.arithmetic.push(key[1] as string);
+      }
     }
     this.children(node, nested);
   }
 
+  /** `a[i]=v`: an indexed array's subscript is arithmetic. */
+  private subscriptOf(assignment: Node): void {
+    const nameNode = assignment.childForFieldName("name");
+    if (nameNode?.type !== "subscript") return;
+    const index = nameNode.childForFieldName("index") ?? nameNode.namedChildren[1];
+    if (index) shellStateOf(this.state).arithmetic.push(index.text);
+  }
+
+  /** Arithmetic is judged once the whole command is read (see shell-state.ts). */
   private arithmetic(node: Node): void {
-    if (containsVariable(node)) {
-      this.state.notReadOnly.add("arithmetic on variables (bash evaluates their values as expressions)");
+    const shell = shellStateOf(this.state);
+    if (node.type === "c_style_for_statement") {
+      for (const c of node.namedChildren) if (c && c.type !== "do_group" && c.type !== "compound_statement") shell.arithmetic.push(c.text);
+    } else {
+      shell.arithmetic.push(node.text);
+    }
+  }
+
+  /** `${a[i]}`, `${x:off:len}`: arithmetic; `${!x}`: the value of x names the variable expanded. */
+  private expansionArithmetic(text: string): void {
+    const shell = shellStateOf(this.state);
+    const indirect = /^\$\{!([A-Za-z_][A-Za-z0-9_]*|[0-9]+)(?![A-Za-z0-9_*@[])/.exec(text);
+    if (indirect) shell.indirect.push(indirect[1] as string);
+    const subscript = /^\$\{[#!]?[A-Za-z_][A-Za-z0-9_]*\[([^\]]*)\]/.exec(text);
+    if (subscript && subscript[1] !== "@" && subscript[1] !== "*") shell.arithmetic.push(subscript[1] as string);
+    const offset = /^\$\{(?:[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?|[0-9]+|[@*]):(?![-=?+])([^}]*)\}$/.exec(text);
+    if (offset) shell.arithmetic.push(offset[1] as string);
+  }
+
+  /** `for x in words`: x holds each word (a file name from a glob may be anything). */
+  private forStatement(node: Node): void {
+    // (The parser copies no field names for this node type: read it by position.)
+    const variable = node.namedChildren.find((c) => c?.type === "variable_name")?.text ?? "";
+    const shell = shellStateOf(this.state);
+    const values: Node[] = [];
+    let inWords = false;
+    for (const c of node.children) {
+      if (!c.isNamed) {
+        if (c.type === "in") inWords = true;
+        else if (inWords) break;
+      } else if (inWords && c.type !== "comment") values.push(c);
+    }
+    if (!inWords) recordAssignment(shell, variable, { int: false });
+    for (const v of values) {
+      const word = evaluateWord(v);
+      const range = word.brace && /^\{-?\d+\.\.-?\d+(\.\.-?\d+)?\}$/.test(word.text);
+      recordAssignment(shell, variable, range ? { int: true } : assignedValue(word));
     }
   }
 
   private testCommand(node: Node): void {
     const visit = (n: Node): void => {
       if (n.type === "unary_expression" && /^-[vR]$/.test(n.child(0)?.text ?? "")) {
-        this.state.notReadOnly.add("[[ -v evaluates array subscripts");
+        // bash expands and evaluates the subscript of the name tested.
+        const operand = n.namedChildren.find((c) => c && c.type !== "test_operator");
+        if (operand) checkNameOperand(shellStateOf(this.state), evaluateWord(operand), `[[ ${n.child(0)?.text ?? "-v"}`);
       }
       // `[[ -f path ]]`, `[[ a -nt b ]]` look at files: their existence, type, size, times.
       if (n.type === "unary_expression" && FILE_TESTS.test(n.child(0)?.text ?? "")) {
@@ -410,8 +482,15 @@ class Walker {
       }
       if (n.type === "binary_expression") {
         const op = n.childForFieldName("operator");
-        if (op && ARITHMETIC_COMPARISONS.has(op.text) && containsVariable(n)) {
-          this.state.notReadOnly.add("[[ arithmetic comparison of variables (evaluated as expressions)");
+        if (op && ARITHMETIC_COMPARISONS.has(op.text)) {
+          // `[[ a -eq b ]]` evaluates both sides as arithmetic (test and [ do not).
+          const shell = shellStateOf(this.state);
+          for (const c of n.namedChildren) {
+            if (!c || c.type === "test_operator" || c.id === op.id) continue;
+            const word = evaluateWord(c);
+            if (word.isStatic) shell.arithmeticValues.push(word.text);
+            else shell.arithmetic.push(c.text.replace(/"/g, ""));
+          }
         }
       }
       for (const c of n.namedChildren) if (c) visit(c);
@@ -455,13 +534,6 @@ class Walker {
     }
     for (const script of unwrapped.scripts) walkScript(script, this.state, true, this.depth + 1);
   }
-}
-
-function containsVariable(node: Node): boolean {
-  if (node.type === "variable_name" || node.type === "simple_expansion" || node.type === "expansion") return true;
-  if (node.type === "word" && /^[A-Za-z_]/.test(node.text)) return true;
-  for (const c of node.namedChildren) if (c && containsVariable(c)) return true;
-  return false;
 }
 
 function splitOnIfs(word: Word): Word[] {
