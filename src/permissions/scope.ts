@@ -3,18 +3,21 @@ import { urlHost } from "./domain-rules.js";
 import {
   defaultHome,
   insideWorkingDirs,
+  expandHome,
   isStaticWord,
   isUnresolvable,
   localeLiteral,
   memoCanonicalize,
   pathForms,
   realCanonicalize,
+  toPosix,
   workingDirs,
   type Canonicalize,
   type PathForms,
   type WorkingDirs,
 } from "./paths.js";
 import { derivedShellReads } from "./shell-reads.js";
+import { procPath, walkLinks, LINK_WALK_MAX_ENTRIES } from "./path-identity.js";
 import { treeWriteTargets, type TreeWriter } from "./tree-writes.js";
 import { statSync } from "node:fs";
 import type { PermissionRequest } from "./types.js";
@@ -120,10 +123,31 @@ export function buildScope(request: PermissionRequest, options: ResolveOptions =
   } else if (subject?.kind === "url") {
     scope.host = urlHost(subject.url);
   } else if (subject?.kind === "shell") {
+    // A shell path names what the shell's process sees: /proc/self is the shell, not the engine.
+    const plainTarget = target;
+    const shellTarget = (written: string, bases: string[]): Target | null => {
+      const forms: PathForms[] = [];
+      let unknown = false;
+      let judged = false;
+      for (const b of bases) {
+        // Not normalised first: `/proc/self/cwd/..` is the parent of the shell's cwd, not /proc/self.
+        const word = toPosix(expandHome(written, home));
+        const p = procPath(word.startsWith("/") ? word : `${b.replace(/\/+$/, "")}/${word}`);
+        if (p.kind === "plain") continue;
+        judged = true;
+        if (p.kind === "alias") forms.push(pathForms(p.path, b, home, canonicalize));
+        else if (p.kind === "unknown") unknown = true;
+      }
+      if (!judged) return plainTarget(written, bases);
+      if (unknown) return { written, unknown: true, forms: forms.length > 0 ? forms : bases.map((b) => pathForms(written, b, home, canonicalize)) };
+      // Descriptors the command opened are judged through the redirection that opened them.
+      if (forms.length === 0) return null;
+      return { written, unknown: !isStaticWord(written), forms };
+    };
     const facts = subject.facts;
     scope.shell = facts;
     scope.localeQuoted = facts.command.includes('$"');
-    scope.cds = facts.cdTargets.filter((t) => t !== "-" && t !== "").map((t) => target(t, [cwd]));
+    scope.cds = facts.cdTargets.filter((t) => t !== "-" && t !== "").map((t) => shellTarget(t, [cwd])).filter((t): t is Target => t !== null);
     // After `cd X`, a relative target may be relative to X: check it against every place it may land.
     const bases = scope.bases;
     for (const cd of scope.cds) if (!cd.unknown) bases.push(...cd.forms.map((f) => f.lexical));
@@ -132,28 +156,48 @@ export function buildScope(request: PermissionRequest, options: ResolveOptions =
       scope.cds.some((c) => c.unknown) ||
       facts.cdTargets.includes("-") ||
       facts.subcommands.some((s) => /^(popd|pushd [+-]\d+)\b/.test(s.effective) || (/^(cd|pushd)\b/.test(s.effective) && "CDPATH" in s.env)));
-    const relTarget = (t: string): Target => {
-      const out = target(t, bases);
-      if (cdUnknown && !t.startsWith("/") && !t.startsWith("~")) out.unknown = true;
+    const relTarget = (t: string): Target | null => {
+      const out = shellTarget(t, bases);
+      if (out && cdUnknown && !t.startsWith("/") && !t.startsWith("~")) out.unknown = true;
       return out;
     };
-    scope.writes = facts.writeTargets.filter((t) => !HARMLESS_WRITES.has(t)).map(relTarget);
+    const relTargets = (words: Iterable<string>): Target[] => [...words].map(relTarget).filter((t): t is Target => t !== null);
+    scope.writes = relTargets(facts.writeTargets.filter((t) => !HARMLESS_WRITES.has(t)));
     const isDirectory = (word: string): boolean => {
       const t = relTarget(word);
-      return t.unknown || t.forms.some((f) => isDirectoryPath(f.canonical));
+      return !t || t.unknown || t.forms.some((f) => isDirectoryPath(f.canonical));
     };
     for (const sub of facts.subcommands) {
       const tree = treeWriteTargets(sub, isDirectory);
-      if (tree) for (const w of tree.targets) scope.treeWrites.push({ ...relTarget(w), kind: tree.kind });
+      if (tree) for (const t of relTargets(tree.targets)) scope.treeWrites.push({ ...t, kind: tree.kind });
     }
     const derived = derivedShellReads(facts.subcommands);
     const readWords = new Set([...facts.readTargets, ...derived.reads, ...derived.recursiveRoots]);
     readWords.delete("-");
     readWords.delete("/dev/null");
-    scope.reads = [...readWords].map(relTarget);
-    scope.recursiveReads = [...new Set(derived.recursiveRoots)].map(relTarget);
+    scope.reads = relTargets(readWords);
+    scope.recursiveReads = relTargets(new Set(derived.recursiveRoots));
+    if (derived.followingRoots.length > 0) followLinks(scope, relTargets(new Set(derived.followingRoots)));
   }
   return scope;
+}
+
+/**
+ * A recursive reader that follows symlinks reads where the links below its roots lead: each
+ * target is a read (a directory one a recursive read). Past the walk's bound, what lies below
+ * is not known.
+ */
+function followLinks(scope: CallScope, roots: readonly Target[]): void {
+  const known = roots.filter((r) => !r.unknown);
+  const walk = walkLinks([...new Set(known.flatMap((r) => r.forms.map((f) => f.canonical)))], scope.canonicalize);
+  const asTarget = (path: string): Target => ({ written: path, unknown: false, forms: [{ lexical: path, canonical: path }] });
+  for (const t of walk.targets) scope.reads.push(asTarget(t));
+  for (const d of walk.directories) scope.recursiveReads.push(asTarget(d));
+  if (walk.truncated) {
+    for (const r of known) {
+      scope.reads.push({ written: `${r.written} (symlinks below it: more than ${LINK_WALK_MAX_ENTRIES} entries to check)`, unknown: true, forms: r.forms });
+    }
+  }
 }
 
 function isDirectoryPath(path: string): boolean {

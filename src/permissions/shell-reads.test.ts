@@ -45,3 +45,46 @@ describe("git readers are recursive readers of what they read", () => {
     expect(derivedShellReads([sub(text)]).recursiveRoots).toEqual(roots);
   });
 });
+
+describe("recursive readers that follow symlinks below their roots (issue 8 class 6)", () => {
+  it.each([
+    ["grep -R x .", ["."]],
+    ["grep --dereference-recursive x src", ["src"]],
+    ["rg -L x", ["."]],
+    ["rg --follow x docs", ["docs"]],
+    ["find -L . -name k", ["."]],
+    ["find src -follow", ["src"]],
+    ["cp -rL a b", ["a", "b"]],
+    ["tar -chf x.tar dir", ["x.tar", "dir"]],
+    ["tar chf x.tar dir", ["x.tar", "dir"]],
+    ["du -L .", ["."]],
+    ["ls -RL src", ["src"]],
+    ["tree -l", ["."]],
+    ["zip -r x.zip dir", ["x.zip", "dir"]],
+    ["diff -r a b", ["a", "b"]],
+    // Controls: these read links as links (or only those named on the command line).
+    ["grep -r x .", []],
+    ["rg x", []],
+    ["find . -name k", []],
+    ["cp -r a b", []],
+    ["tar -cf x.tar dir", []],
+    ["ls -R", []],
+    ["zip -ry x.zip dir", []],
+    ["diff -r --no-dereference a b", []],
+    ["git grep x", []],
+  ])("%s follows links below %j", (command, roots) => {
+    expect(derivedShellReads(analyzeCommand(command).subcommands).followingRoots).toEqual(roots);
+  });
+
+  it.each([
+    ["ln .env x", [".env"]],
+    ["ln a b dir", ["a", "b"]],
+    ["ln -t dir a", ["a"]],
+    ["ln a", ["a"]],
+    ["link .env x", [".env"]],
+    ["ln -s .env x", []],
+    ["ln --symbolic .env x", []],
+  ])("a hard link reads its source: %s", (command, reads) => {
+    expect(derivedShellReads(analyzeCommand(command).subcommands).reads).toEqual(reads);
+  });
+});

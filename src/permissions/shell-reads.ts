@@ -13,6 +13,11 @@ export interface ShellReads {
   reads: string[];
   /** Directories read with everything below them. */
   recursiveRoots: string[];
+  /**
+   * Recursive roots read through the symlinks below them (`grep -R`, `rg -L`, `find -L`,
+   * `cp -rL`, `tar -h`, `zip -r`, `diff -r`…): a link in the tree is a read of where it points.
+   */
+  followingRoots: string[];
 }
 
 const LISTERS = new Set(["ls", "stat", "realpath", "readlink", "du", "tree", "find"]);
@@ -25,6 +30,7 @@ const VALUE_FLAGS: Record<string, string> = {
   grep: "efmABCdD",
   rg: "efgtTmABCjMEr",
   cp: "tS",
+  ln: "tS",
   tar: "fCTXbHLV",
   zip: "bntix",
 };
@@ -81,9 +87,55 @@ const shortHas = (flags: string[], letters: RegExp): boolean => flags.some((f) =
 export function derivedShellReads(subs: readonly ShellSubcommand[]): ShellReads {
   const reads: string[] = [];
   const roots: string[] = [];
+  const following: string[] = [];
   for (const sub of subs) {
     const argv = effectiveArgv(sub);
     const name = posix.basename(argv[0] ?? "");
+    const before = roots.length;
+    derivedFor(sub, argv, name, reads, roots);
+    if (roots.length > before && followsLinksBelow(name, argv)) following.push(...roots.slice(before));
+    // A hard link gives the file's content a second name: its source is read (`cp -l` is a cp read).
+    if (name === "link" && argv[1] !== undefined) reads.push(argv[1]);
+    if (name === "ln") {
+      const { flags, operands } = split(argv, name);
+      const symbolic = shortHas(flags, /s/) || flags.some((f) => /^--sym/.test(f));
+      const targetDir = flags.some((f) => /^(-[A-Za-z]*t|--target-directory)/.test(f));
+      if (!symbolic) reads.push(...(targetDir || operands.length === 1 ? operands : operands.slice(0, -1)));
+    }
+  }
+  return { reads, recursiveRoots: roots, followingRoots: following };
+}
+
+/** Whether a recursive reader follows the symlinks it meets below its roots. */
+function followsLinksBelow(name: string, argv: readonly string[]): boolean {
+  const { flags } = split([...argv], name);
+  const long = (re: RegExp): boolean => flags.some((f) => re.test(f));
+  switch (name) {
+    case "grep": case "egrep": case "fgrep":
+      return shortHas(flags, /R/) || long(/^--dereference-recursive$/);
+    case "rg":
+      return shortHas(flags, /L/) || long(/^--follow$/);
+    case "find":
+      return argv.slice(1).some((a) => a === "-L" || a === "-follow");
+    case "cp": case "du": case "ls":
+      return shortHas(flags, /L/) || long(/^--dereference$/);
+    case "tar":
+      return shortHas(flags, /h/) || long(/^--dereference$/) || (argv[1] !== undefined && /^[A-Za-z]+$/.test(argv[1]) && argv[1].includes("h"));
+    case "tree":
+      return shortHas(flags, /l/);
+    case "zip":
+      return !(shortHas(flags, /y/) || long(/^--symlinks$/));
+    case "diff":
+      return !long(/^--no-dereference$/);
+    case "git":
+      return false; // git records a symlink's text, it never reads through it
+    default:
+      return true; // a reader not modelled here: assume it follows
+  }
+}
+
+function derivedFor(sub: ShellSubcommand, argv: string[], name: string, reads: string[], roots: string[]): void {
+  {
     if (name === "find") {
       const found: string[] = [];
       let i = 1;
@@ -96,7 +148,7 @@ export function derivedShellReads(subs: readonly ShellSubcommand[]): ShellReads 
       if (found.length === 0) found.push(".");
       reads.push(...found);
       roots.push(...found);
-      continue;
+      return;
     }
     // Searches: the analysis's own read targets of this command when it has them (it knows when
     // `rg pattern` searches a pipe or a redirected stdin rather than `.`, and git grep's pathspecs;
@@ -110,14 +162,14 @@ export function derivedShellReads(subs: readonly ShellSubcommand[]): ShellReads 
     if (name === "git") {
       if (own) roots.push(...own);
       else if (GIT_CONTENT_READERS.has(gitSubcommand(argv) ?? "")) roots.push(".");
-      continue;
+      return;
     }
     const { flags, operands } = split(argv, name);
     if (LISTERS.has(name)) {
       reads.push(...operands);
       const recursive = name === "du" || name === "tree" || (name === "ls" && (shortHas(flags, /R/) || flags.includes("--recursive")));
       if (recursive) roots.push(...(operands.length > 0 ? operands : ["."]));
-      continue;
+      return;
     }
     if (name === "grep" || name === "egrep" || name === "fgrep" || name === "rg") {
       const recursive =
@@ -125,33 +177,32 @@ export function derivedShellReads(subs: readonly ShellSubcommand[]): ShellReads 
         shortHas(flags, /[rR]/) ||
         flags.some((f) => /^--(recursive|dereference-recursive|directories=recurse)$/.test(f)) ||
         flags.some((f, k) => f === "-d" && flags[k + 1] === "recurse");
-      if (!recursive) continue;
+      if (!recursive) return;
       const patternGiven = flags.some((f) => /^(-[A-Za-z]*[ef]|--regexp|--file)/.test(f)) || flags.includes("--files");
       const paths = patternGiven ? operands : operands.slice(1);
       // No path: `.`, unless the analysis found that this search reads its stdin (`a | rg x`).
       roots.push(...(paths.length > 0 ? paths : own && !own.includes(".") ? [] : ["."]));
       reads.push(...paths);
-      continue;
+      return;
     }
     if (name === "cp" && (shortHas(flags, /[rRa]/) || flags.some((f) => /^--(recursive|archive)$/.test(f)))) {
       roots.push(...operands);
-      continue;
+      return;
     }
     if (name === "tar") {
       const oldStyle = argv[1] !== undefined && /^[A-Za-z]+$/.test(argv[1]) && argv[1].includes("c");
       const create = oldStyle || shortHas(flags, /c/) || flags.includes("--create");
-      if (!create) continue;
+      if (!create) return;
       const words = oldStyle ? operands.slice(1) : operands;
       const dirs = flags.filter((f, k) => k > 0 && (flags[k - 1] === "-C" || flags[k - 1] === "--directory"));
       roots.push(...words, ...dirs);
-      continue;
+      return;
     }
     // `diff -r a b` compares every file below both (and prints the differing lines).
     if (name === "diff" && (shortHas(flags, /r/) || flags.includes("--recursive"))) {
       roots.push(...operands);
-      continue;
+      return;
     }
     if (name === "zip" && (shortHas(flags, /[rR]/) || flags.includes("--recurse-paths"))) roots.push(...operands);
   }
-  return { reads, recursiveRoots: roots };
 }

@@ -180,7 +180,7 @@ export function readOnlyObjection(cmd: SimpleCommand): string | undefined {
   for (const r of cmd.redirects) {
     // bash itself opens /dev/tcp/host/port and /dev/udp/…: a network connection.
     if (r.target && /^\/dev\/(tcp|udp)\//.test(r.target.text)) return `redirection opens a network connection: ${r.target.text}`;
-    if (isWriteRedirect(r) && !(r.target?.isStatic && r.target.text === "/dev/null")) {
+    if (isWriteRedirect(r) && !(r.target?.isStatic && /^\/dev\/(null|stdout|stderr|fd\/[12])$/.test(r.target.text))) {
       return `output redirection to ${r.target?.text ?? "a file"}`;
     }
   }
