@@ -4,6 +4,9 @@ import {
   defaultHome,
   insideWorkingDirs,
   expandHome,
+  hasBrace,
+  hasGlob,
+  isDynamicWord,
   isStaticWord,
   isUnresolvable,
   localeLiteral,
@@ -18,6 +21,7 @@ import {
 } from "./paths.js";
 import { derivedShellReads } from "./shell-reads.js";
 import { procPath, walkLinks, LINK_WALK_MAX_ENTRIES } from "./path-identity.js";
+import { expandGlob } from "./glob-expand.js";
 import { treeWriteTargets, type TreeWriter } from "./tree-writes.js";
 import { statSync } from "node:fs";
 import type { PermissionRequest } from "./types.js";
@@ -125,7 +129,8 @@ export function buildScope(request: PermissionRequest, options: ResolveOptions =
   } else if (subject?.kind === "shell") {
     // A shell path names what the shell's process sees: /proc/self is the shell, not the engine.
     const plainTarget = target;
-    const shellTarget = (written: string, bases: string[]): Target | null => {
+    /** `literal`: the word is a glob's match (or its unmatched text), not to be expanded again. */
+    const shellTarget = (written: string, bases: string[], literal = false): Target | null => {
       const forms: PathForms[] = [];
       let unknown = false;
       let judged = false;
@@ -138,11 +143,15 @@ export function buildScope(request: PermissionRequest, options: ResolveOptions =
         if (p.kind === "alias") forms.push(pathForms(p.path, b, home, canonicalize));
         else if (p.kind === "unknown") unknown = true;
       }
-      if (!judged) return plainTarget(written, bases);
+      if (!judged) {
+        const t = plainTarget(written, bases);
+        if (literal) t.unknown = t.forms.some((f) => isUnresolvable(f.canonical));
+        return t;
+      }
       if (unknown) return { written, unknown: true, forms: forms.length > 0 ? forms : bases.map((b) => pathForms(written, b, home, canonicalize)) };
       // Descriptors the command opened are judged through the redirection that opened them.
       if (forms.length === 0) return null;
-      return { written, unknown: !isStaticWord(written), forms };
+      return { written, unknown: !literal && !isStaticWord(written), forms };
     };
     const facts = subject.facts;
     scope.shell = facts;
@@ -162,6 +171,39 @@ export function buildScope(request: PermissionRequest, options: ResolveOptions =
       return out;
     };
     const relTargets = (words: Iterable<string>): Target[] => [...words].map(relTarget).filter((t): t is Target => t !== null);
+    // Pathname expansion with bash's default options, now: `ls *.ts` reads what `*.ts` matches.
+    // Not when the command may change those options (shopt, GLOBIGNORE) or its directory is unknown.
+    const expandable = !cdUnknown && !/shopt|GLOBIGNORE|BASHOPTS/.test(facts.command);
+    const expandedReads = (words: Iterable<string>): Target[] => {
+      const out: Target[] = [];
+      for (const word of words) {
+        const glob = hasGlob(word) && !isDynamicWord(word) && !hasBrace(word) && !word.includes("\0");
+        if (!glob || !expandable) {
+          const t = relTarget(word);
+          if (t) out.push(t);
+          continue;
+        }
+        const expanded: Target[] = [];
+        let known = true;
+        for (const base of bases) {
+          const e = expandGlob(toPosix(expandHome(word, home)), base);
+          if (e.kind === "unknown") {
+            known = false;
+            break;
+          }
+          for (const p of e.paths) {
+            const t = shellTarget(p, [base], true);
+            if (t) expanded.push(t);
+          }
+        }
+        if (known) out.push(...expanded);
+        else {
+          const t = relTarget(word);
+          if (t) out.push(t);
+        }
+      }
+      return out;
+    };
     scope.writes = relTargets(facts.writeTargets.filter((t) => !HARMLESS_WRITES.has(t)));
     const isDirectory = (word: string): boolean => {
       const t = relTarget(word);
@@ -175,8 +217,8 @@ export function buildScope(request: PermissionRequest, options: ResolveOptions =
     const readWords = new Set([...facts.readTargets, ...derived.reads, ...derived.recursiveRoots]);
     readWords.delete("-");
     readWords.delete("/dev/null");
-    scope.reads = relTargets(readWords);
-    scope.recursiveReads = relTargets(new Set(derived.recursiveRoots));
+    scope.reads = expandedReads(readWords);
+    scope.recursiveReads = expandedReads(new Set(derived.recursiveRoots));
     if (derived.followingRoots.length > 0) followLinks(scope, relTargets(new Set(derived.followingRoots)));
   }
   return scope;
