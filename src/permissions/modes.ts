@@ -3,18 +3,33 @@ import { effectiveArgv } from "./bash-rules.js";
 import { allowRuleForSubcommand } from "./match.js";
 import { isStaticWord } from "./paths.js";
 import { outsideTargets, type Scope } from "./scope.js";
+import { GIT_AFTER_CD, sameRepository } from "./git-repo.js";
 import type { PermissionDecision } from "./types.js";
 
 /** Does the call only read (a read-only tool, and for a shell every part known read-only)? */
 export function isReadOnlyCall(scope: Scope): boolean {
   const { request } = scope;
-  if (!request.readOnly) return false;
   if (scope.shell) {
     const facts = scope.shell;
+    // The tool's own read-only verdict is the analysis's, which the file system may refine.
+    if (!request.readOnly && !gitStaysInRepository(scope)) return false;
     // A command name not known before it runs (`$(echo rm)`, `r${x}m`, `$"cat"`) may be anything.
-    return facts.readOnly && facts.complete && scope.writes.length === 0 && facts.subcommands.every((s) => isStaticWord(effectiveArgv(s)[0] ?? ""));
+    return (facts.readOnly || gitStaysInRepository(scope)) && facts.complete && scope.writes.length === 0 && facts.subcommands.every((s) => isStaticWord(effectiveArgv(s)[0] ?? ""));
   }
+  if (!request.readOnly) return false;
   return request.subject?.kind !== "file" || request.subject.access === "read";
+}
+
+/**
+ * `cd src && git status`: git after a cd is read-only when every directory the command may be
+ * in belongs to the cwd's own repository (checked on the file system now).
+ */
+function gitStaysInRepository(scope: Scope): boolean {
+  const facts = scope.shell;
+  if (!facts || facts.reasons.length === 0 || !facts.reasons.every((r) => r === GIT_AFTER_CD)) return false;
+  if (scope.cdUnknown || scope.cds.some((c) => c.unknown)) return false;
+  const cwd = scope.canonicalize(scope.request.cwd);
+  return sameRepository(cwd, scope.cds.flatMap((c) => c.forms.map((f) => f.canonical)));
 }
 
 function writes(scope: Scope): boolean {
@@ -110,8 +125,12 @@ function whatNeedsApproval(scope: Scope): string {
   const facts = scope.shell;
   if (!facts) return scope.request.tool.name;
   const rules = scope.request.permissionContext.rules;
-  const uncovered = facts.subcommands.find((s) => !allowRuleForSubcommand(rules, s, scope.request.tool.name));
+  const all = facts.subcommands.filter((s) => !allowRuleForSubcommand(rules, s, scope.request.tool.name));
+  // The part the analysis objected to (`cd src && xargs rm` names xargs, not cd), with why.
+  const reason = facts.reasons[0];
+  const named = reason === undefined ? undefined : all.find((s) => s.argv[0] !== undefined && reason.includes(s.argv[0]));
+  const uncovered = named ?? all[0];
   if (!uncovered) return scope.request.tool.name;
   const text = uncovered.text.length > 120 ? `${uncovered.text.slice(0, 117)}...` : uncovered.text;
-  return `\`${text}\``;
+  return named && reason ? `\`${text}\` (${reason})` : `\`${text}\``;
 }

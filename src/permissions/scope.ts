@@ -214,6 +214,14 @@ export function buildScope(request: PermissionRequest, options: ResolveOptions =
       if (tree) for (const t of relTargets(tree.targets)) scope.treeWrites.push({ ...t, kind: tree.kind });
     }
     const derived = derivedShellReads(facts.subcommands);
+    if (facts.loopVariables) {
+      // `for d in src docs; do ls "$d"; done` lists src and docs.
+      const loops = facts.loopVariables;
+      const each = (words: string[]): string[] => words.flatMap((w) => substituteVariables(w, loops));
+      derived.reads = each(derived.reads);
+      derived.recursiveRoots = each(derived.recursiveRoots);
+      derived.followingRoots = each(derived.followingRoots);
+    }
     const readWords = new Set([...facts.readTargets, ...derived.reads, ...derived.recursiveRoots]);
     readWords.delete("-");
     readWords.delete("/dev/null");
@@ -240,6 +248,19 @@ function followLinks(scope: CallScope, roots: readonly Target[]): void {
       scope.reads.push({ written: `${r.written} (symlinks below it: more than ${LINK_WALK_MAX_ENTRIES} entries to check)`, unknown: true, forms: r.forms });
     }
   }
+}
+
+/** A word naming only the given variables (`$d/x`, `${d}`) as each of their values; else itself. */
+function substituteVariables(word: string, values: Readonly<Record<string, string[]>>): string[] {
+  if (!word.includes("$")) return [word];
+  let out = [word];
+  for (const m of word.matchAll(/\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))/g)) {
+    const list = values[(m[1] ?? m[2]) as string];
+    if (!list) return [word];
+    out = [...new Set(out.flatMap((w) => list.map((v) => w.split(m[0]).join(v))))];
+    if (out.length > 64) return [word];
+  }
+  return out.some((w) => /\$[A-Za-z_{]/.test(w)) ? [word] : out;
 }
 
 function isDirectoryPath(path: string): boolean {

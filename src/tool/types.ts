@@ -120,6 +120,11 @@ export interface ShellCommandFacts {
   complete: boolean;
   /** Why the command is not read-only or not complete, for decision reasons. */
   reasons: string[];
+  /**
+   * Variables that only `for NAME in WORDS` loops set, with every word they take: a path that
+   * names them (`ls "$d"`) is each of those words.
+   */
+  loopVariables?: Record<string, string[]>;
 }
 
 /**

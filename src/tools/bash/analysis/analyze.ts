@@ -7,7 +7,13 @@ import { readOnlyObjection } from "./read-only.js";
 import { commandTargets, type Targets } from "./targets.js";
 import { newWalkState, type SimpleCommand } from "./command.js";
 import { walkScript } from "./walk.js";
-import { judgeShellState } from "./shell-state.js";
+import { judgeShellState, loopVariables, substituteLoopVariables } from "./shell-state.js";
+
+/**
+ * The one reason the permission engine may lift by looking at the file system: a `cd` into a
+ * directory of the same repository leaves git running the same configuration.
+ */
+export const GIT_AFTER_CD = "git after cd may run another repository's configured programs";
 
 /** Longer commands are never read-only (they still get every deny rule). */
 export const MAX_READ_ONLY_COMMAND_LENGTH = 10_000;
@@ -78,9 +84,10 @@ export function analyzeCommand(command: string): ShellCommandFacts {
     if (objection) reasons.push(objection);
     const targets = commandTargets(cmd, backup);
     subcommands.push(toSubcommand(cmd, targets));
-    for (const p of targets.write) for (const q of dirs.resolve(p)) write.add(q);
-    for (const p of targets.read) for (const q of dirs.resolve(p)) read.add(q);
-    for (const p of targets.cd) {
+    const loopValues = (paths: string[]): string[] => paths.flatMap((p) => substituteLoopVariables(state, p));
+    for (const p of loopValues(targets.write)) for (const q of dirs.resolve(p)) write.add(q);
+    for (const p of loopValues(targets.read)) for (const q of dirs.resolve(p)) read.add(q);
+    for (const p of loopValues(targets.cd)) {
       for (const q of dirs.resolve(p)) cd.add(q);
       dirs.change(p);
     }
@@ -94,10 +101,10 @@ export function analyzeCommand(command: string): ShellCommandFacts {
     reasons.push('the command sets TEXTDOMAIN: a later $"…" string may be translated into other text');
   }
   if (dirs.unknown) reasons.push("cd to a directory not known in advance: relative paths after it cannot be resolved");
-  if (runsGit) reasons.push("git after cd may run another repository's configured programs");
+  if (runsGit) reasons.push(GIT_AFTER_CD);
 
   const unique = [...new Set(reasons)];
-  return {
+  const facts: ShellCommandFacts = {
     command,
     subcommands,
     writeTargets: [...write],
@@ -107,6 +114,9 @@ export function analyzeCommand(command: string): ShellCommandFacts {
     complete,
     reasons: unique,
   };
+  const loops = loopVariables(state);
+  if (loops) facts.loopVariables = loops;
+  return facts;
 }
 
 /**

@@ -5,6 +5,7 @@ import { awkProgramObjection } from "./awk.js";
 import { gitObjection } from "./git.js";
 import { ARG_SPECS, findOption, parseArgs, xxdOperands, type ParsedArgs } from "./options.js";
 import { sedScriptObjection } from "./sed.js";
+import { readBuiltinObjection } from "./shell-state.js";
 import type { Redirect, SimpleCommand } from "./command.js";
 import type { Word } from "./words.js";
 
@@ -92,6 +93,7 @@ const CHECKERS: Record<string, Checker> = {
   "[": testObjection,
   set: (words) => (words.slice(1).every((w) => /^([-+][a-zA-Z]+|--|[a-z]+)$/.test(w.text)) ? undefined : "set with these arguments"),
   command: () => undefined,
+  read: readBuiltinObjection,
   tar: tarObjection,
   env: (words) => (words.length === 1 ? undefined : "env runs a command with a changed environment"),
   // Transparent wrappers: read-only themselves; what they run is its own subcommand.
@@ -188,6 +190,8 @@ export function readOnlyObjection(cmd: SimpleCommand): string | undefined {
   const split = cmd.words.find((w) => w.ifs);
   if (split) return `$IFS splits a word where it appears: ${split.raw}`;
   for (const { name } of cmd.env) {
+    // `IFS= read -r line` only changes how read splits the line.
+    if (name === "IFS" && cmd.words[0]?.text === "read") continue;
     if (!isSafeEnvVariable(name)) return `sets ${name} for the command`;
   }
   const first = cmd.words[0];

@@ -133,3 +133,27 @@ describe("shell state that changes evaluation (issue 8 class 4)", () => {
     expect(analyzeCommand("n=3; ls").subcommands[0]?.env).toEqual({});
   });
 });
+
+describe("read into plain shell variables is read-only", () => {
+  it.each([
+    ["while read -r l; do echo \"$l\"; done < README.md", true],
+    ["while IFS= read -r line; do echo \"$line\"; done < f", true],
+    ["read -r a b c < f", true],
+    ["read -rp 'x? ' ans", true],
+    ["read -ra parts < f", true],
+    ["read -t 1 -n 1 key", true],
+    ["read PATH < f", false],
+    ["read -a BASH_ARGV < f", false],
+    ["read -u 3 x", true],
+    ["read -q x", false],
+  ])("%s → read-only %s", (command, readOnly) => {
+    expect(analyzeCommand(command).readOnly).toBe(readOnly);
+  });
+
+  it("a loop variable's words are the paths it names", () => {
+    expect(analyzeCommand('for d in src docs; do cat "$d/x"; done').readTargets.sort()).toEqual(["docs/x", "src/x"]);
+    expect(analyzeCommand("for f in src/*.ts; do wc -l \"$f\"; done").readTargets).toEqual(["src/*.ts"]);
+    // Assigned elsewhere too: not known.
+    expect(analyzeCommand('for f in a; do f=/etc/passwd; cat "$f"; done').readTargets).toEqual(["$f"]);
+  });
+});

@@ -41,6 +41,8 @@ export interface ShellState {
   allexport: boolean;
   /** shopt options set or unset (`shopt -s dotglob`). */
   shopt: Set<string>;
+  /** `for NAME in WORDS`: the words each loop variable takes (all its loops'). */
+  loops: Map<string, Word[]>;
   /** Reasons found while walking (subscripts in names, options that change parsing…). */
   reasons: Set<string>;
 }
@@ -50,7 +52,7 @@ const states = new WeakMap<WalkState, ShellState>();
 export function shellStateOf(state: WalkState): ShellState {
   let s = states.get(state);
   if (!s) {
-    s = { arithmetic: [], arithmeticValues: [], indirect: [], assigned: new Map(), integers: new Set(), bare: new Map(), exported: new Set(), keyword: false, allexport: false, shopt: new Set(), reasons: new Set() };
+    s = { arithmetic: [], arithmeticValues: [], indirect: [], assigned: new Map(), integers: new Set(), bare: new Map(), exported: new Set(), keyword: false, allexport: false, shopt: new Set(), loops: new Map(), reasons: new Set() };
     states.set(state, s);
   }
   return s;
@@ -388,4 +390,77 @@ function exportedAssignments(s: ShellState, commands: readonly SimpleCommand[]):
       if (changesShellBehaviour(m[1] as string)) s.reasons.add(`after set -k, ${m[1]}= is the environment of ${cmd.words[0]?.text ?? "the command"}`);
     }
   }
+}
+
+/** How many paths one target may become by substituting loop variables. */
+const MAX_LOOP_SUBSTITUTIONS = 64;
+
+/**
+ * A target that names loop variables (`for f in src/*.ts; do wc -l "$f"; done` reads `$f`) as
+ * the words the loop gives them, when the variables take no other value in the command. Else
+ * the target as it is (not known in advance).
+ */
+export function substituteLoopVariables(state: WalkState, path: string): string[] {
+  if (!path.includes("$")) return [path];
+  const s = shellStateOf(state);
+  let out = [path];
+  const refs = [...path.matchAll(/\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))/g)];
+  for (const m of refs) {
+    const name = (m[1] ?? m[2]) as string;
+    const values = s.loops.get(name);
+    if (!values || (s.assigned.get(name)?.length ?? 0) !== values.length) return [path];
+    if (values.some((v) => !v.isStatic && !v.glob) || values.some((v) => /\s/.test(v.text))) return [path];
+    const next: string[] = [];
+    for (const p of out) for (const v of values) next.push(p.split(m[0]).join(v.text));
+    if (next.length > MAX_LOOP_SUBSTITUTIONS) return [path];
+    out = [...new Set(next)];
+  }
+  return out.some((p) => /\$[A-Za-z_{]/.test(p)) ? [path] : out;
+}
+
+/**
+ * `read`/`mapfile`/`readarray` into plain lower-case variables only set shell variables, as a
+ * bare `name=value` does: read-only. Any other name (upper case, a subscript, not static), an
+ * option not known, or a mapfile callback is not.
+ */
+export function readBuiltinObjection(words: readonly Word[]): string | undefined {
+  const name = words[0]?.text ?? "";
+  const valued = VALUE_OPTIONS[name] ?? "";
+  const known = name === "read" ? /^[ersadinNptu]+$/ : /^[tdnOsuc]+$/;
+  const names: string[] = [];
+  let i = 1;
+  for (; i < words.length; i++) {
+    const w = words[i] as Word;
+    if (!w.isStatic) return `${name} argument ${w.raw} is not static`;
+    if (w.text === "--") {
+      i++;
+      break;
+    }
+    if (!w.text.startsWith("-") || w.text === "-") break;
+    const letters = w.text.slice(1);
+    for (let k = 0; k < letters.length; k++) {
+      const c = letters[k] as string;
+      if (!known.test(c)) return `${name} -${c} is not known to be read-only`;
+      if (!valued.includes(c)) continue;
+      const value = k + 1 < letters.length ? letters.slice(k + 1) : words[++i]?.text;
+      if (c === "a" && value !== undefined) names.push(value);
+      break;
+    }
+  }
+  for (const w of words.slice(i)) names.push(w.text);
+  if (name !== "read" && names.length === 0) names.push("MAPFILE");
+  const bad = names.find((n) => !/^[a-z_][a-z0-9_]*$/.test(n));
+  return bad === undefined ? undefined : `${name} assigns ${bad}, which is not a plain shell variable`;
+}
+
+/** The loop variables `substituteLoopVariables` may replace, with their words. */
+export function loopVariables(state: WalkState): Record<string, string[]> | undefined {
+  const s = shellStateOf(state);
+  let out: Record<string, string[]> | undefined;
+  for (const [name, values] of s.loops) {
+    if ((s.assigned.get(name)?.length ?? 0) !== values.length) continue;
+    if (values.some((v) => (!v.isStatic && !v.glob) || /\s/.test(v.text))) continue;
+    (out ??= {})[name] = values.map((v) => v.text);
+  }
+  return out;
 }

@@ -460,6 +460,9 @@ class Walker {
       const word = evaluateWord(v);
       const range = word.brace && /^\{-?\d+\.\.-?\d+(\.\.-?\d+)?\}$/.test(word.text);
       recordAssignment(shell, variable, range ? { int: true } : assignedValue(word));
+      const loop = shell.loops.get(variable);
+      if (loop) loop.push(word);
+      else shell.loops.set(variable, [word]);
     }
   }
 
