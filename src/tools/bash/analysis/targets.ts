@@ -7,6 +7,7 @@ import { isWriteRedirect } from "./read-only.js";
 import { sedScriptObjection } from "./sed.js";
 import { gitTargets } from "./git-targets.js";
 import { tarTargets } from "./tar.js";
+import { tableFor } from "./commands/index.js";
 import {
   backupTargets, listingTargets, testTargets, patchTargets, scriptLanguageTargets, searchesCurrentDir, splitTargets, unzipTargets,
   type BackupContext,
@@ -45,7 +46,7 @@ export const HAS_TARGET_RULES = new Set([
   "awk", "gawk", "mawk", "nawk", "grep", "egrep", "fgrep", "rg", "jq", "sort",
   "uniq", "xxd", "dd", "time", "tree", "git", "find", "tar", "curl", "wget",
   "source", ".", "rsync", "scp", "patch", "unzip", "perl", "ruby", "split", "csplit", "mknod",
-  "date", "shuf", "look", "test", "[",
+  "date", "shuf", "look", "test", "[", "script",
   ...COMPRESSORS,
 ]);
 
@@ -64,7 +65,7 @@ export function commandTargets(cmd: SimpleCommand, ctx: BackupContext = { suffix
   // Pathname expansion reads the directories a glob walks: the glob stays as written (unknown).
   for (const w of cmd.words) if (w.glob) t.read.push(w.text);
   const name = first.text.slice(first.text.lastIndexOf("/") + 1);
-  if (!READS_ALL_OPERANDS.has(name) && !WRITES_ALL_OPERANDS.has(name) && !LISTS_OPERANDS.has(name) && !HAS_TARGET_RULES.has(name)) return t;
+  if (!READS_ALL_OPERANDS.has(name) && !WRITES_ALL_OPERANDS.has(name) && !LISTS_OPERANDS.has(name) && !HAS_TARGET_RULES.has(name) && !tableFor(name)) return t;
   const words = cmd.words;
   const parsed = parseCommand(name, words);
   // `<(cmd)` / `>(cmd)` operands are pipes, not paths; `@FILE` of a tool with response files is read below.
@@ -225,6 +226,12 @@ export function commandTargets(cmd: SimpleCommand, ctx: BackupContext = { suffix
     case "curl":
     case "wget":
       break;
+    case "script": {
+      // `script [file]` records the session into file (default ./typescript) unless -c's output only is wanted.
+      const file = operands[0] ?? "typescript";
+      if (file !== "/dev/null" && file !== "-") t.write.push(file);
+      break;
+    }
     case "source":
     case ".":
       if (operands[0] !== undefined) t.read.push(operands[0]);

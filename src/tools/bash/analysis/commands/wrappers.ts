@@ -124,5 +124,36 @@ export const WRAPPERS: Record<string, WrapperTable> = {
     long: ["host=", "machine=", "scope", "unit=", "property=", "description=", "slice=", "uid=", "gid=", "nice=", "working-directory=", "same-dir", "setenv=", "pty", "pipe", "shell", "quiet", "wait", "user", "system", "collect", "service-type=", "on-active=", "on-boot=", "on-calendar=", "remain-after-exit", "send-sighup", ...STD],
   },
   eatmydata: { stopAtOperand: true, long: STD },
+  xargs: {
+    short: "0a:d:E:e::I:i::L:l::n:oP:prs:tx",
+    stopAtOperand: true,
+    long: [
+      "null", "arg-file=", "delimiter=", "eof=?", "replace=?", "max-lines=?", "max-args=", "open-tty", "max-procs=", "interactive",
+      "process-slot-var=", "no-run-if-empty", "max-chars=", "show-limits", "verbose", "exit", ...STD,
+    ],
+    values: { a: "read", "arg-file": "read" },
+  },
+  env: {
+    short: "i0u:C:S:v",
+    stopAtOperand: true,
+    long: ["ignore-environment", "null", "unset=", "chdir=", "split-string=", "block-signal=?", "default-signal=?", "ignore-signal=?", "list-signal-handling", "debug", ...STD],
+    shellString: ["S", "split-string"],
+    changesRoot: ["C", "chdir"],
+  },
+  watch: {
+    short: "bCcd::eghn:pq:rtvwx",
+    stopAtOperand: true,
+    long: ["beep", "color", "no-color", "differences=?", "errexit", "chgexit", "interval=", "precise", "equexit=", "no-rerun", "no-title", "no-wrap", "exec", ...STD],
+  },
+  su: {
+    short: "c:fg:G:lmpPs:hVw:",
+    long: ["command=", "session-command=", "fast", "group=", "supp-group=", "login", "preserve-environment", "pty", "shell=", "whitelist-environment=", ...STD],
+    shellString: ["c", "command", "session-command"],
+  },
+  runuser: {
+    short: "c:fg:G:lmpPs:u:hVw:",
+    long: ["command=", "session-command=", "fast", "group=", "supp-group=", "login", "preserve-environment", "pty", "shell=", "user=", "whitelist-environment=", ...STD],
+    shellString: ["c", "command", "session-command"],
+  },
   nocache: { stopAtOperand: true, short: "n:", long: [] },
 };
