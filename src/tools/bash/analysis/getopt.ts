@@ -139,7 +139,10 @@ export function getopt(words: readonly Word[], table: CommandTable, start = 1): 
       const m = matchLong(table, c, given);
       if ("error" in m) {
         if (!table.partial) out.errors.push(m.error);
-        out.options.push({ name: `--${given}`, index: i, ...(eq !== -1 ? { value: valueOf(w, t.slice(eq + 1)) } : {}) });
+        if (eq === -1 && table.unknownTakesValue && i + 1 < words.length) {
+          out.options.push({ name: `--${given}`, value: words[i + 1] as Word, index: i });
+          i++;
+        } else out.options.push({ name: `--${given}`, index: i, ...(eq !== -1 ? { value: valueOf(w, t.slice(eq + 1)) } : {}) });
         continue;
       }
       const name = `--${m.spec.canonical}`;

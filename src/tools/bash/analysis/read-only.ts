@@ -165,6 +165,11 @@ export function isWriteRedirect(r: Redirect): boolean {
   return OUTPUT_OPS.has(r.op);
 }
 
+/** Whether the classifier knows this command (read-only always, or by a checker of its own). */
+export function hasReadOnlyModel(name: string): boolean {
+  return ALWAYS_READ_ONLY.has(name) || Object.hasOwn(CHECKERS, name);
+}
+
 /** Returns undefined when `cmd` is read-only, else why not. */
 export function readOnlyObjection(cmd: SimpleCommand): string | undefined {
   for (const r of cmd.redirects) {

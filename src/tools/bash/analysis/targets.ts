@@ -50,6 +50,11 @@ export const HAS_TARGET_RULES = new Set([
   ...COMPRESSORS,
 ]);
 
+/** Whether the target extractor models this command's operands. */
+export function hasTargetModel(name: string): boolean {
+  return READS_ALL_OPERANDS.has(name) || WRITES_ALL_OPERANDS.has(name) || LISTS_OPERANDS.has(name) || HAS_TARGET_RULES.has(name);
+}
+
 export function commandTargets(cmd: SimpleCommand, ctx: BackupContext = { suffixMayBeSet: false }): Targets {
   const t: Targets = { write: [], read: [], cd: [] };
   for (const r of cmd.redirects) {

@@ -39,6 +39,8 @@ export interface CommandTable {
    * unless written `--name=value`). Such a command is never read-only.
    */
   partial?: boolean;
+  /** With `partial`: an unknown `--name` written without `=` takes the next word (a second reading of argv). */
+  unknownTakesValue?: boolean;
   /** `@FILE` operands are response files: the tool reads more options (and files) from FILE. */
   responseFiles?: boolean;
 }
