@@ -22,6 +22,8 @@ export function helpLongOptions(text: string): Map<string, Shape> {
     const part = head.join(" ");
     for (const m of part.matchAll(/--(\[no-\])?([A-Za-z0-9][A-Za-z0-9-]*)(\[=|=|\s+<|\s+[A-Z]|\[)?/g)) {
       const name = m[2] as string;
+      // `--GTYPE-group-format`, `--LTYPE-line-format`: templates for several options, not options.
+      if (/^[A-Z]+-/.test(name)) continue;
       const tail = m[3] ?? "";
       const shape: Shape = tail.startsWith("[") ? "optional" : tail === "" ? "none" : "required";
       if (!out.has(name)) out.set(name, shape);

@@ -22,6 +22,8 @@ const AWK: CommandTable = {
     "file=", "assign=", "field-separator=", "source=", "include=", "load=", "exec=", "characters-as-bytes", "traditional",
     "copyright", "dump-variables=?", "debug=?", "gen-pot", "help", "lint=?", "bignum", "use-lc-numeric", "non-decimal-data",
     "pretty-print=?", "optimize", "profile=?", "posix", "re-interval", "no-optimize", "sandbox", "lint-old", "version", "csv",
+    // mawk's `-W NAME` options also spelled `--NAME`.
+    "trace", "dump", "interactive", "random=", "sprintf=", "posix_space", "usage",
   ],
   values: {
     f: "program", file: "program", e: "awk", source: "awk", i: "program", include: "program", l: "exec", load: "exec",
@@ -57,7 +59,7 @@ const ZSTD: CommandTable = {
     "size-hint=", "target-compressed-block-size=", "no-dictID", "compress-literals", "no-compress-literals", "row-match-finder=?",
     "format=", "test", "sparse", "no-sparse", "pass-through", "no-pass-through", "train", "train-cover=?", "train-fastcover=?",
     "train-legacy=?", "maxdict=", "dictID=", "priority=", "memory=", "threads=", "list", "content-size", "no-content-size",
-    "mmap-dict", "no-mmap-dict", "show-default-cparams", "zstd=", "ultra", "no-name",
+    "mmap-dict", "no-mmap-dict", "show-default-cparams", "zstd=", "no-name", "no-row-match-finder",
   ],
   values: { o: "write", D: "read", "output-dir-flat": "write", "output-dir-mirror": "write", filelist: "list", "patch-from": "read", trace: "write" },
 };
