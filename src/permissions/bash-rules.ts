@@ -77,11 +77,22 @@ export function subcommandTexts(sub: ShellSubcommand): string[] {
 }
 
 /**
+ * What an unmodelled command may run: each of its later words may start a command
+ * (`prlimit -- rm -rf /`, `mywrapper git push`), so deny and ask rules see every suffix.
+ */
+export function opaqueSuffixes(sub: ShellSubcommand): string[] {
+  if (!sub.opaque) return [];
+  const out: string[] = [];
+  for (let k = 1; k < sub.argv.length; k++) out.push(sub.argv.slice(k).join(" "));
+  return out;
+}
+
+/**
  * For deny and ask rules, also the command named by its path's last part: `/bin/rm -rf x`
  * and `./node_modules/.bin/rm x` are still `rm`.
  */
 export function restrictiveTexts(sub: ShellSubcommand, localeQuoted = false): string[] {
-  const texts = subcommandTexts(sub);
+  const texts = [...subcommandTexts(sub), ...(sub.ruleTexts ?? []), ...opaqueSuffixes(sub)];
   if (localeQuoted) {
     // `$"rm" x` is `rm x` in the C locale; the analysis keeps `$"rm"` as written or turns `$"x"` into `$x`.
     for (const t of [...texts]) {

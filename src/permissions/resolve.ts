@@ -1,4 +1,4 @@
-import type { PermissionRule } from "../tool/types.js";
+import type { PermissionRule, ShellSubcommand } from "../tool/types.js";
 import { readdirSync, type Dirent } from "node:fs";
 import { posix } from "node:path";
 import picomatch from "picomatch";
@@ -6,7 +6,7 @@ import { effectiveArgv, normaliseBashSpec } from "./bash-rules.js";
 import { allowRuleForCall, allowRuleForSubcommand, allowRuleForTarget, firstRestrictiveRule, nameGlob, restrictiveEditRules, restrictiveReadRules, ruleReachingBelow } from "./match.js";
 import { decideByMode, forcedAsk, isReadOnlyCall } from "./modes.js";
 import { hasBrace, hasGlob, isDynamicWord, isStaticWord, pathForms, type PathForms } from "./paths.js";
-import { criticalRemoval, globMayNameProtected, protectedPathReason, UNLINKERS } from "./safety.js";
+import { criticalRemoval, globMayNameProtected, protectedPathReason, UNLINKERS, type CriticalContext } from "./safety.js";
 import { buildScope, outsideTargets, type ResolveOptions, type Scope } from "./scope.js";
 import { suggestRules } from "./suggest.js";
 import { protectedBelow } from "./tree-writes.js";
@@ -167,6 +167,8 @@ function safetyCheck(scope: Scope): string | null {
   for (const sub of facts.subcommands) {
     const critical = criticalRemoval(sub, ctx);
     if (critical) return `Removing a critical path needs approval (${critical})`;
+    const unseen = opaqueSafetyReason(sub, ctx);
+    if (unseen) return unseen;
   }
   const unknownWrite = scope.writes.find((t) => t.unknown && !removedGlobOnly(scope, t.written));
   if (unknownWrite) {
@@ -179,6 +181,25 @@ function safetyCheck(scope: Scope): string | null {
     return `The command name ${word} is not known before the command runs, and deny or ask rules restrict what may run. A human must approve it`;
   }
   return treeWritesReachingRestrictedPaths(scope, restrictiveEditRules(rules)) ?? readsReachingRestrictedPaths(scope, restrictiveReadRules(rules));
+}
+
+/**
+ * A command the analysis does not model may run any of its later words as a command, or write
+ * any path it is given: each suffix is judged as a removal, each word as a possibly written path.
+ */
+function opaqueSafetyReason(sub: ShellSubcommand, ctx: CriticalContext): string | null {
+  if (!sub.opaque) return null;
+  const name = sub.argv[0] ?? "";
+  for (let k = 1; k < sub.argv.length; k++) {
+    const inner = sub.argv.slice(k);
+    const text = inner.join(" ");
+    const critical = criticalRemoval({ ...sub, argv: inner, text, effective: text, opaque: false }, ctx);
+    if (critical) return `${name} is not modelled and may run \`${text}\`: removing a critical path needs approval (${critical})`;
+    const word = (inner[0] ?? "").replace(/^-[^=]*=/, "");
+    const prot = word.length > 0 ? protectedPathReason(word) : null;
+    if (prot) return `${name} is not modelled and may write ${word}, which needs approval: ${prot}`;
+  }
+  return null;
 }
 
 /**

@@ -97,6 +97,18 @@ export interface ShellSubcommand {
    * Absent when the command was only split, not analysed.
    */
   targets?: { read: string[]; write: string[] };
+  /**
+   * More texts deny and ask rules match: the command with the global options before its
+   * subcommand removed, as its option table reads them (`git push` for `git -C . push`,
+   * `npm publish` for `npm --prefix . publish`, `git push` for `git -c alias.p=push p`).
+   */
+  ruleTexts?: string[];
+  /**
+   * The analysis does not model this command (`prlimit`-like wrappers it does not know, any
+   * program): what it runs is unseen, so deny rules and safety checks also look at what each
+   * later word may start (`mywrap rm -rf /`).
+   */
+  opaque?: boolean;
 }
 
 /**

@@ -192,7 +192,7 @@ describe("analyzeCommand: targets", () => {
     ["cat $(cat list) <(cat inner)", [], ["list", "inner", "$(cat list)"], []],
     ["chmod 644 a b", ["a", "b"], [], []],
     ["tar -xzf a.tgz -C out", ["out"], ["a.tgz"], []],
-    ["tar -czf a.tgz src", ["a.tgz"], [], []],
+    ["tar -czf a.tgz src", ["a.tgz"], ["src"], []],
     ["curl -o page.html https://x.example", ["page.html"], [], []],
     ["find build -name '*.o' -delete", ["build"], ["build"], []],
     ["echo x | tee >(cat) out", ["out"], [], []],

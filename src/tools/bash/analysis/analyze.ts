@@ -4,6 +4,7 @@ import { posix } from "node:path";
 import type { ShellCommandFacts, ShellSubcommand } from "../../../tool/types.js";
 import { fallbackSegments } from "./fallback.js";
 import { readOnlyObjection } from "./read-only.js";
+import { isModelledCommand, ruleTextsOf } from "./rule-texts.js";
 import { commandTargets, type Targets } from "./targets.js";
 import { newWalkState, type SimpleCommand } from "./command.js";
 import { walkScript } from "./walk.js";
@@ -187,5 +188,15 @@ function toSubcommand(cmd: SimpleCommand, targets: Targets): ShellSubcommand {
     env,
     redirects: cmd.redirects.map((r) => ({ op: (r.fd ?? "") + r.op, target: r.target?.text ?? "" })),
     targets: { read: targets.read, write: targets.write },
+    ...ruleFacts(cmd),
   };
+}
+
+/** Rule texts with global options removed, and whether the command is opaque to the analysis. */
+function ruleFacts(cmd: SimpleCommand): Pick<ShellSubcommand, "ruleTexts" | "opaque"> {
+  const first = cmd.words[0];
+  if (!first || cmd.declaration) return {};
+  const ruleTexts = ruleTextsOf(cmd.words);
+  const opaque = !first.isStatic || !isModelledCommand(first.text);
+  return { ...(ruleTexts.length > 0 ? { ruleTexts } : {}), ...(opaque ? { opaque } : {}) };
 }

@@ -3,41 +3,18 @@
 // `REV:path` blob (`git show HEAD:f`), and the work tree that checkout/reset/merge… rewrite.
 // `-C dir` (and `--work-tree`) move all of these under dir.
 import { posix } from "node:path";
-import { findOption, parseArgs, type ArgSpec, type ParsedArgs } from "./options.js";
+import { findOption, getopt, type ParsedArgs } from "./getopt.js";
+import { parseGit } from "./git-argv.js";
+import { tableTargets, unnamedFiles } from "./options.js";
+import { subcommandTable } from "./git-argv.js";
 import type { Targets } from "./targets.js";
 import type { Word } from "./words.js";
 
-/** Options of the log/diff family that take a separate value (optional-value ones need `=`). */
-const LOG_SPEC: ArgSpec = {
-  short: "nSGOLI",
-  long: [
-    "max-count", "skip", "since", "after", "until", "before", "author", "committer", "grep",
-    "grep-reflog", "min-parents", "max-parents", "diff-filter", "src-prefix", "dst-prefix",
-    "line-prefix", "anchored", "diff-algorithm", "find-object", "ignore-matching-lines",
-    "rotate-to", "skip-to", "word-diff-regex", "inter-hunk-context", "orderfile",
-  ],
-};
-
 /** Subcommands whose path operands and pathspecs name files whose contents they print. */
-const CONTENT_READERS: Record<string, ArgSpec> = {
-  log: LOG_SPEC,
-  show: LOG_SPEC,
-  diff: LOG_SPEC,
-  whatchanged: LOG_SPEC,
-  "diff-tree": LOG_SPEC,
-  "diff-index": LOG_SPEC,
-  "diff-files": LOG_SPEC,
-  blame: { short: "LS", long: ["ignore-rev", "ignore-revs-file", "contents", "date"] },
-  annotate: { short: "LS", long: ["ignore-rev", "ignore-revs-file", "contents", "date"] },
-  grep: { short: "efABCm", long: ["regexp", "file", "after-context", "before-context", "context", "max-count", "max-depth", "threads"] },
-  "cat-file": {},
-  "range-diff": LOG_SPEC,
-  "rev-parse": { long: ["git-path", "prefix", "default", "since", "after", "until", "before", "show-object-format", "path-format"] },
-  "ls-files": { short: "xX", long: ["exclude", "exclude-from", "exclude-per-directory", "format", "with-tree"] },
-  "ls-tree": { long: ["format"] },
-  archive: { short: "o", long: ["format", "prefix", "output", "remote", "exec", "add-file"] },
-  "hash-object": { short: "t", long: ["path"] },
-};
+const CONTENT_READERS = new Set([
+  "log", "show", "diff", "whatchanged", "diff-tree", "diff-index", "diff-files", "blame", "annotate", "grep", "cat-file",
+  "range-diff", "rev-parse", "ls-files", "ls-tree", "archive", "hash-object",
+]);
 
 /** Subcommands that rewrite files of the work tree (always, or with the options checked below). */
 const WORK_TREE_WRITERS = new Set([
@@ -46,49 +23,43 @@ const WORK_TREE_WRITERS = new Set([
   "worktree", "clone", "init", "sparse-checkout",
 ]);
 
+const OPERANDS_ONLY = { style: "git", partial: true } as const;
+
 export function gitTargets(words: Word[], t: Targets): void {
+  const git = parseGit(words);
   // Global options: where the repository is, then the subcommand.
   let base = "";
   let workTree: string | undefined;
-  let i = 1;
-  for (; i < words.length; i++) {
-    const w = (words[i] as Word).text;
-    if (!w.startsWith("-")) break;
-    const next = words[i + 1]?.text;
-    if (w === "-C" && next !== undefined) {
-      base = joinDir(base, next);
-      i++;
-    } else if (w === "--work-tree" && next !== undefined) {
-      workTree = next;
-      i++;
-    } else if (w.startsWith("--work-tree=")) workTree = w.slice("--work-tree=".length);
-    else if ((w === "-c" || w === "--git-dir" || w === "--namespace" || w === "--config-env") && next !== undefined) i++;
+  for (const o of git.globals.options) {
+    if (o.name === "-C" && o.value !== undefined) base = joinDir(base, o.value.text);
+    if (o.name === "--work-tree" && o.value !== undefined) workTree = o.value.text;
   }
-  const sub = words[i]?.text;
+  const sub = git.sub;
   if (sub === undefined) return;
-  const rest = words.slice(i);
+  const rest = git.rest;
+  const parsed = git.parsed;
   const under = (p: string): string => joinDir(base, p);
   const repoDir = workTree !== undefined ? under(workTree) : base === "" ? "." : base;
 
-  const spec = CONTENT_READERS[sub];
-  if (spec) {
-    const parsed = parseArgs(rest, spec);
-    t.read.push(...contentPaths(sub, rest, parsed).map(under));
-    for (const o of parsed.options) {
-      const v = o.value?.text;
-      if (v === undefined) continue;
-      const readsFile = /^--(file|orderfile|ignore-revs-file|add-file|exclude-from)$/.test(o.name) || (o.name === "-X" && sub === "ls-files") ||
-        (o.name === "-f" && sub === "grep") || (o.name === "-O" && sub !== "grep") ||
-        (o.name === "-S" && (sub === "blame" || sub === "annotate"));
-      if (readsFile) t.read.push(v);
-      if (o.name === "-L" && v.includes(":")) t.read.push(under(v.slice(v.lastIndexOf(":") + 1)));
-      if (o.name === "-o" || o.name === "--output") t.write.push(v);
-    }
+  // Option values the subcommand's table names as files (`archive -o`, `grep -f`, `config -f`, `blame --contents`).
+  const byTable: Targets = { read: [], write: [], cd: [] };
+  tableTargets("", parsed, byTable, subcommandTable(sub));
+  t.read.push(...byTable.read.map((p) => (p.startsWith("$(") ? p : under(p))));
+  t.write.push(...byTable.write.map((p) => (p.startsWith("$(") ? p : under(p))));
+  for (const o of parsed.options) {
+    const v = o.value?.text;
+    if (v === undefined) continue;
+    if (o.name === "--contents") t.read.push(under(v));
+    if (o.name === "-L" && v.includes(":")) t.read.push(under(v.slice(v.lastIndexOf(":") + 1)));
   }
+  if (sub === "config" && findOption(parsed, "", ["includes"])) t.read.push(unnamedFiles("files that include.path in the configuration names"));
+  if (sub === "diff" && findOption(parsed, "", ["no-index"])) t.read.push(...parsed.operands.map((o) => under(o.word.text)));
+  if (CONTENT_READERS.has(sub)) t.read.push(...contentPaths(sub, rest, parsed).map(under));
   // `git stash show` prints the stash's diff (stat by default, a patch with -p or stash.showPatch).
-  if (sub === "stash" && parseArgs(rest, {}).operands[0]?.word.text === "show") t.read.push(repoDir);
+  const operandsOnly = getopt(rest, OPERANDS_ONLY).operands.map((o) => o.word.text);
+  if (sub === "stash" && operandsOnly[0] === "show") t.read.push(repoDir);
   if (WORK_TREE_WRITERS.has(sub) && writesWorkTree(sub, rest)) {
-    const operands = parseArgs(rest, {}).operands.map((o) => o.word.text);
+    const operands = operandsOnly;
     if (sub === "clone") {
       const url = operands[0];
       const dir = operands[1] ?? (url ? cloneDirName(url) : undefined);
@@ -196,7 +167,7 @@ function printsContents(sub: string, parsed: ParsedArgs, operands: string[]): bo
 
 /** Whether this work-tree subcommand, with these options, changes files. */
 function writesWorkTree(sub: string, rest: Word[]): boolean {
-  const parsed = parseArgs(rest, {});
+  const parsed = getopt(rest, OPERANDS_ONLY);
   const first = parsed.operands[0]?.word.text;
   switch (sub) {
     case "reset":

@@ -2,7 +2,8 @@
 // `--config-env`) or point git at another repository (`-C`, `--git-dir`, `--work-tree`: its
 // config may name a pager, fsmonitor or diff driver) are refused, as are per-subcommand options
 // that run programs (`--upload-pack`, `--exec`, `--ext-diff`, `-O`) or write (`--output`).
-import { findOption, isLongPrefixOf, parseArgs } from "./options.js";
+import { findOption } from "./getopt.js";
+import { parseGit, subcommandTable } from "./git-argv.js";
 import type { Word } from "./words.js";
 
 /** Global options that change nothing dangerous. */
@@ -24,23 +25,33 @@ const READ_ONLY = new Set([
 /** Long options (matched by prefix) that run programs or write files in any subcommand. */
 const DANGEROUS_LONG = ["output", "ext-diff", "upload-pack", "receive-pack", "exec", "open-files-in-pager", "config-env"];
 
+/** `--name` (canonical, or as written for a partial table) is, or may abbreviate, one of `names`. */
+function mayBe(name: string, names: readonly string[]): boolean {
+  if (!name.startsWith("--") || name.length === 2) return false;
+  const given = name.slice(2);
+  return names.some((d) => d.startsWith(given));
+}
+
 /** Returns undefined when `git …` only reads, else why not. */
 export function gitObjection(words: Word[]): string | undefined {
-  let i = 1;
-  for (; i < words.length; i++) {
-    const t = (words[i] as Word).text;
-    if (!t.startsWith("-")) break;
-    if (t === "-c" || t.startsWith("--config-env")) return "git -c / --config-env sets configuration that can run commands";
-    if (!SAFE_GLOBAL.has(t)) return `git global option ${t} is not known to be read-only`;
+  const git = parseGit(words);
+  if (git.globals.errors[0] !== undefined) return `git: ${git.globals.errors[0]}, so what it does is not known`;
+  for (const o of git.globals.options) {
+    if (o.name === "-c" || o.name === "--config-env") return "git -c / --config-env sets configuration that can run commands";
+    if (!SAFE_GLOBAL.has(o.name)) return `git global option ${o.name} is not known to be read-only`;
   }
-  const sub = words[i]?.text;
+  const sub = git.sub;
   if (sub === undefined) return undefined;
-  const rest = words.slice(i);
-  const valued = ["contains", "no-contains", "merged", "no-merged", "points-at", "sort", "format", "abbrev", "column"];
-  const parsed = parseArgs(rest, { short: "", long: sub === "branch" || sub === "tag" ? valued : [] }, 1);
-  const danger = parsed.options.find((o) => isLongPrefixOf(o.name, DANGEROUS_LONG));
+  const parsed = git.parsed;
+  if (git.complete && parsed.errors[0] !== undefined) return `git ${sub}: ${parsed.errors[0]}, so what it does is not known`;
+  const danger = parsed.options.find((o) => !o.negated && mayBe(o.name, DANGEROUS_LONG));
   if (danger) return `git ${sub} ${danger.name} runs a program or writes a file`;
-  if (sub === "grep" && parsed.options.some((o) => o.name === "-O")) return "git grep -O opens files in a pager";
+  const values = subcommandTable(sub).values ?? {};
+  for (const o of parsed.options) {
+    const key = o.name.replace(/^--?/, "");
+    const role = Object.hasOwn(values, key) ? values[key] : undefined;
+    if (!o.negated && (role === "write" || role === "exec" || role === "unsafe")) return `git ${sub} ${o.name} ${role === "write" ? "writes a file" : "runs a program"}`;
+  }
   const positional = parsed.operands.map((o) => o.word.text);
 
   if (READ_ONLY.has(sub)) {

@@ -3,9 +3,10 @@
 // but /dev/null. Everything else gets a reason, which is what the permission prompt shows.
 import { awkProgramObjection } from "./awk.js";
 import { gitObjection } from "./git.js";
-import { ARG_SPECS, findOption, parseArgs, xxdOperands, type ParsedArgs } from "./options.js";
+import { findOption, parseCommand, tableObjection, xxdParse, type ParsedArgs } from "./options.js";
 import { sedScriptObjection } from "./sed.js";
 import { readBuiltinObjection } from "./shell-state.js";
+import { tarParse } from "./tar.js";
 import type { Redirect, SimpleCommand } from "./command.js";
 import type { Word } from "./words.js";
 
@@ -42,7 +43,7 @@ export function isSafeEnvVariable(name: string): boolean {
 
 type Checker = (words: Word[]) => string | undefined;
 
-const parsedFor = (name: string, words: Word[]): ParsedArgs => parseArgs(words, ARG_SPECS[name] ?? {});
+const parsedFor = (name: string, words: Word[]): ParsedArgs => parseCommand(name, words);
 
 const CHECKERS: Record<string, Checker> = {
   git: gitObjection,
@@ -58,36 +59,30 @@ const CHECKERS: Record<string, Checker> = {
     }
     return undefined;
   },
-  rg: (words) => {
-    const bad = findOption(parsedFor("rg", words), "", ["pre", "hostname-bin"]);
-    return bad ? `rg ${bad.name} runs a program` : undefined;
-  },
-  sort: (words) => {
-    const bad = findOption(parsedFor("sort", words), "o", ["output", "compress-program"]);
-    return bad ? `sort ${bad.name} ${bad.name.startsWith("--c") ? "runs a program" : "writes a file"}` : undefined;
-  },
+  // rg, sort, file, tree: the options that run programs or write are in their tables.
+  rg: () => undefined,
+  sort: () => undefined,
+  file: () => undefined,
+  tree: () => undefined,
   uniq: (words) => (parsedFor("uniq", words).operands.length > 1 ? "uniq with two operands writes the second" : undefined),
-  xxd: (words) => (xxdOperands(words).length > 1 ? "xxd with two operands writes the second" : undefined),
+  xxd: (words) => {
+    const parsed = xxdParse(words);
+    if (parsed.errors[0] !== undefined) return `xxd: ${parsed.errors[0]}, so what it does is not known`;
+    return parsed.operands.length > 1 ? "xxd with two operands writes the second" : undefined;
+  },
   tee: (words) => {
-    const files = parseArgs(words).operands.filter((o) => o.word.text !== "/dev/null");
+    const files = parsedFor("tee", words).operands.filter((o) => o.word.text !== "/dev/null");
     return files.length > 0 ? "tee writes files" : undefined;
   },
   date: (words) => {
-    const parsed = parseArgs(words, { short: "dfrI", long: ["date", "file", "reference"] });
-    if (findOption(parsed, "s", ["set"])) return "date --set changes the clock";
-    if (parsed.operands.some((o) => !o.word.text.startsWith("+"))) return "date with an operand sets the clock";
+    if (parsedFor("date", words).operands.some((o) => !o.word.text.startsWith("+"))) return "date with an operand sets the clock";
     return undefined;
   },
   hostname: (words) => {
-    const parsed = parseArgs(words);
+    const parsed = parsedFor("hostname", words);
     if (parsed.operands.length > 0 || findOption(parsed, "Fb", ["file", "boot"])) return "hostname with a name changes it";
     return undefined;
   },
-  file: (words) => {
-    const bad = findOption(parseArgs(words), "Cmf", ["compile", "magic-file", "files-from"]);
-    return bad ? `file ${bad.name} is not read-only` : undefined;
-  },
-  tree: (words) => (findOption(parseArgs(words), "oR", ["output"]) ? "tree -o / -R writes files" : undefined),
   printf: (words) => (words[1]?.text === "-v" || words[1]?.text.startsWith("-v") ? "printf -v assigns a variable" : undefined),
   test: testObjection,
   "[": testObjection,
@@ -101,7 +96,7 @@ const CHECKERS: Record<string, Checker> = {
   nice: () => undefined,
   stdbuf: () => undefined,
   builtin: () => undefined,
-  time: (words) => (findOption(parseArgs(words, { short: "of", long: ["output", "format"] }), "oa", ["output", "append"]) ? "time -o writes a file" : undefined),
+  time: () => undefined,
 };
 
 function testObjection(words: Word[]): string | undefined {
@@ -110,18 +105,14 @@ function testObjection(words: Word[]): string | undefined {
 
 function sedObjection(words: Word[]): string | undefined {
   const parsed = parsedFor("sed", words);
-  const inPlace = findOption(parsed, "i", ["in-place"]);
-  if (inPlace) return "sed -i edits files in place";
+  if (findOption(parsed, "i", ["in-place"])) return "sed -i edits files in place";
   if (findOption(parsed, "f", ["file"])) return "sed -f runs a script from a file";
-  const allowed = /^(-[nErszu]|--(quiet|silent|regexp-extended|separate|null-data|unbuffered|posix|debug|sandbox|follow-symlinks|binary)|-[el]|--(expression|line-length))$/;
-  const unknown = parsed.options.find((o) => !allowed.test(o.name) && o.name !== "-b");
-  if (unknown) return `sed option ${unknown.name} is not known to be read-only`;
   return programObjection("sed", "a script", parsed, "--expression", sedScriptObjection);
 }
 
 function awkObjection(words: Word[]): string | undefined {
   const parsed = parsedFor("awk", words);
-  const allowed = /^(-[FvbcPrSMNOte]|--(field-separator|assign|source|sandbox|characters-as-bytes|traditional|posix|re-interval|bignum|non-decimal-data|optimize))$/;
+  const allowed = /^(-[FvbcPrSMNOte]|--(field-separator|assign|source|sandbox|characters-as-bytes|traditional|posix|re-interval|bignum|non-decimal-data|optimize|no-optimize|use-lc-numeric|csv))$/;
   const unknown = parsed.options.find((o) => !allowed.test(o.name));
   if (unknown) return `awk option ${unknown.name} is not known to be read-only`;
   return programObjection("awk", "a program", parsed, "--source", awkProgramObjection);
@@ -150,19 +141,18 @@ function programObjection(
 
 /** `tar -t` (list) only, without options that run programs or write. */
 function tarObjection(words: Word[]): string | undefined {
-  const first = words[1]?.text ?? "";
-  // Old style: `tar tvf x.tar` — the first word is a cluster of short options.
-  const letters = first && !first.startsWith("-") ? first : "";
-  const parsed = parsedFor("tar", letters ? [words[0] as Word, ...words.slice(2)] : words);
-  const shorts = letters + parsed.options.filter((o) => /^-.$/.test(o.name)).map((o) => o.name[1]).join("");
+  // Old style (`tar tvf x.tar`) is expanded by tarParse.
+  const parsed = tarParse(words);
+  const objection = tableObjection("tar", parsed);
+  if (objection) return objection;
+  const shorts = parsed.options.filter((o) => /^-.$/.test(o.name)).map((o) => o.name[1]).join("");
   const listing = shorts.includes("t") || parsed.options.some((o) => o.name === "--list");
   if (!listing) return "tar other than --list is not read-only";
   if (/[xcruAIFgd]/.test(shorts)) return "tar with options that extract, create, or run programs";
-  const bad = findOption(parsed, "", ["to-command", "checkpoint-action", "use-compress-program", "info-script", "new-volume-script", "rsh-command", "rmt-command", "index-file", "listed-incremental", "volno-file", "extract", "get", "create", "append", "update", "concatenate", "catenate", "delete", "remove-files"]);
+  const bad = findOption(parsed, "", ["extract", "create", "append", "update", "catenate", "delete", "remove-files", "diff"]);
   if (bad) return `tar ${bad.name} runs a program or writes`;
   const archives = parsed.options.filter((o) => o.name === "-f" || o.name === "--file").map((o) => o.value?.text ?? "");
-  if (letters.includes("f") && words[2]) archives.push(words[2].text);
-  if (archives.some((a) => /^[^/]*:/.test(a))) return "tar with a remote archive runs rsh";
+  if (archives.some((a) => /^[^/]*:/.test(a)) && !findOption(parsed, "", ["force-local"])) return "tar with a remote archive runs rsh";
   return undefined;
 }
 
@@ -175,6 +165,11 @@ export function isWriteRedirect(r: Redirect): boolean {
     return r.op === ">&" && !/^(\d+|-|\d+-)$/.test(t);
   }
   return OUTPUT_OPS.has(r.op);
+}
+
+/** Whether the classifier knows this command (read-only always, or by a checker of its own). */
+export function hasReadOnlyModel(name: string): boolean {
+  return ALWAYS_READ_ONLY.has(name) || Object.hasOwn(CHECKERS, name);
 }
 
 /** Returns undefined when `cmd` is read-only, else why not. */
@@ -203,6 +198,10 @@ export function readOnlyObjection(cmd: SimpleCommand): string | undefined {
   if (STRICT_ARGUMENTS.has(name)) {
     const dynamic = firstDynamicBeforeEnd(cmd.words);
     if (dynamic) return `${name} argument ${dynamic.raw} is not static and may expand to an option`;
+  }
+  if (name !== "tar") {
+    const objection = tableObjection(name, parsedFor(name, cmd.words));
+    if (objection) return objection;
   }
   if (ALWAYS_READ_ONLY.has(name)) return undefined;
   const checker = CHECKERS[name];

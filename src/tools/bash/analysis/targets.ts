@@ -2,12 +2,14 @@
 // Non-static paths (`$HOME/x`, `*.log`, `~/x`) are kept as written: the permission engine
 // treats what it cannot resolve as needing approval.
 import { posix } from "node:path";
-import { ARG_SPECS, findOption, parseArgs, xxdOperands } from "./options.js";
+import { findOption, optionValues as valuesOf, parseCommand, tableTargets, xxdParse } from "./options.js";
 import { isWriteRedirect } from "./read-only.js";
 import { sedScriptObjection } from "./sed.js";
 import { gitTargets } from "./git-targets.js";
+import { tarTargets } from "./tar.js";
+import { tableFor } from "./commands/index.js";
 import {
-  backupTargets, listingTargets, optionFileTargets, testTargets, patchTargets, scriptLanguageTargets, searchesCurrentDir, splitTargets, unzipTargets,
+  backupTargets, listingTargets, testTargets, patchTargets, scriptLanguageTargets, searchesCurrentDir, splitTargets, unzipTargets,
   type BackupContext,
 } from "./tool-targets.js";
 import type { SimpleCommand } from "./command.js";
@@ -44,9 +46,14 @@ export const HAS_TARGET_RULES = new Set([
   "awk", "gawk", "mawk", "nawk", "grep", "egrep", "fgrep", "rg", "jq", "sort",
   "uniq", "xxd", "dd", "time", "tree", "git", "find", "tar", "curl", "wget",
   "source", ".", "rsync", "scp", "patch", "unzip", "perl", "ruby", "split", "csplit", "mknod",
-  "date", "shuf", "look", "test", "[",
+  "date", "shuf", "look", "test", "[", "script",
   ...COMPRESSORS,
 ]);
+
+/** Whether the target extractor models this command's operands. */
+export function hasTargetModel(name: string): boolean {
+  return READS_ALL_OPERANDS.has(name) || WRITES_ALL_OPERANDS.has(name) || LISTS_OPERANDS.has(name) || HAS_TARGET_RULES.has(name);
+}
 
 export function commandTargets(cmd: SimpleCommand, ctx: BackupContext = { suffixMayBeSet: false }): Targets {
   const t: Targets = { write: [], read: [], cd: [] };
@@ -63,20 +70,17 @@ export function commandTargets(cmd: SimpleCommand, ctx: BackupContext = { suffix
   // Pathname expansion reads the directories a glob walks: the glob stays as written (unknown).
   for (const w of cmd.words) if (w.glob) t.read.push(w.text);
   const name = first.text.slice(first.text.lastIndexOf("/") + 1);
-  if (!READS_ALL_OPERANDS.has(name) && !WRITES_ALL_OPERANDS.has(name) && !LISTS_OPERANDS.has(name) && !HAS_TARGET_RULES.has(name)) return t;
+  if (!READS_ALL_OPERANDS.has(name) && !WRITES_ALL_OPERANDS.has(name) && !LISTS_OPERANDS.has(name) && !HAS_TARGET_RULES.has(name) && !tableFor(name)) return t;
   const words = cmd.words;
-  const spec = ARG_SPECS[name] ?? {};
-  const parsed = parseArgs(words, spec);
-  // `<(cmd)` / `>(cmd)` operands are pipes, not paths.
-  const operands = parsed.operands.filter((o) => !/^[<>]\(/.test(o.word.raw)).map((o) => o.word.text);
-  const optionValues = (short: string, long: string[]): string[] =>
-    parsed.options
-      .filter((o) => (o.name.length === 2 && short.includes(o.name[1] as string)) || long.includes(o.name.slice(2)))
-      .map((o) => o.value?.text)
-      .filter((v): v is string => v !== undefined);
+  const parsed = parseCommand(name, words);
+  // `<(cmd)` / `>(cmd)` operands are pipes, not paths; `@FILE` of a tool with response files is read below.
+  const operands = parsed.operands
+    .filter((o) => !/^[<>]\(/.test(o.word.raw))
+    .map((o) => o.word.text);
+  const optionValues = (short: string, long: string[]): string[] => valuesOf(parsed, short, long);
 
   if (READS_ALL_OPERANDS.has(name)) t.read.push(...operands.filter((o) => o !== "-"));
-  optionFileTargets(name, parsed, t);
+  tableTargets(name, parsed, t);
   if (LISTS_OPERANDS.has(name)) listingTargets(name, parsed, operands, t);
   if (WRITES_ALL_OPERANDS.has(name)) t.write.push(...operands.filter((o) => o !== "/dev/null"));
   if (name === "cp" || name === "mv" || name === "ln" || name === "install") {
@@ -95,7 +99,7 @@ export function commandTargets(cmd: SimpleCommand, ctx: BackupContext = { suffix
     case "install": {
       const targetDir = optionValues("t", ["target-directory"]);
       if (targetDir.length > 0) {
-        t.write.push(...targetDir);
+        // The directory itself is a write target by the table.
         if (name === "cp") t.read.push(...operands);
       } else if (name === "install" && findOption(parsed, "d", ["directory"])) {
         t.write.push(...operands);
@@ -109,19 +113,21 @@ export function commandTargets(cmd: SimpleCommand, ctx: BackupContext = { suffix
       break;
     }
     case "mv":
-      t.write.push(...optionValues("t", ["target-directory"]));
       break;
     case "chmod":
     case "chown":
-    case "chgrp":
-      t.write.push(...(findOption(parsed, "", ["reference"]) ? operands : operands.slice(1)));
+    case "chgrp": {
+      // `chmod -w f`: the mode is written like an option, and every operand is a file.
+      const modeAsOption = name === "chmod" && parsed.options.some((o) => /^-[rwxXstugoa0-9]$/.test(o.name));
+      t.write.push(...(findOption(parsed, "", ["reference"]) || modeAsOption ? operands : operands.slice(1)));
       break;
+    }
     case "sed": {
       const scripts = optionValues("e", ["expression"]);
       const fromOptions = scripts.length > 0 || optionValues("f", ["file"]).length > 0;
       const files = fromOptions ? operands : operands.slice(1);
       if (!fromOptions && operands[0] !== undefined) scripts.push(operands[0]);
-      t.read.push(...files, ...optionValues("f", ["file"]));
+      t.read.push(...files);
       if (findOption(parsed, "i", ["in-place"])) t.write.push(...files);
       // Files the script itself names: `w out`, `s/a/b/w out`, `r in`.
       const named = { writes: [] as string[], reads: [] as string[] };
@@ -136,7 +142,6 @@ export function commandTargets(cmd: SimpleCommand, ctx: BackupContext = { suffix
     case "nawk": {
       const hasProgram = optionValues("fe", ["file", "source"]).length > 0;
       t.read.push(...(hasProgram ? operands : operands.slice(1)).filter((o) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(o)));
-      t.read.push(...optionValues("f", ["file"]));
       // Literal file names in the program: `print > "out"`, `getline < "in"` (over-inclusive).
       const programs = [...optionValues("e", ["source"]), ...(hasProgram ? [] : operands.slice(0, 1))];
       for (const program of programs) {
@@ -152,7 +157,6 @@ export function commandTargets(cmd: SimpleCommand, ctx: BackupContext = { suffix
       const patternGiven = optionValues("ef", ["regexp", "file"]).length > 0 || (name === "rg" && findOption(parsed, "", ["files"]));
       const files = patternGiven ? operands : operands.slice(1);
       t.read.push(...files);
-      t.read.push(...optionValues("f", ["file"]));
       if (files.length === 0 && searchesCurrentDir(name, parsed, cmd)) t.read.push(".");
       break;
     }
@@ -160,11 +164,10 @@ export function commandTargets(cmd: SimpleCommand, ctx: BackupContext = { suffix
       t.read.push(...jqFiles(words));
       break;
     case "sort":
-      t.write.push(...optionValues("o", ["output"]));
       break;
     case "uniq":
     case "xxd": {
-      const files = name === "xxd" ? xxdOperands(words) : operands;
+      const files = name === "xxd" ? xxdParse(words).operands : operands;
       if (files[0] !== undefined && files[0] !== "-") t.read.push(files[0]);
       if (files[1] !== undefined) t.write.push(files[1]);
       break;
@@ -176,15 +179,9 @@ export function commandTargets(cmd: SimpleCommand, ctx: BackupContext = { suffix
       }
       break;
     case "time":
-      t.write.push(...optionValues("o", ["output"]));
-      break;
     case "tree":
-      t.write.push(...optionValues("o", []));
       break;
     case "git": {
-      // `git blame --contents=FILE`, `git diff --no-index A B` read files outside the repository.
-      t.read.push(...optionValues("", ["contents"]));
-      if (words.some((w) => w.text === "--no-index")) t.read.push(...operands.filter((o) => o !== "diff"));
       gitTargets(words, t);
       break;
     }
@@ -207,7 +204,7 @@ export function commandTargets(cmd: SimpleCommand, ctx: BackupContext = { suffix
       const files = operands.filter((o) => o !== "-");
       t.read.push(...files);
       const toStdout = findOption(parsed, "ctl", ["stdout", "to-stdout", "test", "list"]);
-      if (!toStdout) t.write.push(...files, ...optionValues("o", []));
+      if (!toStdout) t.write.push(...files);
       break;
     }
     case "shuf":
@@ -232,13 +229,14 @@ export function commandTargets(cmd: SimpleCommand, ctx: BackupContext = { suffix
       tarTargets(words, t);
       break;
     case "curl":
-      t.write.push(...optionValues("o", ["output"]));
-      t.write.push(...optionValues("", ["output-dir"]));
-      break;
     case "wget":
-      t.write.push(...optionValues("O", ["output-document"]));
-      t.write.push(...optionValues("P", ["directory-prefix"]));
       break;
+    case "script": {
+      // `script [file]` records the session into file (default ./typescript) unless -c's output only is wanted.
+      const file = operands[0] ?? "typescript";
+      if (file !== "/dev/null" && file !== "-") t.write.push(file);
+      break;
+    }
     case "source":
     case ".":
       if (operands[0] !== undefined) t.read.push(operands[0]);
@@ -277,21 +275,6 @@ function findTargets(words: Word[], t: Targets): void {
   }
   // find walks its starting points (the current directory when none is given).
   t.read.push(...(starts.length > 0 ? starts : ["."]));
-}
-
-function tarTargets(words: Word[], t: Targets): void {
-  const first = words[1]?.text ?? "";
-  const letters = first && !first.startsWith("-") ? first : "";
-  const parsed = parseArgs(letters ? [words[0] as Word, ...words.slice(2)] : words, ARG_SPECS.tar);
-  const shorts = letters + parsed.options.filter((o) => /^-.$/.test(o.name)).map((o) => o.name[1]).join("");
-  const archives = parsed.options.filter((o) => o.name === "-f" || o.name === "--file").map((o) => o.value?.text ?? "");
-  if (letters.includes("f") && words[2]) archives.push(words[2].text);
-  const dirs = parsed.options.filter((o) => o.name === "-C" || o.name === "--directory").map((o) => o.value?.text ?? "");
-  const creating = /[cruA]/.test(shorts) || parsed.options.some((o) => /^--(create|append|update|concatenate|catenate|delete)$/.test(o.name));
-  const extracting = /x/.test(shorts) || parsed.options.some((o) => /^--(extract|get)$/.test(o.name));
-  if (creating) t.write.push(...archives);
-  else t.read.push(...archives);
-  if (extracting) t.write.push(...(dirs.length > 0 ? dirs : ["."]));
 }
 
 /** jq: the first operand is the filter (unless -f gives it); `--rawfile`/`--slurpfile` read files. */

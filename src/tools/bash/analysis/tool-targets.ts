@@ -10,12 +10,8 @@ import type { Word } from "./words.js";
 
 /** Directory readers: what they list (or walk) is read, `.` when no operand and recursive. */
 export function listingTargets(name: string, parsed: ParsedArgs, operands: string[], t: Targets): void {
+  // Option values (du -X, realpath --relative-to, file -m) are read by their tables' roles.
   t.read.push(...operands);
-  const values = (re: RegExp): string[] =>
-    parsed.options.filter((o) => re.test(o.name)).map((o) => o.value?.text).filter((v): v is string => v !== undefined);
-  if (name === "du") t.read.push(...values(/^(-X|--exclude-from|--files0-from)$/));
-  if (name === "realpath") t.read.push(...values(/^--relative-(to|base)$/));
-  if (name === "file") t.read.push(...values(/^(-m|-f|--magic-file|--files-from)$/));
   if (operands.length > 0) return;
   const recursive =
     name === "du" || name === "tree" ||
@@ -171,30 +167,6 @@ export function backupTargets(
     for (const o of operands.slice(0, -1)) dests.push(posix.join(last, posix.basename(o)));
   } else if (name === "ln" && operands[0] !== undefined) dests.push(posix.basename(operands[0]));
   for (const d of dests) for (const s of suffixes) t.write.push(d + s);
-}
-
-/** Options whose value is a file read or written (`date -f F`, `wc --files0-from=F`, `diff --from-file=F`…). */
-const OPTION_FILES: Record<string, { read?: RegExp; write?: RegExp }> = {
-  date: { read: /^(-f|--file|-r|--reference)$/ },
-  wc: { read: /^--files0-from$/ },
-  sort: { read: /^--(files0-from|random-source)$/, write: /^(-T|--temporary-directory)$/ },
-  shuf: { read: /^--random-source$/, write: /^(-o|--output)$/ },
-  diff: { read: /^(--from-file|--to-file|-X|--exclude-from)$/ },
-  sdiff: { write: /^(-o|--output)$/ },
-  hexdump: { read: /^-f$/ },
-  hd: { read: /^-f$/ },
-  iconv: { write: /^(-o|--output)$/ },
-};
-
-export function optionFileTargets(name: string, parsed: ParsedArgs, t: Targets): void {
-  const files = OPTION_FILES[name];
-  if (!files) return;
-  for (const o of parsed.options) {
-    const v = o.value?.text;
-    if (v === undefined) continue;
-    if (files.read?.test(o.name)) t.read.push(v);
-    if (files.write?.test(o.name)) t.write.push(v);
-  }
 }
 
 /** `test -f path` / `[ -s path ]` / `[ a -nt b ]` look at files (existence, type, size, times). */

@@ -2,6 +2,8 @@
 // `find … -exec cmd ;`) and shells given a string (`bash -c '…'`, `eval …`, `watch '…'`).
 // Each inner command becomes its own nested subcommand so that deny rules see it.
 import type { SimpleCommand } from "./command.js";
+import { wrapperTable, type WrapperTable } from "./commands/index.js";
+import { getopt, type ParsedOption } from "./getopt.js";
 import type { Word } from "./words.js";
 
 export interface Unwrapped {
@@ -102,74 +104,27 @@ export function unwrapCommand(cmd: SimpleCommand): Unwrapped {
     return result({ inner: innerFrom(cmd, start), transparent: TRANSPARENT_WRAPPERS.has(name) });
   };
 
+  const table = wrapperTable(name);
+  if (table && name !== "env") return unwrapByTable(cmd, name, table);
   switch (name) {
-    case "timeout": {
-      const i = skipOptions(w, 1, { short: "sk", long: ["signal", "kill-after"] });
-      return at(i < 0 ? i : i + 1);
-    }
-    case "time":
-      return at(skipOptions(w, 1, { short: "of", long: ["output", "format"] }));
-    case "nice":
-      return at(skipOptions(w, 1, { short: "n", long: ["adjustment"] }));
-    case "nohup":
-    case "builtin":
-    case "noglob":
-      return at(skipOptions(w, 1, {}));
-    case "stdbuf":
-      return at(skipOptions(w, 1, { short: "ioe", long: ["input", "output", "error"] }));
     case "command": {
       const i = skipOptions(w, 1, {});
       const flags = w.slice(1, i < 0 ? w.length : i).map((x) => x.text);
       if (flags.some((f) => /^-[a-zA-Z]*[vV]/.test(f))) return result({});
       return at(i);
     }
+    case "builtin":
+    case "noglob":
+      return at(skipOptions(w, 1, {}));
     case "exec":
       return at(skipOptions(w, 1, { short: "a" }));
-    case "setsid":
-      return at(skipOptions(w, 1, {}));
-    case "ionice": {
-      const flags = w.slice(1).map((x) => x.text);
-      if (flags.some((f) => f === "-p" || f === "-P" || f === "-u" || f.startsWith("--pid"))) return result({});
-      return at(skipOptions(w, 1, { short: "cn", long: ["class", "classdata"] }));
-    }
-    case "chrt": {
-      const i = skipOptions(w, 1, {});
-      return at(i < 0 ? i : i + 1);
-    }
-    case "taskset": {
-      const i = skipOptions(w, 1, {});
-      return at(i < 0 ? i : i + 1);
-    }
     case "sudo":
     case "doas":
       return at(skipOptions(w, 1, { short: name === "doas" ? "uC" : "ugCDhprtUTc", long: ["user", "group", "close-from", "chdir", "host", "prompt", "role", "type", "other-user", "command-timeout", "login-class"] }));
     case "env":
       return unwrapEnv(cmd);
-    case "xargs": {
-      const i = skipOptions(w, 1, { short: "adEILnPs", long: ["arg-file", "delimiter", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"] });
-      return at(i);
-    }
     case "find":
       return unwrapFind(cmd);
-    case "watch": {
-      const i = skipOptions(w, 1, { short: "nq", long: ["interval", "equexit"] });
-      if (i < 0) return at(i);
-      const exec = w.slice(1, i).some((x) => x.text === "-x" || x.text === "--exec" || /^-[a-zA-Z]*x/.test(x.text));
-      if (exec) return at(i);
-      return shellString(w.slice(i), "watch");
-    }
-    case "flock": {
-      const i = skipOptions(w, 1, { short: "wEc", long: ["timeout", "wait", "conflict-exit-code", "command"] });
-      const c = w.findIndex((x, k) => k > 0 && (x.text === "-c" || x.text === "--command"));
-      if (c > 0) return shellString(w.slice(c + 1, c + 2), "flock -c");
-      return at(i < 0 ? i : i + 1);
-    }
-    case "su":
-    case "runuser": {
-      const c = w.findIndex((x, k) => k > 0 && (x.text === "-c" || x.text === "--command"));
-      if (c > 0) return shellString(w.slice(c + 1, c + 2), name);
-      return result({});
-    }
     case "eval":
       return shellString(w.slice(1), "eval");
     case "trap": {
@@ -181,6 +136,38 @@ export function unwrapCommand(cmd: SimpleCommand): Unwrapped {
       if (SHELLS.has(name)) return unwrapShell(cmd, name);
       return result({});
   }
+}
+
+/** What a wrapper with an option table runs: a shell string, or the command at its first (or later) operand. */
+function unwrapByTable(cmd: SimpleCommand, name: string, table: WrapperTable): Unwrapped {
+  const w = cmd.words;
+  const parsed = getopt(w, table);
+  const has = (names: readonly string[] | undefined): ParsedOption | undefined =>
+    names ? parsed.options.find((o) => names.includes(o.name.replace(/^--?/, ""))) : undefined;
+  const start = parsed.operands[table.skipOperands ?? 0]?.index;
+  const end = start ?? w.length;
+  if (w.slice(1, end).some((x) => !x.isStatic)) return result({ incomplete: [NOT_STATIC(name)] });
+  const incomplete: string[] = [];
+  if (parsed.errors[0] !== undefined) incomplete.push(`${name}: ${parsed.errors[0]}, so the command it runs is not known`);
+  const root = has(table.changesRoot ?? []) ?? (table.changesRoot?.includes("*") ? parsed.operands[0] && { name } : undefined);
+  if (root) incomplete.push(`${name} runs its command in another root or directory: the paths it names are not ours`);
+  const shell = has(table.shellString);
+  if (shell) {
+    const s = shellString(shell.value ? [shell.value] : [], `${name} ${shell.name}`);
+    return { ...s, incomplete: [...incomplete, ...s.incomplete] };
+  }
+  const afterFile = parsed.operands[1]?.word.text;
+  if (name === "flock" && (afterFile === "-c" || afterFile === "--command")) {
+    // `flock FILE -c 'string'`: after the file, -c (exactly) gives a shell string.
+    return { ...shellString(parsed.operands.slice(2, 3).map((o) => o.word), "flock -c"), incomplete };
+  }
+  if (name === "watch" && !has(["x", "exec"])) {
+    // watch runs its operands joined as a `sh -c` string.
+    return { ...shellString(parsed.operands.map((o) => o.word), "watch"), incomplete };
+  }
+  if (has(table.noCommand)) return result({ incomplete });
+  if (start === undefined) return result({ incomplete });
+  return result({ inner: innerFrom(cmd, start), transparent: TRANSPARENT_WRAPPERS.has(name), incomplete });
 }
 
 /** `bash -c 'string' [arg0 args…]`: the string is parsed as a script of its own. */
@@ -226,41 +213,28 @@ function shellString(words: Word[], what: string): Unwrapped {
 /** `env [-i] [-u NAME] [NAME=VALUE…] [cmd args…]`; `env -S 'string'` splits the string. */
 function unwrapEnv(cmd: SimpleCommand): Unwrapped {
   const w = cmd.words;
-  let i = 1;
-  const env: SimpleCommand["env"] = [];
-  while (i < w.length) {
-    const word = w[i] as Word;
-    if (!word.isStatic) return result({ incomplete: [NOT_STATIC("env")] });
-    const t = word.text;
-    if (t === "--") {
-      i++;
-      break;
-    }
-    if (t === "-S" || t === "--split-string" || t.startsWith("-S") || t.startsWith("--split-string=")) {
-      const s = t === "-S" || t === "--split-string" ? w[i + 1] : { ...word, text: t.replace(/^(-S|--split-string=)/, "") };
-      if (!s) return result({});
-      const rest = w.slice(t === "-S" || t === "--split-string" ? i + 2 : i + 1);
-      return shellString([s, ...rest], "env -S");
-    }
-    if (t.startsWith("--")) {
-      const name = t.slice(2).split("=")[0] ?? "";
-      i += !t.includes("=") && ["unset", "chdir", "default-signal", "ignore-signal", "block-signal"].includes(name) ? 2 : 1;
-      continue;
-    }
-    if (t.startsWith("-") && t.length > 1) {
-      const withArg = /[uC]/.exec(t.slice(1));
-      i += withArg && withArg.index === t.length - 2 ? 2 : 1;
-      continue;
-    }
-    const eq = t.indexOf("=");
-    if (eq > 0) {
-      env.push({ name: t.slice(0, eq), value: { ...word, text: t.slice(eq + 1) } });
-      i++;
-      continue;
-    }
-    break;
+  const parsed = getopt(w, wrapperTable("env") as WrapperTable);
+  const operands = parsed.operands.slice(parsed.operands[0]?.word.text === "-" ? 1 : 0);
+  if (w.slice(1, operands[0]?.index ?? w.length).some((x) => !x.isStatic)) return result({ incomplete: [NOT_STATIC("env")] });
+  const incomplete: string[] = [];
+  if (parsed.errors[0] !== undefined) incomplete.push(`env: ${parsed.errors[0]}, so the command it runs is not known`);
+  if (parsed.options.some((o) => o.name === "-C" || o.name === "--chdir")) incomplete.push("env --chdir runs its command in another directory: the paths it names are not ours");
+  const split = parsed.options.find((o) => o.name === "-S" || o.name === "--split-string");
+  if (split) {
+    const s = shellString(split.value ? [split.value, ...operands.map((o) => o.word)] : [], "env -S");
+    return { ...s, incomplete: [...incomplete, ...s.incomplete] };
   }
-  return result({ inner: innerFrom(cmd, i, env) });
+  const env: SimpleCommand["env"] = [];
+  let k = 0;
+  for (; k < operands.length; k++) {
+    const word = (operands[k] as { word: Word }).word;
+    if (!word.isStatic) return result({ incomplete: [...incomplete, NOT_STATIC("env")] });
+    const eq = word.text.indexOf("=");
+    if (eq <= 0) break;
+    env.push({ name: word.text.slice(0, eq), value: { ...word, text: word.text.slice(eq + 1) } });
+  }
+  const start = operands[k]?.index;
+  return result({ inner: start === undefined ? [] : innerFrom(cmd, start, env), incomplete });
 }
 
 /** `find … -exec cmd args ;` / `+`, also `-execdir`, `-ok`, `-okdir`. */

@@ -1,0 +1,95 @@
+// The table check: every modelled command installed on this machine is asked for its options
+// (`--help`, or `git <sub> -h`), and a long option it lists that its table lacks fails the test
+// (a missing option would be read as unknown, or worse, an abbreviation would resolve to the
+// wrong one). Tools missing here are skipped one by one, and the run says which.
+import { execFileSync, spawnSync } from "node:child_process";
+import { afterAll, describe, expect, it } from "vitest";
+import { helpLongOptions } from "./help-options.js";
+import { GIT_SUBCOMMANDS, tableFor, tableNames } from "./index.js";
+import type { CommandTable } from "./types.js";
+
+/** How to ask a tool for its options, when not `--help`. */
+const HELP_ARGS: Record<string, string[]> = { mawk: ["-W", "usage"], xz: ["--long-help"], unxz: ["--long-help"], xzcat: ["--long-help"], lzma: ["--long-help"], unlzma: ["--long-help"], strace: ["-h"], curl: ["--help", "all"] };
+
+/** Tools whose help lists no long options (fakeroot names its few in a usage line). */
+const NO_LONG_OPTIONS_LISTED = new Set(["fakeroot", "mawk"]);
+
+/** Tables that are partial by design (their tools take per-plugin or per-tool options). */
+const NOT_CHECKED = new Set(["valgrind", "systemd-run", "dd", "tree", "nocache"]);
+
+function installed(name: string): boolean {
+  return spawnSync("sh", ["-c", `command -v -- "$1" >/dev/null`, "sh", name]).status === 0;
+}
+
+function helpText(command: string, args: string[]): string {
+  const r = spawnSync(command, args, { encoding: "utf8", timeout: 20_000, env: { ...process.env, LC_ALL: "C", PAGER: "cat", MANPAGER: "cat" } });
+  return `${r.stdout ?? ""}\n${r.stderr ?? ""}`;
+}
+
+function tableLongNames(table: CommandTable): Set<string> {
+  const names = new Set<string>();
+  for (const entry of table.long ?? []) names.add(entry.replace(/>.*$/, "").replace(/=\??$/, ""));
+  return names;
+}
+
+function missing(table: CommandTable, help: string): string[] {
+  const names = tableLongNames(table);
+  const out: string[] = [];
+  for (const name of helpLongOptions(help).keys()) {
+    if (names.has(name)) continue;
+    // parse-options and curl read `--no-NAME` as NAME switched off (and `--NAME` for a `no-NAME` option).
+    if (table.style === "git" && (names.has(name.replace(/^no-/, "")) || names.has(`no-${name}`))) continue;
+    out.push(`--${name}`);
+  }
+  return out;
+}
+
+const skipped: string[] = [];
+afterAll(() => {
+  if (skipped.length > 0) console.log(`table check skipped (not installed here): ${skipped.join(", ")}`);
+});
+
+describe("option tables against the installed tools' --help", () => {
+  for (const name of tableNames().filter((n) => !NOT_CHECKED.has(n))) {
+    const table = tableFor(name) as CommandTable;
+    if (table.partial) continue;
+    const present = installed(name);
+    if (!present) skipped.push(name);
+    it.skipIf(!present)(`${name}: every long option its --help lists is in the table`, () => {
+      const help = helpText(name, HELP_ARGS[name] ?? ["--help"]);
+      if (!NO_LONG_OPTIONS_LISTED.has(name)) expect(helpLongOptions(help).size, `${name} --help listed no long options`).toBeGreaterThan(0);
+      expect(missing(table, help), `${name}: long options missing from its table`).toEqual([]);
+    });
+  }
+});
+
+const haveGit = installed("git");
+describe.skipIf(!haveGit)("git subcommand tables against `git <sub> -h`", () => {
+  if (!haveGit) skipped.push("git");
+  const version = haveGit ? execFileSync("git", ["--version"], { encoding: "utf8" }).trim() : "";
+  for (const [sub, table] of Object.entries(GIT_SUBCOMMANDS)) {
+    it(`git ${sub} (${version})`, () => {
+      const help = helpText("git", [sub, "-h"]);
+      expect(missing(table, help), `git ${sub}: long options missing from its table`).toEqual([]);
+    });
+  }
+});
+
+describe("helpLongOptions reads option lines, not prose", () => {
+  it("finds long options and their value shapes", () => {
+    const help = [
+      "Usage: x [OPTION]... FILE",
+      "  -o, --output=FILE   write to FILE, like --not-an-option in prose",
+      "  -c  --format=FORMAT   use FORMAT",
+      "      --strings[=N]   optional value",
+      "  -F LINES  --fuzz LINES  fuzz",
+      "    -e, --regexp <PATTERN>   pattern",
+      "    --[no-]verify   verify",
+      "See --help-all for more.",
+    ].join("\n");
+    const found = helpLongOptions(help);
+    expect(Object.fromEntries(found)).toEqual({
+      output: "required", format: "required", strings: "optional", fuzz: "required", regexp: "required", verify: "none", "no-verify": "none",
+    });
+  });
+});
