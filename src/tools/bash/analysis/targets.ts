@@ -5,6 +5,8 @@ import { posix } from "node:path";
 import { ARG_SPECS, findOption, parseArgs, xxdOperands } from "./options.js";
 import { isWriteRedirect } from "./read-only.js";
 import { sedScriptObjection } from "./sed.js";
+import { awkProgramObjection } from "./awk.js";
+import { jqReadTargets } from "./lang/jq.js";
 import { gitTargets } from "./git-targets.js";
 import {
   backupTargets, listingTargets, optionFileTargets, testTargets, patchTargets, scriptLanguageTargets, searchesCurrentDir, splitTargets, unzipTargets,
@@ -137,12 +139,12 @@ export function commandTargets(cmd: SimpleCommand, ctx: BackupContext = { suffix
       const hasProgram = optionValues("fe", ["file", "source"]).length > 0;
       t.read.push(...(hasProgram ? operands : operands.slice(1)).filter((o) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(o)));
       t.read.push(...optionValues("f", ["file"]));
-      // Literal file names in the program: `print > "out"`, `getline < "in"` (over-inclusive).
+      // Files the program names: `print > "out"`, `getline < "in"` (found by the awk tokenizer).
       const programs = [...optionValues("e", ["source"]), ...(hasProgram ? [] : operands.slice(0, 1))];
-      for (const program of programs) {
-        for (const m of program.matchAll(/>>?\s*"((?:[^"\\]|\\.)*)"/g)) t.write.push(m[1] as string);
-        for (const m of program.matchAll(/<\s*"((?:[^"\\]|\\.)*)"/g)) t.read.push(m[1] as string);
-      }
+      const named = { writes: [] as string[], reads: [] as string[] };
+      for (const program of programs) awkProgramObjection(program, named);
+      t.write.push(...named.writes);
+      t.read.push(...named.reads);
       break;
     }
     case "grep":
@@ -157,7 +159,7 @@ export function commandTargets(cmd: SimpleCommand, ctx: BackupContext = { suffix
       break;
     }
     case "jq":
-      t.read.push(...jqFiles(words));
+      t.read.push(...jqReadTargets(words));
       break;
     case "sort":
       t.write.push(...optionValues("o", ["output"]));
@@ -292,29 +294,4 @@ function tarTargets(words: Word[], t: Targets): void {
   if (creating) t.write.push(...archives);
   else t.read.push(...archives);
   if (extracting) t.write.push(...(dirs.length > 0 ? dirs : ["."]));
-}
-
-/** jq: the first operand is the filter (unless -f gives it); `--rawfile`/`--slurpfile` read files. */
-function jqFiles(words: Word[]): string[] {
-  const files: string[] = [];
-  let filterSeen = false;
-  for (let i = 1; i < words.length; i++) {
-    const t = (words[i] as Word).text;
-    if (t === "--rawfile" || t === "--slurpfile") {
-      const file = words[i + 2]?.text;
-      if (file !== undefined) files.push(file);
-      i += 2;
-    } else if (t === "--arg" || t === "--argjson") i += 2;
-    else if (t === "-f" || t === "--from-file") {
-      const file = words[i + 1]?.text;
-      if (file !== undefined) files.push(file);
-      filterSeen = true;
-      i++;
-    } else if (t === "--indent") i++;
-    else if (t === "--args" || t === "--jsonargs") break;
-    else if (t.startsWith("-") && t !== "-") continue;
-    else if (!filterSeen) filterSeen = true;
-    else files.push(t);
-  }
-  return files;
 }
