@@ -5,6 +5,7 @@ import { awkProgramObjection } from "./awk.js";
 import { gitObjection } from "./git.js";
 import { findOption, parseCommand, tableObjection, xxdParse, type ParsedArgs } from "./options.js";
 import { sedScriptObjection } from "./sed.js";
+import { jqCommandObjection } from "./lang/jq.js";
 import { readBuiltinObjection } from "./shell-state.js";
 import { tarParse } from "./tar.js";
 import type { Redirect, SimpleCommand } from "./command.js";
@@ -18,7 +19,7 @@ const ALWAYS_READ_ONLY = new Set([
   "unexpand", "column", "join", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum",
   "sha512sum", "b2sum", "cksum", "sum", "base64", "base32", "seq", "true", "false", ":", "sleep",
   "od", "hexdump", "strings", "printenv", "nproc", "arch", "uptime", "free", "ps", "locale",
-  "tty", "type", "whereis", "cal", "expr", "numfmt", "getconf", "logname", "users", "who", "jq",
+  "tty", "type", "whereis", "cal", "expr", "numfmt", "getconf", "logname", "users", "who",
   "cd", "pushd", "popd", "dirs", "wait",
 ]);
 
@@ -52,6 +53,7 @@ const CHECKERS: Record<string, Checker> = {
   gawk: awkObjection,
   mawk: awkObjection,
   nawk: awkObjection,
+  jq: jqCommandObjection,
   find: (words) => {
     for (const w of words.slice(1)) {
       if (/^-(exec|execdir|ok|okdir)$/.test(w.text)) return `find ${w.text} runs a command`;

