@@ -108,7 +108,7 @@ async function scriptsNamed(commands: string[], dir: string): Promise<string[]> 
   for (const command of commands) {
     const expanded = command.replace(/\$\{?(ARMATURE_PROJECT_DIR|CLAUDE_PROJECT_DIR)\}?/g, dir);
     for (const raw of expanded.split(/[\s;&|()<>=`]+/)) {
-      const word = raw.replace(/^["']+|["']+$/g, "");
+      const word = raw.replace(/["'\\]/g, ""); // quote removal, as the shell would
       if (word === "" || word.startsWith("-") || word.includes("$")) continue;
       const abs = resolve(dir, word.startsWith("~") ? "\0" : word);
       if (!isInside(abs, dir)) continue;
