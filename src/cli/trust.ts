@@ -10,6 +10,7 @@ import {
   trustStorePath,
 } from "../settings/trust.js";
 import { UsageError, type CliIO } from "./io.js";
+import { loadExecSettings, type ExecSettings, type ExecSettingsInput } from "./settings.js";
 
 export const TRUST_HELP = `Usage: armature trust [DIR] [options]
 
@@ -90,4 +91,20 @@ export async function trustCommand(argv: string[], io: CliIO): Promise<number> {
   if (pinned.length === 0) io.stdout.write("  (no hooks, allow rules, env, working dirs or MCP servers configured yet)\n");
   for (const entry of pinned) io.stdout.write(`  pinned: ${entry}\n`);
   return 0;
+}
+
+/**
+ * `exec --interactive` on a terminal: when the project's own settings were set aside because it
+ * is not trusted, show what was ignored and offer to trust it now (recorded and pinned, as
+ * `armature trust` does). Declining keeps it untrusted for this run; the warning is not repeated.
+ */
+export async function offerTrust(settings: ExecSettings, input: ExecSettingsInput, io: CliIO): Promise<ExecSettings> {
+  const trust = settings.loaded.trust;
+  const warning = settings.warnings.find((w) => w.startsWith(`${trust.dir} is not trusted`));
+  if (trust.trusted || warning === undefined || !io.question) return settings;
+  const answer = (await io.question(`\narmature: ${warning}\nTrust ${trust.dir} now and apply its settings? [y/N]: `)).trim().toLowerCase();
+  if (answer !== "y" && answer !== "yes") return { ...settings, warnings: settings.warnings.filter((w) => w !== warning) };
+  await trustProject(trust.dir, { home: input.home, userDir: input.userDir });
+  io.stderr.write(`armature: trusted ${trust.dir}\n`);
+  return loadExecSettings(input);
 }

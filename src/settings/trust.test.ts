@@ -179,6 +179,26 @@ describe("trust records", () => {
     });
   });
 
+  it("pins what a hook runs, not what it writes or reads (a log must not untrust the project)", async () => {
+    await withTempDir(async (raw) => {
+      const o = await places(raw);
+      put(join(o.proj, "log.txt"), "");
+      put(join(o.proj, "data.json"), "{}");
+      put(join(o.proj, "run.py"), "print(1)\n");
+      put(join(o.proj, "bin", "tool"), "#!/bin/sh\n");
+      put(join(o.proj, ".armature", "settings.json"), {
+        hooks: {
+          PostToolUse: [
+            { hooks: [{ type: "command", command: "echo done >> log.txt; cat data.json | FOO=1 python3 -u run.py && ./bin/tool --x" }] },
+            { hooks: [{ type: "command", command: "bash", args: ["-e", "bin/tool"] }] },
+          ],
+        },
+      });
+      const fp = await projectFingerprint(o.proj);
+      expect(Object.keys(fp.entries).filter((k) => k.startsWith("script ")).sort()).toEqual(["script bin/tool", "script run.py"]);
+    });
+  });
+
   it("trust is recorded by real path: a symlink to a trusted project is the same project", async () => {
     await withTempDir(async (raw) => {
       const o = await places(raw);

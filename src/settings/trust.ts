@@ -85,39 +85,62 @@ function isInside(path: string, dir: string): boolean {
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }
 
-/** Every string under `command` or `args` keys (hook handlers, MCP server definitions). */
-function commandStrings(value: unknown, out: string[] = []): string[] {
-  if (Array.isArray(value)) for (const v of value) commandStrings(v, out);
+/** Every command line of hook handlers and MCP server definitions: `command` with its `args`. */
+function commandLines(value: unknown, out: string[] = []): string[] {
+  if (Array.isArray(value)) for (const v of value) commandLines(v, out);
   else if (value !== null && typeof value === "object") {
-    for (const [k, v] of Object.entries(value)) {
-      if (k === "command" && typeof v === "string") out.push(v);
-      else if (k === "args" && Array.isArray(v)) out.push(...v.filter((a): a is string => typeof a === "string"));
-      else commandStrings(v, out);
+    const o = value as Record<string, unknown>;
+    if (typeof o.command === "string") {
+      const args = Array.isArray(o.args) ? o.args.filter((a): a is string => typeof a === "string") : [];
+      out.push([o.command, ...args.map((a) => `'${a}'`)].join(" "));
     }
+    for (const [k, v] of Object.entries(o)) if (k !== "command" && k !== "args") commandLines(v, out);
   }
   return out;
 }
 
+/** Programs that run the file named by their first operand. */
+const INTERPRETERS = new Set([
+  "sh", "bash", "zsh", "dash", "ksh", "fish", "node", "nodejs", "deno", "bun", "tsx", "ts-node",
+  "python", "python3", "python2", "pypy", "pypy3", "ruby", "perl", "php", "lua", "Rscript", "osascript", "pwsh",
+]);
+
 /**
- * Files inside the project that a command names (`./hooks/check.sh`, `node tools/hook.js`,
- * `"$CLAUDE_PROJECT_DIR"/x.py`): each word, with the project-dir variables expanded, that is a
- * regular file inside the project. Scripts those scripts call are not followed.
+ * Files inside the project that a command line runs: the program of each simple command
+ * (`./hooks/check.sh`, `"$CLAUDE_PROJECT_DIR"/x.py`) and the script an interpreter is given
+ * (`node tools/hook.js`, `sh post.sh`), with the project-dir variables expanded. Files a command
+ * merely writes or reads are not pinned (a log would untrust the project on every run); scripts
+ * those scripts call are not followed.
  */
-async function scriptsNamed(commands: string[], dir: string): Promise<string[]> {
-  const found = new Set<string>();
-  for (const command of commands) {
-    const expanded = command.replace(/\$\{?(ARMATURE_PROJECT_DIR|CLAUDE_PROJECT_DIR)\}?/g, dir);
-    for (const raw of expanded.split(/[\s;&|()<>=`]+/)) {
-      const word = raw.replace(/["'\\]/g, ""); // quote removal, as the shell would
-      if (word === "" || word.startsWith("-") || word.includes("$")) continue;
-      const abs = resolve(dir, word.startsWith("~") ? "\0" : word);
-      if (!isInside(abs, dir)) continue;
-      try {
-        const real = await realpath(abs);
-        if ((await stat(real)).isFile()) found.add(isInside(real, dir) ? relative(dir, real) : real);
-      } catch {
-        // not a file: a command name, an option or text
+async function scriptsNamed(lines: string[], dir: string): Promise<string[]> {
+  const candidates: string[] = [];
+  for (const line of lines) {
+    const expanded = line.replace(/\$\{?(ARMATURE_PROJECT_DIR|CLAUDE_PROJECT_DIR)\}?/g, dir);
+    for (const simple of expanded.split(/;|&&|\|\||\||\n|&|\(|\)|`/)) {
+      const words = simple
+        .split(/\s+/)
+        .map((w) => w.replace(/["'\\]/g, "")) // quote removal, as the shell would
+        .filter((w) => w !== "" && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
+      const [program, ...rest] = words;
+      if (program === undefined) continue;
+      candidates.push(program);
+      const name = program.slice(program.lastIndexOf("/") + 1);
+      if (INTERPRETERS.has(name) || name === "env" || name === "exec") {
+        const script = rest.find((w) => !w.startsWith("-") && !/^[<>]/.test(w));
+        if (script !== undefined) candidates.push(script);
       }
+    }
+  }
+  const found = new Set<string>();
+  for (const word of candidates) {
+    if (word.includes("$") || word.startsWith("~")) continue;
+    const abs = resolve(dir, word);
+    if (!isInside(abs, dir)) continue;
+    try {
+      const real = await realpath(abs);
+      if ((await stat(real)).isFile()) found.add(isInside(real, dir) ? relative(dir, real) : real);
+    } catch {
+      // not a file (yet): a command on the PATH, or a script that does not exist
     }
   }
   return [...found].sort();
@@ -155,14 +178,14 @@ export async function projectFingerprint(dir: string): Promise<ProjectFingerprin
         pinned = await Promise.all(value.map(async (d) => [d, typeof d === "string" ? await realDir(resolve(real, d)) : null]));
       }
       entries[`${rel}: ${key}`] = sha(JSON.stringify(pinned));
-      if (key === "hooks" || key === "mcpServers") commands.push(...commandStrings(value));
+      if (key === "hooks" || key === "mcpServers") commands.push(...commandLines(value));
     }
   }
   const mcp = await readOptional(join(real, PROJECT_MCP_FILE));
   if (mcp !== undefined) {
     entries[PROJECT_MCP_FILE] = sha(mcp);
     try {
-      commands.push(...commandStrings(JSON.parse(mcp.toString("utf8"))));
+      commands.push(...commandLines(JSON.parse(mcp.toString("utf8"))));
     } catch {
       // not JSON: its bytes are pinned above
     }
