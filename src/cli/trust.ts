@@ -89,7 +89,7 @@ export async function trustCommand(argv: string[], io: CliIO): Promise<number> {
   if (before.state === "changed") io.stdout.write(`  since the last trust: ${before.changes.join("; ")}\n`);
   const pinned = Object.keys(fp.entries).sort();
   if (pinned.length === 0) io.stdout.write("  (no hooks, allow rules, env, working dirs or MCP servers configured yet)\n");
-  for (const entry of pinned) io.stdout.write(`  pinned: ${entry}\n`);
+  for (const entry of pinned) io.stdout.write(`  pinned: ${entry}${fp.shown?.[entry] ? ` ${fp.shown[entry]}` : ""}\n`);
   return 0;
 }
 

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import { wideningValues } from "./project-policy.js";
+import { describeWidening, wideningValues } from "./project-policy.js";
 
 /**
  * Workspace trust, like `direnv allow`: a project directory's own configuration may only
@@ -35,6 +35,8 @@ export interface ProjectFingerprint {
   hash: string;
   /** What was pinned, by name (`.armature/settings.json: hooks`, `script hooks/pre.sh`, `.mcp.json`), each its hash. */
   entries: Record<string, string>;
+  /** For the user who trusts it: each pinned entry's value in short (`"./rootlink" → /`). Not part of the hash. */
+  shown?: Record<string, string>;
 }
 
 export interface TrustRecord extends ProjectFingerprint {
@@ -156,6 +158,7 @@ async function scriptsNamed(lines: string[], dir: string): Promise<string[]> {
 export async function projectFingerprint(dir: string): Promise<ProjectFingerprint> {
   const real = await realDir(dir);
   const entries: Record<string, string> = {};
+  const shown: Record<string, string> = {};
   const commands: string[] = [];
   for (const rel of PROJECT_CONFIG_FILES) {
     const text = await readOptional(join(real, rel));
@@ -178,6 +181,10 @@ export async function projectFingerprint(dir: string): Promise<ProjectFingerprin
         pinned = await Promise.all(value.map(async (d) => [d, typeof d === "string" ? await realDir(resolve(real, d)) : null]));
       }
       entries[`${rel}: ${key}`] = sha(JSON.stringify(pinned));
+      shown[`${rel}: ${key}`] =
+        key === "permissions.additionalDirectories" && Array.isArray(pinned)
+          ? (pinned as Array<[unknown, unknown]>).map(([d, real]) => `${JSON.stringify(d)} → ${String(real)}`).join(", ")
+          : describeWidening(key, value).slice(key.length + 1);
       if (key === "hooks" || key === "mcpServers") commands.push(...commandLines(value));
     }
   }
@@ -195,7 +202,7 @@ export async function projectFingerprint(dir: string): Promise<ProjectFingerprin
     if (content !== undefined) entries[`script ${script}`] = sha(content);
   }
   const hash = sha(JSON.stringify(Object.entries(entries).sort(([a], [b]) => a.localeCompare(b))));
-  return { dir: real, hash, entries };
+  return { dir: real, hash, entries, shown };
 }
 
 interface TrustStore {
