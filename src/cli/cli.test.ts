@@ -106,7 +106,7 @@ describe("armature exec with hooks from settings", () => {
         { type: "tool_use", id: "a", name: "Bash", input: { command: "rm -f nothing.txt" } },
         { type: "tool_use", id: "b", name: "Bash", input: { command: "echo hi" } },
       ]));
-      expect(await main(["exec", "--cwd", dir], c)).toBe(0);
+      expect(await main(["exec", "--cwd", dir, "--trust-project"], c)).toBe(0);
       const [a, b] = JSON.parse(c.out).content;
       expect(a).toMatchObject({ is_error: true, content: "<tool_use_error>PreToolUse hook blocked this call: no rm here</tool_use_error>" });
       expect(b).toMatchObject({ content: "hi" });
@@ -120,7 +120,7 @@ describe("armature exec with hooks from settings", () => {
       const file = join(dir, ".armature", "settings.json");
       await writeFile(file, JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "true", timeout: -1 }] }] } }));
       const c = io("[]");
-      expect(await main(["exec", "--cwd", dir], c)).toBe(2);
+      expect(await main(["exec", "--cwd", dir, "--trust-project"], c)).toBe(2);
       expect(c.err).toContain(file);
       expect(c.err).toContain("hooks.PreToolUse[0].hooks[0].timeout");
     });
@@ -135,7 +135,7 @@ describe("armature exec session files and notices", () => {
       await writeFile(join(dir, ".armature", "settings.json"), JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "echo oops >&2; exit 1" }] }] } }));
       const sessionDir = join(dir, "state");
       const c = io(JSON.stringify([{ type: "tool_use", id: "a", name: "Bash", input: { command: "seq 1 100000" } }]));
-      expect(await main(["exec", "--cwd", dir, "--session-dir", sessionDir], c)).toBe(0);
+      expect(await main(["exec", "--cwd", dir, "--trust-project", "--session-dir", sessionDir], c)).toBe(0);
       const text = JSON.parse(c.out).content[0].content as string;
       const path = /(\/\S+\.output)/.exec(text)![1]!;
       expect(path.startsWith(sessionDir)).toBe(true);

@@ -13,6 +13,7 @@ import { createSession, type SessionOptions } from "../session/session.js";
 import { builtinTools } from "../tools/index.js";
 import { UsageError, type CliIO } from "./io.js";
 import { terminalApprover } from "./prompt.js";
+import { offerTrust } from "./trust.js";
 import { loadExecSettings, SETTINGS_HELP, SETTINGS_OPTIONS, settingsInputFrom, settingsWarnings } from "./settings.js";
 
 export const EXEC_HELP = `Usage: armature exec [FILE|-] [options]
@@ -80,7 +81,8 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
   }
 
   const cwd = settingsInput.cwd;
-  const settings = await loadExecSettings(settingsInput);
+  let settings = await loadExecSettings(settingsInput);
+  if (values.interactive && io.isTTY) settings = await offerTrust(settings, settingsInput, io);
   const tools = builtinTools();
   for (const warning of settingsWarnings(settings, tools)) io.stderr.write(`armature: ${warning}\n`);
   if (values.interactive && !io.isTTY) throw new UsageError("--interactive needs a terminal; without one, calls that ask are denied");

@@ -2,12 +2,14 @@ import { createInterface } from "node:readline/promises";
 import { execCommand, EXEC_HELP } from "./exec.js";
 import { readAll, UsageError, type CliIO } from "./io.js";
 import { permissionsCommand, PERMISSIONS_HELP } from "./permissions.js";
+import { trustCommand, TRUST_HELP } from "./trust.js";
 
 const HELP = `Usage: armature <command> [options]
 
 Commands:
   exec          run assistant turns of tool calls, print tool_result blocks
   permissions   check the decision for a call (check), show the effective rules (list)
+  trust         trust a project's own settings (hooks, allow rules, env…), list or revoke trust
 
 Run 'armature <command> --help' for a command's options.
 `;
@@ -38,6 +40,8 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
         return await execCommand(rest, io);
       case "permissions":
         return await permissionsCommand(rest, io);
+      case "trust":
+        return await trustCommand(rest, io);
       case undefined:
       case "help":
       case "-h":
@@ -52,6 +56,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
       io.stderr.write(`armature: ${(err as Error).message}\n`);
       if (command === "exec" && !(err instanceof UsageError)) io.stderr.write(EXEC_HELP);
       if (command === "permissions" && !(err instanceof UsageError)) io.stderr.write(PERMISSIONS_HELP);
+      if (command === "trust" && !(err instanceof UsageError)) io.stderr.write(TRUST_HELP);
       return 2;
     }
     throw err;

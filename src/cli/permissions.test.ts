@@ -101,6 +101,10 @@ describe("armature permissions list", () => {
     await withTempDir(async (dir) => {
       mkdirSync(join(dir, ".armature"));
       writeFileSync(join(dir, ".armature", "settings.local.json"), JSON.stringify({ permissions: { allow: ["Bash(make *)"], deny: ["Raed(x)"] } }));
+      const untrusted = io();
+      expect(await main(["permissions", "list", "--cwd", dir, "--json"], untrusted)).toBe(0);
+      expect(JSON.parse(untrusted.out()).rules.map((r: { rule: string }) => r.rule)).toEqual(["Raed(x)"]);
+      expect(await main(["trust", dir], io())).toBe(0);
       const t = io();
       expect(await main(["permissions", "list", "--cwd", dir, "--ask", "Bash(git push *)", "--json"], t)).toBe(0);
       const json = JSON.parse(t.out());
@@ -124,15 +128,18 @@ describe("armature exec settings", () => {
       mkdirSync(join(dir, ".armature"));
       writeFileSync(join(dir, ".armature", "settings.json"), JSON.stringify({ env: { FOO: "project" }, permissions: { deny: ["Bash(curl *)"], additionalDirectories: ["../shared"] } }));
       writeFileSync(join(dir, ".armature", "settings.local.json"), JSON.stringify({ env: { FOO: "local" }, hooks: { PreToolUse: [] } }));
-      const s = await loadExecSettings({ cwd: dir, cli: { allow: ["Bash(ls *)"] } });
-      expect(s.rules.map((r) => r.raw)).toEqual(["Bash(ls *)", "Bash(curl *)"]);
+      // Untrusted, a project's own settings may only restrict: the deny rule applies, nothing else.
+      const u = await loadExecSettings({ cwd: dir, cli: { allow: ["Bash(ls *)"] } });
+      expect(u.rules.map((r) => r.raw)).toEqual(["Bash(ls *)", "Bash(curl *)"]);
+      expect(u.env).toEqual({});
+      expect(u.additionalDirectories).toEqual([]);
+      expect(u.hookConfigs).toEqual([]);
+      expect(u.warnings[0]).toContain(`${dir} is not trusted`);
+      expect(u.warnings[0]).toContain('permissions.additionalDirectories ["../shared"]');
+      // Trusted (here for this run), they apply; env only with inert names unless the user lets it.
+      const s = await loadExecSettings({ cwd: dir, trustProject: true, allowProjectEnv: true, cli: { allow: ["Bash(ls *)"] } });
       expect(s.env).toEqual({ FOO: "local" });
-      // A project's own settings cannot widen the working dirs beyond the project…
-      expect(s.additionalDirectories).toEqual([]);
-      expect(s.warnings.join("\n")).toContain('permissions.additionalDirectories "../shared" is outside the project and ignored');
-      // …unless the user says they trust it.
-      const trusted = await loadExecSettings({ cwd: dir, trustProject: true, cli: {} });
-      expect(trusted.additionalDirectories).toEqual([join(dir, "..", "shared")]);
+      expect(s.additionalDirectories).toEqual([join(dir, "..", "shared")]);
       expect(s.hookConfigs).toEqual([{ source: join(dir, ".armature", "settings.local.json"), config: { PreToolUse: [] } }]);
       const session = createSession({ cwd: dir, env: s.env, rules: s.rules });
       expect(session.context.session.env).toEqual({ FOO: "local" });

@@ -19,6 +19,7 @@ export const SETTINGS_OPTIONS = {
   "settings-from": { type: "string", multiple: true },
   "allow-project-bypass": { type: "boolean" },
   "trust-project": { type: "boolean" },
+  "allow-project-env": { type: "boolean" },
 } as const;
 
 export const SETTINGS_HELP = `  --cwd DIR              working directory (default: the current one); its settings are read
@@ -28,7 +29,9 @@ export const SETTINGS_HELP = `  --cwd DIR              working directory (defaul
   --settings FILE        a settings file (JSON) on top of the project's
   --settings-from claude also read the matching .claude/ settings files
   --allow-project-bypass let project settings choose bypassPermissions or auto
-  --trust-project        let project settings set code-running env variables and working dirs outside it
+  --trust-project        trust the project's own settings for this run (hooks, allow rules, env, working
+                         dirs, MCP servers); otherwise they may only restrict until 'armature trust'
+  --allow-project-env    let a trusted project's env set any variable (default: only inert ones)
 `;
 
 export interface SettingsFlagValues {
@@ -42,6 +45,7 @@ export interface SettingsFlagValues {
   "settings-from"?: string[];
   "allow-project-bypass"?: boolean;
   "trust-project"?: boolean;
+  "allow-project-env"?: boolean;
 }
 
 export function checkMode(mode: unknown, flag: string): PermissionMode | undefined {
@@ -68,6 +72,7 @@ export function settingsInputFrom(values: SettingsFlagValues): ExecSettingsInput
     settingsFrom: values["settings-from"],
     allowProjectBypass: values["allow-project-bypass"],
     trustProject: values["trust-project"],
+    allowProjectEnv: values["allow-project-env"],
     cli: { allow: values.allow, ask: values.ask, deny: values.deny, mode: checkMode(values.mode, "--mode"), addDirs: values["add-dir"] },
   };
 }
@@ -83,10 +88,12 @@ export interface ExecSettingsInput {
   settingsFrom?: string[];
   allowProjectBypass?: boolean;
   trustProject?: boolean;
+  allowProjectEnv?: boolean;
   cli: { allow?: string[]; ask?: string[]; deny?: string[]; mode?: PermissionMode; addDirs?: string[] };
-  /** For tests: where managed and user settings are read from. */
+  /** For tests: where managed and user settings (and trust.json) are read from. */
   home?: string;
   managedPath?: string;
+  userDir?: string;
 }
 
 export interface ExecSettings {
@@ -120,10 +127,11 @@ export async function loadExecSettings(input: ExecSettingsInput): Promise<ExecSe
     settingsFrom: (input.settingsFrom ?? []) as "claude"[],
     allowBypassFromProject: input.allowProjectBypass === true,
     trustProject: input.trustProject === true,
+    allowProjectEnv: input.allowProjectEnv === true,
   };
   let loaded: LoadedSettings;
   try {
-    loaded = await loadSettings({ cwd: input.cwd, cli, home: input.home, managedPath: input.managedPath });
+    loaded = await loadSettings({ cwd: input.cwd, cli, home: input.home, managedPath: input.managedPath, userDir: input.userDir });
   } catch (err) {
     if (err instanceof SettingsError) throw new UsageError(settingsErrorMessage(err));
     throw err;

@@ -86,7 +86,9 @@ describe("hooks through a session", () => {
       const post = await script(dir, "post.sh", `echo '{"systemMessage":"note indexed","hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"remember to link the note"}}'`);
       const s = await sessionWith(dir, { PostToolUse: [{ matcher: "Note", hooks: [cmd(post)] }] });
       const turn = await s.runTurnDetailed([toolUse("Note", { name: "a", text: "hi" }, "t1")]);
-      expect(turn.results[0]!.content).toBe("wrote a.txt\n\nremember to link the note");
+      expect(turn.results[0]!.content).toBe(
+        "wrote a.txt\n\n[PostToolUse hook output: added by a hook configured in settings, not part of the tool's result]\nremember to link the note",
+      );
       expect(turn.notices).toEqual(["note indexed"]);
       await s.close();
     });
@@ -100,7 +102,7 @@ describe("hooks through a session", () => {
       const [r] = await s.runTurn([toolUse("Note", { name: "a", text: "fail" }, "t1")]);
       expect(r!.is_error).toBe(true);
       expect(r!.content).toContain("the disk said no");
-      expect(r!.content).toContain("check the disk");
+      expect(r!.content).toContain("[PostToolUseFailure hook output: added by a hook configured in settings, not part of the tool's result]\ncheck the disk");
       expect(r!.content).toContain("retry with another name");
       const input = JSON.parse(await readFile(join(dir, "failure.json"), "utf8"));
       expect(input).toMatchObject({ hook_event_name: "PostToolUseFailure", tool_name: "Note", tool_use_id: "t1", is_interrupt: false });
@@ -175,7 +177,7 @@ describe("hooks through a session", () => {
       expect(input.hook_event_name).toBe("PostToolBatch");
       expect(input.tool_calls.map((c: { tool_use_id: string; tool_name: string }) => `${c.tool_name}:${c.tool_use_id}`)).toEqual(["Note:t1", "Note:t2"]);
       expect(input.tool_calls[0].tool_response).toBe("wrote a.txt");
-      expect(turn.newMessages).toEqual([{ role: "user", content: "lint ran: clean" }]);
+      expect(turn.newMessages).toEqual([{ role: "user", content: "[PostToolBatch hook output: added by a hook configured in settings, not part of the tool's result]\nlint ran: clean" }]);
       await s.close();
     });
   });

@@ -118,7 +118,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     if (accepted.length === 0) return;
     if (scope !== "session") {
       try {
-        await addPermissionRules(file, "allow", accepted.map((r) => r.raw));
+        await addPermissionRules(file, "allow", accepted.map((r) => r.raw), { home: options.home, userDir: options.userDir });
       } catch (err) {
         notices.push(`Could not save ${accepted.map((r) => r.raw).join(", ")} to ${file}: ${(err as Error).message}; remembered for this session only`);
         for (const r of accepted) r.source = "session";

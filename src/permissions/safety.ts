@@ -1,85 +1,152 @@
+import { readdirSync } from "node:fs";
 import { posix } from "node:path";
 import type { ShellSubcommand } from "../tool/types.js";
 import { effectiveArgv } from "./bash-rules.js";
 import picomatch from "picomatch";
 import { expandHome, hasBrace, hasGlob, isDynamicWord, isInside, toPosix, type Canonicalize } from "./paths.js";
 
-/** Directories whose contents configure tools that run code: writes there always need a human. */
-const PROTECTED_DIRS = [
-  ".git",
-  ".armature",
-  ".claude",
-  ".vscode",
-  ".idea",
-  ".husky",
-  ".cargo",
-  ".devcontainer",
-  ".yarn",
-  ".mvn",
+/**
+ * Paths whose contents make other tools run code (or configure this agent): a write there always
+ * needs a human, in every mode (acceptEdits and bypassPermissions included). Data, with the
+ * reason for each entry. Names compare case-insensitively, segment by segment.
+ */
+export const PROTECTED_DIRS: ReadonlyArray<{ name: string; reason: string }> = [
+  { name: ".git", reason: "git runs its hooks and the programs its config names (core.fsmonitor, core.pager…)" },
+  { name: ".hg", reason: "Mercurial runs the hooks in .hg/hgrc" },
+  { name: ".svn", reason: "Subversion's working-copy administration area" },
+  { name: ".armature", reason: "this agent's project settings: hooks, allow rules, env" },
+  { name: ".claude", reason: "the reference agent's project settings: hooks, allow rules, env" },
+  { name: ".vscode", reason: "VS Code runs tasks.json tasks and settings.json names programs (terminal, linters)" },
+  { name: ".idea", reason: "JetBrains IDEs run configured tools and startup tasks" },
+  { name: ".husky", reason: "husky's git hooks run on commit" },
+  { name: ".cargo", reason: "cargo config names build wrappers and runners" },
+  { name: ".devcontainer", reason: "a dev container runs its lifecycle commands on the machine" },
+  { name: ".yarn", reason: "Yarn runs its plugins and the release it holds" },
+  { name: ".mvn", reason: "Maven loads extensions and the wrapper it names" },
+  { name: ".circleci", reason: "CI configuration runs commands with the repository's secrets" },
+  { name: ".buildkite", reason: "CI configuration runs commands with the repository's secrets" },
+  { name: ".githooks", reason: "git hooks (core.hooksPath) run on commit" },
 ];
 
-const PROTECTED_FILES = new Set([
-  ".gitconfig",
-  ".gitmodules",
-  ".bashrc",
-  ".bash_profile",
-  ".bash_login",
-  ".bash_aliases",
-  ".bash_logout",
-  ".zshrc",
-  ".zprofile",
-  ".zshenv",
-  ".zlogin",
-  ".zlogout",
-  ".profile",
-  ".envrc",
-  ".npmrc",
-  ".yarnrc",
-  ".yarnrc.yml",
-  ".pnp.cjs",
-  ".pnp.loader.mjs",
-  ".pnpmfile.cjs",
-  "bunfig.toml",
-  ".bunfig.toml",
-  ".bazelrc",
-  ".bazelversion",
-  ".bazeliskrc",
-  ".pre-commit-config.yaml",
-  "lefthook.yml",
-  "lefthook.yaml",
-  ".lefthook.yml",
-  ".lefthook.yaml",
-  "gradle-wrapper.properties",
-  "maven-wrapper.properties",
-  ".devcontainer.json",
-  ".ripgreprc",
-  "pyrightconfig.json",
-  ".mcp.json",
-  ".claude.json",
-]);
+export const PROTECTED_FILES: ReadonlyArray<{ name: string; reason: string }> = [
+  ...[".gitconfig", ".gitmodules", ".gitattributes"].map((name) => ({ name, reason: "git reads it: it can name filters and programs that git runs" })),
+  ...[".bashrc", ".bash_profile", ".bash_login", ".bash_aliases", ".bash_logout", ".zshrc", ".zprofile", ".zshenv", ".zlogin", ".zlogout", ".profile"].map(
+    (name) => ({ name, reason: "a shell start-up file, run by every new shell" }),
+  ),
+  { name: ".envrc", reason: "direnv runs it on entering the directory" },
+  ...[".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", ".pnp.cjs", ".pnp.loader.mjs", "bunfig.toml", ".bunfig.toml"].map((name) => ({
+    name,
+    reason: "the package manager reads it: it can name scripts, hooks and registries",
+  })),
+  ...[".bazelrc", ".bazelversion", ".bazeliskrc"].map((name) => ({ name, reason: "Bazel reads it: it selects the binary and its flags" })),
+  ...[".pre-commit-config.yaml", "lefthook.yml", "lefthook.yaml", ".lefthook.yml", ".lefthook.yaml"].map((name) => ({ name, reason: "git hook managers run what it names on commit" })),
+  ...["gradle-wrapper.properties", "maven-wrapper.properties"].map((name) => ({ name, reason: "the build wrapper downloads and runs the distribution it names" })),
+  { name: ".devcontainer.json", reason: "a dev container runs its lifecycle commands on the machine" },
+  { name: ".ripgreprc", reason: "ripgrep reads it (RIPGREP_CONFIG_PATH): --pre runs a program on every file" },
+  { name: "pyrightconfig.json", reason: "the type checker reads it: it can name interpreters and paths" },
+  { name: ".mcp.json", reason: "the project's MCP servers: programs the agent starts" },
+  { name: ".claude.json", reason: "the reference agent's configuration" },
+  { name: ".rprofile", reason: "R runs it at start-up" },
+  { name: ".gitlab-ci.yml", reason: "CI configuration runs commands with the repository's secrets" },
+  { name: ".travis.yml", reason: "CI configuration runs commands with the repository's secrets" },
+  { name: "azure-pipelines.yml", reason: "CI configuration runs commands with the repository's secrets" },
+  { name: "bitbucket-pipelines.yml", reason: "CI configuration runs commands with the repository's secrets" },
+  { name: "sitecustomize.py", reason: "Python imports it at start-up when it is on the path" },
+  { name: "usercustomize.py", reason: "Python imports it at start-up when it is on the path" },
+];
+
+/** Protected by where they are: a sequence of segments (lower case) and what it means. */
+const PROTECTED_SEQUENCES: ReadonlyArray<{ segments: readonly string[]; reason: string }> = [
+  { segments: [".config", "git"], reason: "git's user configuration" },
+  { segments: [".github", "workflows"], reason: "CI workflows run commands with the repository's secrets" },
+  { segments: [".github", "actions"], reason: "CI actions run commands with the repository's secrets" },
+  { segments: [".gitlab", "ci"], reason: "CI configuration runs commands with the repository's secrets" },
+];
+
+/** Directories whose `*.pth` files Python runs (import lines) at start-up. */
+const SITE_DIRS = new Set(["site-packages", "dist-packages"]);
+
+const DIR_REASONS = new Map(PROTECTED_DIRS.map((d) => [d.name, d.reason]));
+const FILE_REASONS = new Map(PROTECTED_FILES.map((f) => [f.name, f.reason]));
 
 /**
  * Why a write to this path is protected, or null. Compared case-insensitively, segment by
  * segment, so `.GIT/hooks` and `sub/.Claude/x` are caught on case-insensitive file systems.
+ * An absolute path is also looked at on disk: a directory acting as a git dir (see gitDirReason).
  */
 export function protectedPathReason(path: string): string | null {
   const segments = path.toLowerCase().split("/").filter(Boolean);
   for (let i = 0; i < segments.length; i++) {
     const seg = segments[i]!;
     if (seg === ".claude" && segments[i + 1] === "worktrees") continue;
-    if (PROTECTED_DIRS.includes(seg) && i < segments.length - 1) return `${seg}/ is a protected directory`;
-    if (PROTECTED_DIRS.includes(seg)) return `${seg} is a protected directory`;
-    if (seg === ".config" && segments[i + 1] === "git") return ".config/git is protected";
+    const dirReason = DIR_REASONS.get(seg);
+    if (dirReason !== undefined) return `${seg}${i < segments.length - 1 ? "/" : ""} is a protected directory (${dirReason})`;
+    for (const seq of PROTECTED_SEQUENCES) {
+      if (seq.segments.every((s, k) => segments[i + k] === s)) return `${seq.segments.join("/")} is protected (${seq.reason})`;
+    }
+    if (SITE_DIRS.has(seg) && i < segments.length - 1 && segments[segments.length - 1]!.endsWith(".pth")) {
+      return `a .pth file in ${seg} is protected (Python runs its import lines at start-up)`;
+    }
   }
   const base = segments[segments.length - 1];
-  if (base !== undefined && PROTECTED_FILES.has(base)) return `${base} is a protected file`;
+  const fileReason = base !== undefined ? FILE_REASONS.get(base) : undefined;
+  if (base !== undefined && fileReason !== undefined) return `${base} is a protected file (${fileReason})`;
+  return path.startsWith("/") ? gitDirReason(path) : null;
+}
+
+/** What makes a directory a git dir: git treats one holding HEAD, objects/ and refs/ as a repository. */
+const GIT_DIR_MARKERS = ["head", "objects", "refs", "config", "packed-refs", "commondir"];
+/** Names inside a git dir through which git runs code or reads what to run. */
+const GIT_DIR_ENTRIES = new Set(["head", "config", "objects", "refs", "hooks", "info", "packed-refs", "commondir", "gitdir", "worktrees"]);
+
+/** The git-dir markers a directory holds, each of the kind git needs (`objects` a folder, `config` a file). */
+function entriesOf(dir: string): Set<string> {
+  const out = new Set<string>();
+  try {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const n = e.name.toLowerCase();
+      const wantsDir = n === "objects" || n === "refs";
+      if (GIT_DIR_MARKERS.includes(n) && (e.isSymbolicLink() || (wantsDir ? e.isDirectory() : e.isFile()))) out.add(n);
+    }
+  } catch {
+    // not a directory (yet)
+  }
+  return out;
+}
+
+/**
+ * A write that makes (or changes) a directory acting as a git dir, found where git looks for a
+ * repository (a bare repository, a `GIT_DIR` target, a `.git` by another name): `config`,
+ * `HEAD`, `objects/`, `refs/` or `hooks/` in a directory that already holds another git-dir
+ * entry (`HEAD`, `objects`, `refs`, `config`…). Its `config` can name programs (core.fsmonitor,
+ * core.pager) that any `git status` there runs.
+ */
+export function gitDirReason(absolutePath: string): string | null {
+  const segments = absolutePath.split("/").filter(Boolean);
+  // The entry written may be the file itself (`x/config`) or a directory above it (`x/hooks/pre-commit`).
+  for (let i = segments.length - 1; i >= Math.max(0, segments.length - 4); i--) {
+    const name = segments[i]!.toLowerCase();
+    if (!GIT_DIR_ENTRIES.has(name)) continue;
+    const dir = `/${segments.slice(0, i).join("/")}`;
+    const present = entriesOf(dir);
+    const others = GIT_DIR_MARKERS.filter((m) => m !== name && present.has(m));
+    if (others.length > 0 && (present.has("head") || name === "head" || others.length >= 2)) {
+      return `${dir} acts as a git directory (it holds ${others.join(", ")}): git runs what its config and hooks name`;
+    }
+  }
   return null;
 }
 
 /** Whether a one-segment glob (`*.o`, `.gi?`) may expand to a protected directory or file name. */
 export function globMayNameProtected(segment: string): boolean {
   const match = picomatch(segment, { dot: true, nocase: true });
-  return PROTECTED_DIRS.some((d) => match(d)) || [...PROTECTED_FILES].some((f) => match(f)) || match("worktrees") || match("git");
+  return (
+    PROTECTED_DIRS.some((d) => match(d.name)) ||
+    PROTECTED_FILES.some((f) => match(f.name)) ||
+    PROTECTED_SEQUENCES.some((s) => s.segments.some((seg) => match(seg))) ||
+    match("worktrees") ||
+    match("x.pth")
+  );
 }
 
 const RM_COMMANDS = new Set(["rm", "rmdir", "unlink", "shred"]);

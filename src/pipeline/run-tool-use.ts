@@ -166,7 +166,7 @@ async function runStages(
   let input = prepared.parsed.input;
 
   const notices: string[] = [];
-  const additionalContext: string[] = [];
+  const additionalContext: HookContext[] = [];
   let preventContinuation: string | undefined;
   const hooks = services.hooks;
 
@@ -183,7 +183,7 @@ async function runStages(
     if (hooks?.has("PreToolUse", tool.name)) {
       const out = await hooks.run("PreToolUse", hookInput("PreToolUse", context, tool, id, observable), tool.name, signal);
       collectNotices(out, notices);
-      additionalContext.push(...out.additionalContext);
+      additionalContext.push(...out.additionalContext.map((text) => ({ event: "PreToolUse", text })));
       if (out.stopReason !== undefined) preventContinuation = out.stopReason;
       if (out.blockReason !== undefined) {
         return errorOutcome(id, `PreToolUse hook blocked this call: ${out.blockReason}`, { tool, input, notices, preventContinuation });
@@ -205,18 +205,23 @@ async function runStages(
     // 7. permission resolution
     const toolPermission = await tool.checkPermissions(input, context);
     let decision = services.resolvePermission(permissionRequestFor(tool, input, observable, context, toolPermission, hookDecision));
+    const asked = decision.behavior === "ask" ? decision : undefined;
     if (decision.behavior === "ask") decision = await askForApproval(prepared, tool, input, decision, context, services, notices);
     if (decision.behavior === "allow" && decision.updatedInput) {
       // An input rewritten by the tool's check, a PermissionRequest hook or the approver is
-      // parsed again and held to the deny and ask rules again: a rewrite never launders a call.
+      // judged like an original: parsed, validated and checked by the tool again, then the whole
+      // decision chain (rules, protected paths, the working directories). A rewrite never
+      // launders a call: what it adds that needs approval of its own is denied.
       const reparsed = parseToolInput(tool, runtimeSchema(tool), decision.updatedInput, context);
       if (!reparsed.ok) return errorOutcome(id, reparsed.message, { tool, input, notices, permission: decision });
       input = reparsed.input;
-      const seen = observableInput(tool, input, context);
-      const recheck = services.resolvePermission(permissionRequestFor(tool, input, seen, context, { behavior: "passthrough" }));
-      if (recheck.behavior !== "allow" && recheck.rule !== null) {
-        decision = { ...recheck, behavior: "deny", reason: `The rewritten input is not allowed as rewritten: ${recheck.reason}` };
-      }
+      const revalidated = await tool.validateInput(input, context);
+      if (!revalidated.result) return errorOutcome(id, `The rewritten input is not valid: ${revalidated.message}`, { tool, input, notices, permission: decision });
+      observable = observableInput(tool, input, context);
+      const rewrittenPermission = await tool.checkPermissions(input, context);
+      const recheck = services.resolvePermission(permissionRequestFor(tool, input, observable, context, rewrittenPermission));
+      const refusal = rewriteRefusal(recheck, asked);
+      if (refusal !== null) decision = { ...recheck, behavior: "deny", reason: refusal };
     }
     if (decision.behavior === "deny") {
       context.denials.count++;
@@ -246,8 +251,8 @@ async function runStages(
     if (hooks?.has("PostToolUse", tool.name)) {
       const out = await hooks.run("PostToolUse", hookInput("PostToolUse", context, tool, id, observable, { tool_response: result.data }), tool.name, signal);
       collectNotices(out, notices);
-      additionalContext.push(...out.additionalContext);
-      if (out.blockReason !== undefined) additionalContext.push(`PostToolUse hook feedback: ${out.blockReason}`);
+      additionalContext.push(...out.additionalContext.map((text) => ({ event: "PostToolUse", text })));
+      if (out.blockReason !== undefined) additionalContext.push({ event: "PostToolUse", text: `feedback: ${out.blockReason}` });
       if (out.stopReason !== undefined) preventContinuation = out.stopReason;
     }
 
@@ -277,8 +282,8 @@ async function runStages(
           tool.name,
         );
         collectNotices(out, notices);
-        additionalContext.push(...out.additionalContext);
-        if (out.blockReason !== undefined) additionalContext.push(`PostToolUseFailure hook feedback: ${out.blockReason}`);
+        additionalContext.push(...out.additionalContext.map((text) => ({ event: "PostToolUseFailure", text })));
+        if (out.blockReason !== undefined) additionalContext.push({ event: "PostToolUseFailure", text: `feedback: ${out.blockReason}` });
       } catch (hookErr) {
         notices.push(`PostToolUseFailure hook failed: ${classifyError(hookErr).message}`);
       }
@@ -291,13 +296,40 @@ async function runStages(
 
 const noProgress: ProgressCallback = () => {};
 
+/**
+ * Why a rewritten input may not run, or null. It may when the full chain allows it as rewritten,
+ * or asks only for what the approval already answered: the same concern, or the mode's plain
+ * "needs approval" (no rule, protected path or outside path involved).
+ */
+function rewriteRefusal(recheck: PermissionDecision, asked: PermissionDecision | undefined): string | null {
+  if (recheck.behavior === "allow") return null;
+  if (recheck.behavior === "deny") return `The rewritten input is not allowed as rewritten: ${recheck.reason}`;
+  if (asked && recheck.source === asked.source && recheck.reason === asked.reason) return null;
+  if (asked && (recheck.source ?? "").startsWith("mode:") && / needs approval in \w+ mode$/.test(recheck.reason)) return null;
+  return `The rewritten input needs approval of its own, which the approval of the original input does not give: ${recheck.reason}`;
+}
+
 function collectNotices(out: HookOutcome, notices: string[]): void {
   notices.push(...out.systemMessages, ...out.errors);
 }
 
-function appendContext(block: ToolResultBlock, extra: string[]): ToolResultBlock {
+/** Text a hook added for the model, with the event that produced it. */
+interface HookContext {
+  event: string;
+  text: string;
+}
+
+/**
+ * How hook text is shown to the model: after the tool's own output, under a label naming the
+ * hook event, so that it never reads as part of what the tool returned.
+ */
+export function labelHookContext(event: string, text: string): string {
+  return `[${event} hook output: added by a hook configured in settings, not part of the tool's result]\n${text}`;
+}
+
+function appendContext(block: ToolResultBlock, extra: readonly HookContext[]): ToolResultBlock {
   if (extra.length === 0) return block;
-  const text = extra.join("\n");
+  const text = extra.map((c) => labelHookContext(c.event, c.text)).join("\n\n");
   const content = typeof block.content === "string"
     ? `${block.content}\n\n${text}`
     : [...block.content, { type: "text" as const, text }];

@@ -9,7 +9,7 @@ import { parseRuleLists } from "../permissions/rule.js";
 import { createPermissionEngine, type AutoClassifier } from "../permissions/engine.js";
 import type { Approver, PermissionResolver } from "../permissions/types.js";
 import { prepareTurn } from "../pipeline/prepare.js";
-import { defaultPipelineServices, hookCommonInput, type PipelineServices, type ToolCallOutcome } from "../pipeline/run-tool-use.js";
+import { defaultPipelineServices, hookCommonInput, labelHookContext, type PipelineServices, type ToolCallOutcome } from "../pipeline/run-tool-use.js";
 import { toOpenAIToolMessages, type OpenAIToolMessage } from "../providers/openai.js";
 import {
   anthropicToolDefinitions,
@@ -258,7 +258,7 @@ async function postToolBatchHooks(
   });
   result.notices.push(...out.systemMessages, ...out.errors);
   const context_ = [...out.additionalContext, ...(out.blockReason !== undefined ? [`PostToolBatch hook feedback: ${out.blockReason}`] : [])];
-  if (context_.length > 0) result.newMessages.push({ role: "user", content: context_.join("\n") });
+  if (context_.length > 0) result.newMessages.push({ role: "user", content: labelHookContext("PostToolBatch", context_.join("\n")) });
   if (out.stopReason !== undefined && result.preventContinuation === undefined) result.preventContinuation = out.stopReason;
 }
 

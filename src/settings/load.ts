@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
-import { dirname, join, resolve, sep } from "node:path";
-import { parseRule, RuleParseError } from "../permissions/rule.js";
+import { dirname, join, resolve } from "node:path";
 import type { PermissionMode, PermissionRule } from "../tool/types.js";
-import { editDistance } from "../tools/fs/similar-files.js";
-import { SettingsError, SettingsFileSchema, validateSettings, type SettingsFile } from "./schema.js";
+import { mergeSettings } from "./merge.js";
+import { SettingsError, validateSettings, type SettingsFile } from "./schema.js";
+import { PROJECT_MCP_FILE, projectTrustStatus, type TrustStatus } from "./trust.js";
 
 /** Settings levels, highest precedence first. */
 export type SettingsLevel = "managed" | "cli" | "local" | "project" | "user";
@@ -23,8 +23,10 @@ export interface CliSettings {
   settingsFrom?: readonly "claude"[];
   /** Lets project and local settings set `bypassPermissions` (they never can on their own). */
   allowBypassFromProject?: boolean;
-  /** Lets project and local settings set code-running `env` variables and working dirs outside the project. */
+  /** `--trust-project`: trust the project's own configuration for this run (as `armature trust` would, unpinned). */
   trustProject?: boolean;
+  /** `--allow-project-env`: a trusted project's `env` may set any variable, not only inert ones. */
+  allowProjectEnv?: boolean;
 }
 
 export interface LoadSettingsOptions {
@@ -36,6 +38,12 @@ export interface LoadSettingsOptions {
   managedPath?: string;
   /** User settings directory (default: env ARMATURE_CONFIG_DIR, else ~/.armature). */
   userDir?: string;
+  /**
+   * Trust the project's own configuration (its hooks, allow rules, env, MCP servers…) for this
+   * load. Default: trusted only if the user ran `armature trust` on it and its configuration has
+   * not changed since; otherwise project settings may only restrict.
+   */
+  trustProject?: boolean;
 }
 
 export interface SettingsSource {
@@ -55,13 +63,30 @@ export interface LoadedSettings {
   env: Record<string, string>;
   /** Each file's raw `hooks` object, highest precedence first, for the hooks module. */
   hooks: Array<{ source: string; config: unknown }>;
-  /** `allowedHttpHookUrls` and `httpHookAllowedEnvVars` of the highest level that sets them. */
+  /** `allowedHttpHookUrls` and `httpHookAllowedEnvVars`: what every level that sets them allows (the narrowest). */
   hookPolicy: { allowedHttpHookUrls?: string[]; httpHookAllowedEnvVars?: string[] };
+  /** Each level's raw `mcpServers` object that may be used, highest precedence first (project ones only when trusted). */
+  mcpServers: Array<{ source: string; level: SettingsLevel; config: Record<string, unknown> }>;
+  /** The project's `.mcp.json`: its server names, and whether they may be started (only when the project is trusted). */
+  projectMcp: { path: string; exists: boolean; servers: string[]; allowed: boolean };
+  /** Whether the project's own configuration is trusted, and if it was once, what changed. */
+  trust: TrustStatus;
+  /** Project configuration that was not applied, one entry per key (for library users; the CLI prints `warnings`). */
+  ignored: IgnoredSetting[];
   sources: SettingsSource[];
   warnings: string[];
 }
 
-interface LoadedFile {
+/** A project setting that was not applied, and why. */
+export interface IgnoredSetting {
+  source: string;
+  key: string;
+  /** The key and a short form of its value, e.g. `permissions.allow ["Bash(*)"]`. */
+  detail: string;
+  why: "untrusted" | "not-inert-env" | "outside-project" | "needs-flag";
+}
+
+export interface LoadedFile {
   path: string;
   level: SettingsLevel;
   /** The directory `/x` rules and relative additionalDirectories are anchored to. */
@@ -125,7 +150,7 @@ async function readPlan(plan: Array<Omit<LoadedFile, "settings">>): Promise<Arra
   );
 }
 
-function isLoaded(f: LoadedFile | Omit<LoadedFile, "settings">): f is LoadedFile {
+export function isLoaded(f: LoadedFile | Omit<LoadedFile, "settings">): f is LoadedFile {
   return "settings" in f;
 }
 
@@ -143,155 +168,31 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
   const wantsClaude = (cli.settingsFrom ?? []).includes("claude") || files.some((f) => isLoaded(f) && f.settings.import?.includes("claude"));
   if (wantsClaude) files = await readPlan(settingsFilePlan(options, true));
   const loaded = files.filter(isLoaded);
-  return mergeSettings(loaded, files, { cwd, home, cli });
+  const trust = await projectTrustStatus(cwd, {
+    home,
+    userDir: userDirFor(options, home),
+    override: options.trustProject === true || cli.trustProject === true,
+  });
+  const projectMcp = await readProjectMcp(cwd, trust.trusted);
+  return mergeSettings(loaded, files, { cwd, home, cli, trust, projectMcp });
 }
 
-/**
- * Variables through which a value in a cloned repository's settings would run code in every
- * tool process: shell start-up files, loader and interpreter hooks, the search path, git's
- * and the pager's programs.
- */
-const EXECUTION_ENV = /^(BASH_ENV|ENV|PATH|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|IFS|CDPATH|LD_.*|DYLD_.*|NODE_OPTIONS|NODE_PATH|PYTHON(STARTUP|PATH|HOME)|PERL5LIB|PERL5OPT|RUBYOPT|RUBYLIB|GIT_.*|PAGER|EDITOR|VISUAL|SSH_ASKPASS|SUDO_ASKPASS|ARMATURE_.*|CLAUDE_.*|BASH_FUNC_.*)$/;
-
-export function isExecutionEnvVar(name: string): boolean {
-  return EXECUTION_ENV.test(name);
-}
-
-function isInsideDir(path: string, dir: string): boolean {
-  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
-}
-
-const KNOWN_KEYS = Object.keys(SettingsFileSchema.shape);
-
-/** A top-level key one or two letters away from one we read is most likely a typo that drops rules. */
-function unknownKeyWarnings(layer: Layer): string[] {
-  const out: string[] = [];
-  for (const key of Object.keys(layer.settings)) {
-    if (KNOWN_KEYS.includes(key)) continue;
-    const near = KNOWN_KEYS.find((known) => editDistance(key.toLowerCase(), known.toLowerCase(), 2) <= 2);
-    if (near !== undefined) out.push(`${layer.source}: unknown key ${JSON.stringify(key)} is ignored — did you mean ${JSON.stringify(near)}?`);
+/** The server names of the project's `.mcp.json` (an unreadable file counts as present, with none named). */
+async function readProjectMcp(cwd: string, trusted: boolean): Promise<LoadedSettings["projectMcp"]> {
+  const path = join(cwd, PROJECT_MCP_FILE);
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch {
+    return { path, exists: false, servers: [], allowed: trusted };
   }
-  return out;
-}
-
-/** One level's contribution, in precedence order. The command-line flags are a layer of their own. */
-interface Layer {
-  source: string;
-  level: SettingsLevel;
-  root: string;
-  settings: SettingsFile;
-}
-
-function cliLayer(cli: CliSettings, cwd: string): Layer {
-  const permissions: NonNullable<SettingsFile["permissions"]> = {};
-  if (cli.allow) permissions.allow = [...cli.allow];
-  if (cli.ask) permissions.ask = [...cli.ask];
-  if (cli.deny) permissions.deny = [...cli.deny];
-  if (cli.addDirs) permissions.additionalDirectories = [...cli.addDirs];
-  if (cli.mode) permissions.defaultMode = cli.mode;
-  return { source: "command line", level: "cli", root: cwd, settings: { permissions } };
-}
-
-function mergeSettings(
-  loaded: LoadedFile[],
-  all: Array<LoadedFile | Omit<LoadedFile, "settings">>,
-  ctx: { cwd: string; home: string; cli: CliSettings },
-): LoadedSettings {
-  const { cwd, home, cli } = ctx;
-  const layers: Layer[] = [];
-  for (const f of loaded) if (f.level === "managed") layers.push({ source: f.path, level: f.level, root: f.root, settings: f.settings });
-  layers.push(cliLayer(cli, cwd));
-  for (const f of loaded) if (f.level !== "managed") layers.push({ source: f.path, level: f.level, root: f.root, settings: f.settings });
-
-  const warnings: string[] = [];
-  const managed = layers.find((l) => l.level === "managed")?.settings;
-  const managedRulesOnly = managed?.allowManagedPermissionRulesOnly === true;
-  // disableAllHooks in managed settings turns every hook off; anywhere else, all but managed ones.
-  const managedHooksOnly = managed?.allowManagedHooksOnly === true || layers.some((l) => l.level !== "managed" && l.settings.disableAllHooks === true);
-  const noHooks = managed?.disableAllHooks === true;
-  const hookPolicy: LoadedSettings["hookPolicy"] = {};
-  const urlsFrom = layers.find((l) => l.settings.allowedHttpHookUrls !== undefined);
-  if (urlsFrom) hookPolicy.allowedHttpHookUrls = urlsFrom.settings.allowedHttpHookUrls;
-  const varsFrom = layers.find((l) => l.settings.httpHookAllowedEnvVars !== undefined);
-  if (varsFrom) hookPolicy.httpHookAllowedEnvVars = varsFrom.settings.httpHookAllowedEnvVars;
-  const disableBypass = layers.some((l) => l.settings.permissions?.disableBypassPermissionsMode === "disable");
-  const disableAuto = layers.some((l) => l.settings.permissions?.disableAutoMode === "disable");
-
-  const rules: PermissionRule[] = [];
-  const additionalDirectories: string[] = [];
-  const env: Record<string, string> = {};
-  const hooks: Array<{ source: string; config: unknown }> = [];
-  let mode: PermissionMode | undefined;
-  let modeSource = "built-in default";
-
-  for (const layer of layers) {
-    const p = layer.settings.permissions;
-    if (p && (!managedRulesOnly || layer.level === "managed")) {
-      for (const behavior of ["deny", "ask", "allow"] as const) {
-        (p[behavior] ?? []).forEach((raw, i) => {
-          try {
-            rules.push(parseRule(raw, behavior, layer.source, layer.root));
-          } catch (err) {
-            if (err instanceof RuleParseError) throw new SettingsError(layer.source, `permissions.${behavior}[${i}]`, `${JSON.stringify(raw)}: ${err.problem}`);
-            throw err;
-          }
-        });
-      }
-    }
-    const fromProject = layer.level === "project" || layer.level === "local";
-    for (const d of p?.additionalDirectories ?? []) {
-      const expanded = d === "~" ? home : d.startsWith("~/") ? join(home, d.slice(2)) : d;
-      const abs = resolve(layer.root, expanded);
-      if (fromProject && !cli.trustProject && !isInsideDir(abs, cwd)) {
-        warnings.push(`${layer.source}: permissions.additionalDirectories ${JSON.stringify(d)} is outside the project and ignored: a project's own settings cannot widen where tools work (pass --add-dir, or --trust-project)`);
-        continue;
-      }
-      if (!additionalDirectories.includes(abs)) additionalDirectories.push(abs);
-    }
-    const wanted = p?.defaultMode === "manual" ? "default" : p?.defaultMode;
-    if (wanted !== undefined && mode === undefined) {
-      if (fromProject && (wanted === "bypassPermissions" || wanted === "auto") && !cli.allowBypassFromProject) {
-        warnings.push(
-          `${layer.source}: permissions.defaultMode ${JSON.stringify(wanted)} is ignored: project settings cannot choose it on their own (pass --mode ${wanted}, or --allow-project-bypass)`,
-        );
-      } else {
-        mode = wanted;
-        modeSource = layer.level === "cli" ? "--mode" : layer.source;
-      }
-    }
-    for (const [k, v] of Object.entries(layer.settings.env ?? {})) {
-      if (fromProject && !cli.trustProject && isExecutionEnvVar(k)) {
-        warnings.push(`${layer.source}: env.${k} is ignored: a project's own settings cannot set variables that make programs run code (pass --trust-project)`);
-        continue;
-      }
-      if (!(k in env)) env[k] = v;
-    }
-    warnings.push(...unknownKeyWarnings(layer));
-    if (layer.settings.hooks !== undefined && !noHooks && (!managedHooksOnly || layer.level === "managed")) {
-      hooks.push({ source: layer.source, config: layer.settings.hooks });
-    }
+  let servers: string[] = [];
+  try {
+    const json = JSON.parse(text) as { mcpServers?: unknown };
+    if (json.mcpServers && typeof json.mcpServers === "object") servers = Object.keys(json.mcpServers);
+  } catch {
+    servers = [];
   }
-
-  let finalMode: PermissionMode = mode ?? "default";
-  if (finalMode === "bypassPermissions" && disableBypass) {
-    warnings.push("bypassPermissions is disabled by settings (disableBypassPermissionsMode); using default mode");
-    finalMode = "default";
-    modeSource = "disableBypassPermissionsMode";
-  }
-  if (finalMode === "auto" && disableAuto) {
-    warnings.push("auto mode is disabled by settings (disableAutoMode); using default mode");
-    finalMode = "default";
-    modeSource = "disableAutoMode";
-  }
-  return {
-    rules,
-    mode: finalMode,
-    modeSource,
-    additionalDirectories,
-    env,
-    hooks,
-    hookPolicy,
-    sources: all.map((f) => ({ path: f.path, level: f.level, loaded: isLoaded(f) })),
-    warnings,
-  };
+  return { path, exists: true, servers, allowed: trusted };
 }
+

@@ -50,7 +50,7 @@ describe("loadSettings", () => {
         project: { permissions: { allow: ["Bash(npm test *)"], ask: ["Bash(git push *)"], defaultMode: "plan" }, env: { C: "project" } },
         user: { permissions: { allow: ["Read(~/notes/**)"], additionalDirectories: ["~/lib"] } },
       });
-      const s = await loadSettings({ ...o, cli: { deny: ["Bash(rm *)"] } });
+      const s = await loadSettings({ ...o, trustProject: true, cli: { deny: ["Bash(rm *)"], allowProjectEnv: true } });
       expect(s.rules.map((r) => [r.behavior, r.raw])).toEqual([
         ["deny", "Bash(curl *)"],
         ["deny", "Bash(rm *)"],
@@ -81,10 +81,11 @@ describe("loadSettings", () => {
   it("project settings never choose bypassPermissions on their own", async () => {
     await withTempDir(async (dir) => {
       const o = layout(dir, { project: { permissions: { defaultMode: "bypassPermissions" } }, local: { permissions: { defaultMode: "auto" } } });
-      const s = await loadSettings(o);
+      const s = await loadSettings({ ...o, trustProject: true });
       expect(s.mode).toBe("default");
       expect(s.warnings.join("\n")).toMatch(/bypassPermissions.*ignored/);
-      expect((await loadSettings({ ...o, cli: { allowBypassFromProject: true } })).mode).toBe("auto");
+      expect((await loadSettings({ ...o, trustProject: true, cli: { allowBypassFromProject: true } })).mode).toBe("auto");
+      expect((await loadSettings({ ...o, cli: { allowBypassFromProject: true } })).mode).toBe("default");
       const u = layout(join(dir, "u"), { user: { permissions: { defaultMode: "bypassPermissions" } } });
       expect((await loadSettings(u)).mode).toBe("bypassPermissions");
       const d = layout(join(dir, "d"), { user: { permissions: { defaultMode: "bypassPermissions" } }, managed: { permissions: { disableBypassPermissionsMode: "disable" } } });
@@ -117,7 +118,7 @@ describe("loadSettings", () => {
         claudeUser: { permissions: { allow: ["Bash(ls *)"] } },
       });
       expect((await loadSettings(o)).rules).toEqual([]);
-      const s = await loadSettings({ ...o, cli: { settingsFrom: ["claude"] } });
+      const s = await loadSettings({ ...o, trustProject: true, cli: { settingsFrom: ["claude"] } });
       expect(s.rules.map((r) => r.raw)).toEqual(["Read(.env)", "Bash(ls *)"]);
       expect(s.hooks).toEqual([{ source: join(o.proj, ".claude", "settings.json"), config: { PreToolUse: [] } }]);
       const imp = layout(join(dir, "i"), { project: { import: ["claude"] }, claudeLocal: { permissions: { ask: ["Bash(git *)"] } } });
@@ -133,8 +134,9 @@ describe("loadSettings", () => {
       });
       expect((await loadSettings(o)).hooks.map((h) => h.source)).toEqual([o.managedPath]);
       const p = layout(join(dir, "p"), { project: { hooks: { PreToolUse: [] } }, user: { hooks: { Stop: [] } } });
-      const s = await loadSettings(p);
+      const s = await loadSettings({ ...p, trustProject: true });
       expect(s.hooks.map((h) => h.source)).toEqual([join(p.proj, ".armature", "settings.json"), join(p.home, ".armature", "settings.json")]);
+      expect((await loadSettings(p)).hooks.map((h) => h.source)).toEqual([join(p.home, ".armature", "settings.json")]);
     });
   });
 
@@ -160,15 +162,19 @@ describe("loadSettings", () => {
     });
   });
 
-  it("project settings cannot set code-running env variables unless trusted; a near-miss key is a warning", async () => {
+  it("a trusted project's env sets only inert variables; a near-miss key is a warning", async () => {
     await withTempDir(async (dir) => {
-      const o = layout(dir, { project: { env: { BASH_ENV: "/tmp/evil.sh", LD_PRELOAD: "x.so", GIT_SSH_COMMAND: "x", FOO: "ok" }, permisions: { deny: ["Bash(rm *)"] } }, user: { env: { PATH: "/usr/bin" } } });
-      const s = await loadSettings(o);
-      expect(s.env).toEqual({ FOO: "ok", PATH: "/usr/bin" });
-      expect(s.warnings.filter((w) => w.includes("is ignored: a project's own settings cannot set variables"))).toHaveLength(3);
+      const env = { BASH_ENV: "/tmp/evil.sh", RIPGREP_CONFIG_PATH: "./rg", NODE_ENV: "test", API_PORT: "8080", LANG: "/tmp/x" };
+      const o = layout(dir, { project: { env, permisions: { deny: ["Bash(rm *)"] } }, user: { env: { PATH: "/usr/bin" } } });
+      const untrusted = await loadSettings(o);
+      expect(untrusted.env).toEqual({ PATH: "/usr/bin" });
+      const s = await loadSettings({ ...o, trustProject: true });
+      expect(s.env).toEqual({ NODE_ENV: "test", API_PORT: "8080", PATH: "/usr/bin" });
+      expect(s.ignored).toEqual([expect.objectContaining({ key: "env", detail: "env (BASH_ENV, RIPGREP_CONFIG_PATH, LANG)", why: "not-inert-env" })]);
+      expect(s.warnings.join("\n")).toContain("env BASH_ENV, RIPGREP_CONFIG_PATH, LANG ignored");
       expect(s.warnings.join("\n")).toContain('unknown key "permisions" is ignored — did you mean "permissions"?');
-      const trusted = await loadSettings({ ...o, cli: { trustProject: true } });
-      expect(trusted.env.BASH_ENV).toBe("/tmp/evil.sh");
+      const all = await loadSettings({ ...o, trustProject: true, cli: { allowProjectEnv: true } });
+      expect(all.env.BASH_ENV).toBe("/tmp/evil.sh");
     });
   });
 

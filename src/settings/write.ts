@@ -1,9 +1,10 @@
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { parseRule } from "../permissions/rule.js";
 import type { RuleBehavior } from "../tool/types.js";
 import { SettingsError, validateSettings } from "./schema.js";
+import { projectTrustStatus, trustProject, type TrustOptions } from "./trust.js";
 
 export type PersistScope = "local" | "project" | "user";
 
@@ -18,9 +19,11 @@ export function settingsPathFor(scope: PersistScope, projectDir: string, options
 /**
  * Adds rules to a settings file atomically (a temp file in the same directory, then rename):
  * other keys are kept, a rule already there is not repeated. A file that is not valid JSON or
- * not valid settings is never overwritten: that is an error naming the file.
+ * not valid settings is never overwritten: that is an error naming the file. Rules the user
+ * approves into a trusted project's own settings keep it trusted (its pin is renewed): the
+ * change is the user's, not the repository's.
  */
-export async function addPermissionRules(file: string, behavior: RuleBehavior, rules: readonly string[]): Promise<string[]> {
+export async function addPermissionRules(file: string, behavior: RuleBehavior, rules: readonly string[], trust: TrustOptions = {}): Promise<string[]> {
   for (const raw of rules) parseRule(raw, behavior, file);
   let json: Record<string, unknown> = {};
   try {
@@ -39,6 +42,9 @@ export async function addPermissionRules(file: string, behavior: RuleBehavior, r
   const added = rules.filter((r) => !existing.includes(r));
   if (added.length === 0) return [];
   json.permissions = { ...permissions, [behavior]: [...existing, ...added] };
+  const configDir = dirname(file);
+  const projectDir = basename(configDir) === ".armature" || basename(configDir) === ".claude" ? dirname(configDir) : undefined;
+  const wasTrusted = projectDir !== undefined && (await projectTrustStatus(projectDir, trust)).state === "trusted";
   await mkdir(dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
@@ -48,5 +54,6 @@ export async function addPermissionRules(file: string, behavior: RuleBehavior, r
     await rm(temp, { force: true });
     throw err;
   }
+  if (wasTrusted) await trustProject(projectDir, trust);
   return added;
 }

@@ -2,6 +2,7 @@ import type { StructuredPatchHunk } from "diff";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { Tool } from "../../tool/types.js";
+import { judgedTargetOf } from "../fs/judged-target.js";
 import { filePathMembers } from "../fs/path-members.js";
 import { resolveToolPath } from "../fs/path.js";
 import type { WriterOptions } from "../fs/text-file.js";
@@ -45,7 +46,7 @@ export function createEditTool(options: EditToolOptions = {}): Tool<typeof editI
     async call(input, context) {
       const path = resolveToolPath(input.file_path, context.workspace.cwd);
       const replaceAll = input.replace_all ?? false;
-      const done = await performEdits(path, [{ old_string: input.old_string, new_string: input.new_string, replace_all: replaceAll }], context, options);
+      const done = await performEdits(path, [{ old_string: input.old_string, new_string: input.new_string, replace_all: replaceAll }], context, { ...options, judgedTarget: judgedTargetOf(input) });
       return {
         data: {
           filePath: path,

@@ -2,6 +2,7 @@ import type { StructuredPatchHunk } from "diff";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { Tool } from "../../tool/types.js";
+import { judgedTargetOf } from "../fs/judged-target.js";
 import { filePathMembers } from "../fs/path-members.js";
 import { resolveToolPath } from "../fs/path.js";
 import type { WriterOptions } from "../fs/text-file.js";
@@ -55,7 +56,7 @@ export function createMultiEditTool(options: MultiEditToolOptions = {}): Tool<ty
     async call(input, context) {
       const path = resolveToolPath(input.file_path, context.workspace.cwd);
       const edits: EditSpec[] = input.edits.map((e) => ({ old_string: e.old_string, new_string: e.new_string, replace_all: e.replace_all ?? false }));
-      const done = await performEdits(path, edits, context, options);
+      const done = await performEdits(path, edits, context, { ...options, judgedTarget: judgedTargetOf(input) });
       return {
         data: {
           filePath: path,

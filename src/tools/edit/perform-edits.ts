@@ -24,7 +24,12 @@ export interface EditsDone {
  * Edits of one file, under its lock: load (checks: regular file, ≤ 1 GiB, read in full and not
  * changed since), apply all edits in memory, write atomically in the file's encoding, record.
  */
-export async function performEdits(path: string, edits: readonly EditSpec[], context: ToolUseContext, options: WriterOptions): Promise<EditsDone> {
+export async function performEdits(
+  path: string,
+  edits: readonly EditSpec[],
+  context: ToolUseContext,
+  options: WriterOptions & { judgedTarget?: string },
+): Promise<EditsDone> {
   if (path.toLowerCase().endsWith(".ipynb")) {
     throw new Error("File is a Jupyter Notebook. Use NotebookEdit to change its cells.");
   }

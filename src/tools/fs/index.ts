@@ -13,7 +13,7 @@ export {
   UTF8,
 } from "./encoding.js";
 export type { TextEncodingName, TextFormat, LineEnding } from "./encoding.js";
-export { atomicWriteFile } from "./atomic-write.js";
+export { atomicWriteFile, WriteTargetChangedError } from "./atomic-write.js";
 export type { AtomicWriteHooks, AtomicWriteOptions } from "./atomic-write.js";
 export { withFileLock, withFileLockFor, lockKey } from "./file-lock.js";
 export {

@@ -1,4 +1,5 @@
-import type { PermissionSubject, ToolUseContext, ValidationResult } from "../../tool/types.js";
+import type { PermissionSubject, ToolPermissionResult, ToolUseContext, ValidationResult } from "../../tool/types.js";
+import { recordJudgedTarget } from "./judged-target.js";
 import { resolveToolPath } from "./path.js";
 
 const VALID: ValidationResult = { result: true };
@@ -7,7 +8,7 @@ const VALID: ValidationResult = { result: true };
  * The members every file tool shares, for the input key that names its file: a path with a
  * NUL byte is refused before anything touches the disk (then the tool's own `check`, if any);
  * hooks and the permission engine see the absolute path, the transcript keeps what the model
- * wrote.
+ * wrote. A writing tool records where its path leads when it is judged (see judged-target.ts).
  */
 export function filePathMembers<I extends Record<K, string>, K extends string>(
   key: K,
@@ -26,5 +27,9 @@ export function filePathMembers<I extends Record<K, string>, K extends string>(
       return { kind: "file", access, paths: [resolveToolPath(input[key], context.workspace.cwd)] };
     },
     getToolUseSummary: (input: I): string => input[key],
+    checkPermissions(input: I, context: ToolUseContext): ToolPermissionResult {
+      if (access === "write") recordJudgedTarget(input, resolveToolPath(input[key], context.workspace.cwd));
+      return { behavior: "passthrough" };
+    },
   };
 }

@@ -72,7 +72,7 @@ export async function writeTextFile(
   text: string,
   format: TextFormat,
   context: ToolUseContext,
-  options: WriterOptions & { createParents?: boolean; expectMtimeMs?: number | null },
+  options: WriterOptions & { createParents?: boolean; expectMtimeMs?: number | null; judgedTarget?: string },
 ): Promise<WrittenText> {
   let used = format;
   let note: string | undefined;
@@ -92,6 +92,7 @@ export async function writeTextFile(
   const expected = options.expectMtimeMs;
   await atomicWriteFile(path, chunks, {
     createParents: options.createParents,
+    expectTarget: options.judgedTarget,
     hooks: {
       beforeRename: async (temp, target) => {
         await hostHook?.(temp, target);

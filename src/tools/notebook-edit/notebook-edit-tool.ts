@@ -2,6 +2,7 @@ import { extname } from "node:path";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { Tool } from "../../tool/types.js";
+import { judgedTargetOf } from "../fs/judged-target.js";
 import { filePathMembers } from "../fs/path-members.js";
 import { withFileLockFor } from "../fs/file-lock.js";
 import { detectJsonIndent, notebookLanguage, parseNotebook } from "../fs/notebook.js";
@@ -78,7 +79,7 @@ export function createNotebookEditTool(options: NotebookEditToolOptions = {}): T
         if (!outcome.ok) throw new Error(outcome.message);
         const trailing = /\r?\n$/.exec(existing.text)?.[0] ?? "";
         const updated = JSON.stringify(outcome.notebook, null, detectJsonIndent(existing.text)) + trailing;
-        await writeTextFile(path, updated, existing.format, context, { ...options, expectMtimeMs: existing.mtimeMs });
+        await writeTextFile(path, updated, existing.format, context, { ...options, expectMtimeMs: existing.mtimeMs, judgedTarget: judgedTargetOf(input) });
         return {
           data: {
             new_source: input.new_source,

@@ -6,6 +6,7 @@ import { filePathMembers } from "../fs/path-members.js";
 import { UTF8 } from "../fs/encoding.js";
 import { withFileLockFor } from "../fs/file-lock.js";
 import { diffHunks } from "../fs/patch.js";
+import { judgedTargetOf } from "../fs/judged-target.js";
 import { resolveToolPath } from "../fs/path.js";
 import { loadForWrite, writeTextFile, type WriterOptions } from "../fs/text-file.js";
 import { WRITE_DESCRIPTION, WRITE_TOOL_NAME } from "./prompt.js";
@@ -47,6 +48,7 @@ export function createWriteTool(options: WriteToolOptions = {}): Tool<typeof wri
           ...options,
           createParents: !existing.exists,
           expectMtimeMs: existing.exists ? existing.mtimeMs : null,
+          judgedTarget: judgedTargetOf(input),
         });
         const original = existing.exists ? existing.text : null;
         const data: WriteOutput = {
