@@ -39,6 +39,7 @@ export async function* runRound(
   const malformed = new Map<string, string>();
   const held: ToolCallOutcome[] = [];
   let feedFailed = false;
+  let startUsage: Usage = emptyUsage();
   let pending = 2;
   const finish = (): void => {
     if (--pending === 0) out.close();
@@ -55,6 +56,7 @@ export async function* runRound(
         switch (event.type) {
           case "message_start":
             output.messageId = event.id;
+            startUsage = event.usage;
             break;
           case "text_delta":
           case "thinking_delta":
@@ -63,7 +65,7 @@ export async function* runRound(
           case "block": {
             const block = event.block;
             output.blocks.push(block);
-            out.push({ type: "assistant_block", block, messageId: output.messageId });
+            out.push({ type: "assistant_block", block, messageId: output.messageId, usage: startUsage });
             if (block.type !== "tool_use") break;
             output.toolUses.push(block);
             if (event.malformed) malformed.set(block.id, block.name);

@@ -82,7 +82,7 @@ export type AgentEvent =
   | { type: "text_delta"; text: string }
   | { type: "thinking_delta"; text: string }
   /** One completed content block of the reply, as it finishes streaming. */
-  | { type: "assistant_block"; block: AssistantContentBlock; messageId: string }
+  | { type: "assistant_block"; block: AssistantContentBlock; messageId: string; /** The usage reported at the start of the message. */ usage: Usage }
   | { type: "assistant_message"; message: Extract<AgentMessage, { role: "assistant" }>; messageId: string; stopReason: StopReason; usage: Usage }
   | { type: "tool_progress"; toolUseId: string; data: unknown }
   | { type: "tool_result"; result: ToolResultBlock; toolName: string; outcome?: ToolCallOutcome }

@@ -1,4 +1,5 @@
 import { createInterface } from "node:readline/promises";
+import { agentCommand, AGENT_HELP } from "./agent.js";
 import { execCommand, EXEC_HELP } from "./exec.js";
 import { readAll, UsageError, type CliIO } from "./io.js";
 import { permissionsCommand, PERMISSIONS_HELP } from "./permissions.js";
@@ -6,6 +7,7 @@ import { permissionsCommand, PERMISSIONS_HELP } from "./permissions.js";
 const HELP = `Usage: armature <command> [options]
 
 Commands:
+  agent         run an agent loop against a model (Anthropic, OpenAI, or an OpenAI-compatible server)
   exec          run assistant turns of tool calls, print tool_result blocks
   permissions   check the decision for a call (check), show the effective rules (list)
 
@@ -38,6 +40,8 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
         return await execCommand(rest, io);
       case "permissions":
         return await permissionsCommand(rest, io);
+      case "agent":
+        return await agentCommand(rest, io);
       case undefined:
       case "help":
       case "-h":
@@ -52,6 +56,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
       io.stderr.write(`armature: ${(err as Error).message}\n`);
       if (command === "exec" && !(err instanceof UsageError)) io.stderr.write(EXEC_HELP);
       if (command === "permissions" && !(err instanceof UsageError)) io.stderr.write(PERMISSIONS_HELP);
+      if (command === "agent" && !(err instanceof UsageError)) io.stderr.write(AGENT_HELP);
       return 2;
     }
     throw err;

@@ -12,7 +12,7 @@ export interface ProviderConfig extends ProviderOptions {
 }
 
 const DEFAULT_MODELS: Record<ProviderName, string> = {
-  anthropic: "claude-sonnet-4-5",
+  anthropic: "claude-sonnet-5-5",
   openai: "gpt-5",
   "openai-responses": "gpt-5",
 };
