@@ -18,13 +18,23 @@ const DEFAULT_MAX_TOKENS = 16_384;
  * the generator's return value is the same result.
  */
 export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentEvent, AgentResult> {
+  const common = hookCommonInput(options.session.context);
+  const transcript = new TranscriptWriter(
+    [...new Set([options.transcriptPath ?? common.transcript_path, ...(options.conversationPath ? [options.conversationPath] : [])])],
+    common.session_id,
+  );
+  try {
+    return yield* loop(options, transcript);
+  } finally {
+    // Also when the consumer stops early: the files are closed, whatever was written stays.
+    await transcript.close();
+  }
+}
+
+async function* loop(options: RunAgentOptions, transcript: TranscriptWriter): AsyncGenerator<AgentEvent, AgentResult> {
   const started = performance.now();
   const { session, provider, signal, hooks } = options;
   const common = hookCommonInput(session.context);
-  const transcript = new TranscriptWriter(
-    [...new Set([options.transcriptPath ?? common.transcript_path, ...(options.conversationPath ? [options.conversationPath] : [])])],
-    session.context.session.id,
-  );
   const messages: AgentMessage[] = [...(options.messages ?? [])];
   const usage = emptyUsage();
   const denials: PermissionDenial[] = [];
@@ -34,6 +44,7 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
   let system = options.system ?? "";
 
   const finish = async (subtype: AgentResultSubtype, terminal: string, error?: string, status?: number): Promise<AgentResult> => {
+    await transcript.close();
     if (options.sessionEnd !== false) {
       await runHooks(hooks, "SessionEnd", { ...hookCommonInput(session.context), transcript_path: common.transcript_path, reason: terminal === "aborted" ? "other" : "prompt_input_exit" });
     }
@@ -58,7 +69,9 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
   // The hooks' transcript starts with the conversation so far when it is new (a resumed one has it).
   const transcriptPath = options.transcriptPath ?? common.transcript_path;
   if (messages.length > 0 && transcriptPath !== options.conversationPath && (await isEmptyFile(transcriptPath))) {
-    await new TranscriptWriter([transcriptPath], common.session_id).append(messages);
+    const first = new TranscriptWriter([transcriptPath], common.session_id);
+    await first.append(messages);
+    await first.close();
   }
   await transcript.touch();
 

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { appendFile, mkdir, readFile, readdir, stat } from "node:fs/promises";
+import { mkdir, open, readFile, readdir, stat, type FileHandle } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { AgentMessage } from "../providers/model.js";
 
@@ -9,40 +9,41 @@ import type { AgentMessage } from "../providers/model.js";
  * what `--resume` reads back.
  */
 export class TranscriptWriter {
-  private readonly ready = new Map<string, Promise<void>>();
+  private readonly handles = new Map<string, Promise<FileHandle>>();
 
   constructor(
     private readonly paths: readonly string[],
     private readonly sessionId: string,
   ) {}
 
+  /** Appends one line per message; each file is opened once (append mode) and kept open until close(). */
   async append(messages: readonly AgentMessage[]): Promise<void> {
     if (messages.length === 0) return;
     const timestamp = new Date().toISOString();
     const text = messages
       .map((message) => `${JSON.stringify({ type: message.role, uuid: randomUUID(), timestamp, session_id: this.sessionId, message })}\n`)
       .join("");
-    await Promise.all(
-      this.paths.map(async (path) => {
-        let ready = this.ready.get(path);
-        if (!ready) {
-          ready = mkdir(dirname(path), { recursive: true }).then(() => undefined);
-          this.ready.set(path, ready);
-        }
-        await ready;
-        await appendFile(path, text, "utf8");
-      }),
-    );
+    await Promise.all(this.paths.map(async (path) => (await this.handle(path)).appendFile(text, "utf8")));
   }
 
   /** Makes sure every file exists (hooks are told the path before the first message). */
   async touch(): Promise<void> {
-    await Promise.all(
-      this.paths.map(async (path) => {
-        await mkdir(dirname(path), { recursive: true });
-        await appendFile(path, "", "utf8");
-      }),
-    );
+    await Promise.all(this.paths.map((path) => this.handle(path)));
+  }
+
+  async close(): Promise<void> {
+    const handles = [...this.handles.values()];
+    this.handles.clear();
+    await Promise.all(handles.map(async (h) => (await h.catch(() => undefined))?.close()));
+  }
+
+  private handle(path: string): Promise<FileHandle> {
+    let handle = this.handles.get(path);
+    if (!handle) {
+      handle = mkdir(dirname(path), { recursive: true }).then(() => open(path, "a"));
+      this.handles.set(path, handle);
+    }
+    return handle;
   }
 }
 
