@@ -4,6 +4,7 @@ import type { HookOutcome } from "../hooks/types.js";
 import { hookCommonInput } from "../pipeline/run-tool-use.js";
 import { addUsage, emptyUsage, type AgentMessage, type StopReason, type UserContentBlock } from "../providers/model.js";
 import type { ConversationMessage } from "../tool/types.js";
+import { AGENT_MODEL_KEY, type AgentModelInfo } from "./context-runner.js";
 import { runRound } from "./round.js";
 import { TranscriptWriter } from "./transcript.js";
 import type { AgentEvent, AgentResult, AgentResultSubtype, PermissionDenial, RunAgentOptions } from "./types.js";
@@ -35,6 +36,9 @@ async function* loop(options: RunAgentOptions, transcript: TranscriptWriter): As
   const started = performance.now();
   const { session, provider, signal, hooks } = options;
   const common = hookCommonInput(session.context);
+  // A sub-agent tool started by this loop finds the model here (shared with its sub-contexts;
+  // a nested loop keeps the outermost one's entry).
+  if (!session.context.extensions.has(AGENT_MODEL_KEY)) session.context.extensions.set(AGENT_MODEL_KEY, { provider, model: options.model, maxTokens: options.maxTokens } satisfies AgentModelInfo);
   const messages: AgentMessage[] = [...(options.messages ?? [])];
   const usage = emptyUsage();
   const denials: PermissionDenial[] = [];
