@@ -1,5 +1,4 @@
 import { createInterface } from "node:readline/promises";
-import { agentCommand, AGENT_HELP } from "./agent.js";
 import { execCommand, EXEC_HELP } from "./exec.js";
 import { readAll, UsageError, type CliIO } from "./io.js";
 import { permissionsCommand, PERMISSIONS_HELP } from "./permissions.js";
@@ -41,7 +40,8 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
       case "permissions":
         return await permissionsCommand(rest, io);
       case "agent":
-        return await agentCommand(rest, io);
+        // Loaded only for this command: `exec` and `permissions` do not pay for the agent's modules.
+        return await (await import("./agent.js")).agentCommand(rest, io);
       case undefined:
       case "help":
       case "-h":
@@ -56,7 +56,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
       io.stderr.write(`armature: ${(err as Error).message}\n`);
       if (command === "exec" && !(err instanceof UsageError)) io.stderr.write(EXEC_HELP);
       if (command === "permissions" && !(err instanceof UsageError)) io.stderr.write(PERMISSIONS_HELP);
-      if (command === "agent" && !(err instanceof UsageError)) io.stderr.write(AGENT_HELP);
+      if (command === "agent" && !(err instanceof UsageError)) io.stderr.write((await import("./agent.js")).AGENT_HELP);
       return 2;
     }
     throw err;
