@@ -220,6 +220,8 @@ export interface ChatReplyOptions {
   usage?: { prompt_tokens: number; completion_tokens: number };
   deltaPieces?: number;
   cutAfterEvents?: number;
+  /** Alternate the argument deltas of the calls. */
+  interleave?: boolean;
 }
 
 export function chatReply(options: ChatReplyOptions): ScriptedResponse {
@@ -229,10 +231,18 @@ export function chatReply(options: ChatReplyOptions): ScriptedResponse {
     sse(undefined, { id, object: "chat.completion.chunk", created: 1, model: "gpt-mock", choices: [{ index: 0, delta, finish_reason: finish }] });
   const events: string[] = [chunk({ role: "assistant", content: "" })];
   for (const p of pieces(options.text ?? "", n)) events.push(chunk({ content: p }));
-  (options.toolCalls ?? []).forEach((call, index) => {
-    events.push(chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }));
-    for (const p of pieces(call.arguments, n)) events.push(chunk({ tool_calls: [{ index, function: { arguments: p } }] }));
-  });
+  const calls = options.toolCalls ?? [];
+  if (options.interleave) {
+    // Deltas of several calls alternate (some servers do this): headers first, then pieces round-robin.
+    calls.forEach((call, index) => events.push(chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] })));
+    const split = calls.map((c) => pieces(c.arguments, n));
+    for (let k = 0; k < n; k++) split.forEach((ps, index) => ps[k] !== undefined && events.push(chunk({ tool_calls: [{ index, function: { arguments: ps[k] } }] })));
+  } else {
+    calls.forEach((call, index) => {
+      events.push(chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }));
+      for (const p of pieces(call.arguments, n)) events.push(chunk({ tool_calls: [{ index, function: { arguments: p } }] }));
+    });
+  }
   const finish = options.finishReason ?? ((options.toolCalls ?? []).length > 0 ? "tool_calls" : "stop");
   events.push(chunk({}, finish));
   const usage = options.usage ?? { prompt_tokens: 50, completion_tokens: 5 };

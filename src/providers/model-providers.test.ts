@@ -172,6 +172,17 @@ describe("OpenAI Chat Completions provider (real SDK)", () => {
     expect(second.at(-1)!.type).toBe("error");
   });
 
+  it("argument deltas of several calls interleaved by index are still assembled per call", async () => {
+    server = await startMockModelServer([
+      chatReply({ interleave: true, toolCalls: [{ id: "a", name: "Read", arguments: '{"file_path":"/first/file"}' }, { id: "b", name: "Read", arguments: '{"file_path":"/second/file"}' }] }),
+    ]);
+    const events = await collect(new OpenAIChatProvider({ baseURL: server.url, apiKey: "k" }));
+    expect(blocksOf(events).map((e) => [e.block, e.malformed])).toEqual([
+      [{ type: "tool_use", id: "a", name: "Read", input: { file_path: "/first/file" } }, undefined],
+      [{ type: "tool_use", id: "b", name: "Read", input: { file_path: "/second/file" } }, undefined],
+    ]);
+  });
+
   it("retries a 429 then succeeds", async () => {
     server = await startMockModelServer([apiError(429), chatReply({ text: "ok" })]);
     const events = await collect(new OpenAIChatProvider({ baseURL: server.url, apiKey: "k" }));

@@ -127,10 +127,15 @@ export class OpenAIChatProvider implements ModelProvider {
       if (!textDone && text !== "") yield { type: "block", block: { type: "text", text } };
       textDone = true;
     };
-    const flushCalls = function* (upTo: number): Generator<ModelEvent> {
+    // Early (a later index started): only calls whose arguments already parse, in order; a
+    // server that interleaves deltas of several calls keeps the rest open until the finish.
+    const flushCalls = function* (upTo: number, early: boolean): Generator<ModelEvent> {
       for (; emitted < upTo; emitted++) {
         const call = calls[emitted];
-        if (call) yield toolUseEvent(call.id || `call_${emitted}`, call.name, call.args);
+        if (!call) continue;
+        const event = toolUseEvent(call.id || `call_${emitted}`, call.name, call.args);
+        if (early && event.malformed) return;
+        yield event;
       }
     };
     try {
@@ -158,7 +163,7 @@ export class OpenAIChatProvider implements ModelProvider {
         for (const d of delta.tool_calls ?? []) {
           const index = d.index ?? calls.length;
           yield* flushText();
-          if (index > emitted) yield* flushCalls(index); // earlier calls are complete
+          if (index > emitted) yield* flushCalls(index, true); // earlier calls are complete
           const call = (calls[index] ??= { id: "", name: "", args: "" });
           if (d.id) call.id = d.id;
           if (d.function?.name) call.name += d.function.name;
@@ -175,7 +180,7 @@ export class OpenAIChatProvider implements ModelProvider {
       return;
     }
     yield* flushText();
-    yield* flushCalls(calls.length);
+    yield* flushCalls(calls.length, false);
     const stopReason = FINISH[finish] ?? "end_turn";
     yield { type: "message_end", stopReason: stopReason === "end_turn" && calls.length > 0 ? "tool_use" : stopReason, usage };
   }
