@@ -134,7 +134,7 @@ export class OpenAIChatProvider implements ModelProvider {
         const call = calls[emitted];
         if (!call) continue;
         const event = toolUseEvent(call.id || `call_${emitted}`, call.name, call.args);
-        if (early && event.malformed) return;
+        if (early && (event.malformed || call.args.trim() === "")) return;
         yield event;
       }
     };
