@@ -146,6 +146,26 @@ describe("runAgent against the Anthropic SDK and a scripted server", () => {
     });
   });
 
+  it("a stream that fails before any output (an overloaded error event, a cut after message_start) is retried", async () => {
+    await withTempDir(async (dir) => {
+      const overloaded = anthropicReply([{ type: "text", text: "x" }], { cutAfterEvents: 1 });
+      overloaded.chunks!.push('event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n');
+      overloaded.cut = false;
+      server = await startMockModelServer([
+        overloaded,
+        anthropicReply([{ type: "text", text: "x" }], { cutAfterEvents: 1 }),
+        anthropicReply([{ type: "text", text: "fine now" }]),
+      ]);
+      const session = sessionIn(dir);
+      const { events, result } = await drive({ session, provider: new AnthropicProvider({ baseURL: server.url, apiKey: "k", maxRetries: 0 }), model: "m", prompt: "hi" });
+      await session.close();
+      expect(server.requests).toHaveLength(3);
+      expect(result).toMatchObject({ subtype: "success", text: "fine now", num_turns: 1 });
+      expect(events.filter((e) => e.type === "notice")).toHaveLength(2);
+      expect(result.messages).toHaveLength(2);
+    });
+  });
+
   it("abort cancels the HTTP stream and running tools, promptly", async () => {
     await withTempDir(async (dir) => {
       server = await startMockModelServer([

@@ -17,6 +17,8 @@ export interface RoundOutput {
   usage: Usage;
   /** The model stream failed (or was aborted) before the reply was complete. */
   error?: { message: string; status?: number };
+  /** Whether any text, thinking or block came out before the end (a failed round that produced nothing may be retried). */
+  produced: boolean;
   apiMs: number;
 }
 
@@ -33,7 +35,7 @@ export async function* runRound(
 ): AsyncGenerator<AgentEvent, RoundOutput> {
   const controller = new AbortController();
   const unlink = signal ? linkAbort(signal, controller) : () => {};
-  const output: RoundOutput = { messageId: "", blocks: [], toolUses: [], outcomes: [], usage: emptyUsage(), apiMs: 0 };
+  const output: RoundOutput = { messageId: "", blocks: [], toolUses: [], outcomes: [], usage: emptyUsage(), produced: false, apiMs: 0 };
   const out = new AsyncQueue<AgentEvent>();
   const feed = new AsyncQueue<ToolUseBlock>();
   const malformed = new Map<string, string>();
@@ -60,10 +62,12 @@ export async function* runRound(
             break;
           case "text_delta":
           case "thinking_delta":
+            output.produced = true;
             out.push(event);
             break;
           case "block": {
             const block = event.block;
+            output.produced = true;
             output.blocks.push(block);
             out.push({ type: "assistant_block", block, messageId: output.messageId, usage: startUsage });
             if (block.type !== "tool_use") break;

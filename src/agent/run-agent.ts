@@ -10,6 +10,20 @@ import { TranscriptWriter } from "./transcript.js";
 import type { AgentEvent, AgentResult, AgentResultSubtype, PermissionDenial, RunAgentOptions } from "./types.js";
 
 const DEFAULT_MAX_TOKENS = 16_384;
+const MAX_STREAM_RETRIES = 2;
+const STREAM_RETRY_BASE_MS = 500;
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
 
 /**
  * The agent loop. Each round streams the model's reply, runs its tool calls as their blocks
@@ -104,6 +118,7 @@ async function* loop(options: RunAgentOptions, transcript: TranscriptWriter): As
   }
 
   let stopHookActive = false;
+  let streamRetries = 0;
   for (;;) {
     if (signal?.aborted) return yield* end(await finish("error_during_execution", "aborted", "aborted by the user"));
     if (options.maxTurns !== undefined && turns >= options.maxTurns) {
@@ -120,10 +135,21 @@ async function* loop(options: RunAgentOptions, transcript: TranscriptWriter): As
     apiMs += round.apiMs;
     addUsage(usage, round.usage);
     if (round.error) {
-      // Nothing of a reply that did not complete enters the history.
       const aborted = signal?.aborted === true;
+      // A stream that failed before it produced anything, without an HTTP status (the SDK has
+      // already retried those), is tried again after a short backoff: e.g. an `overloaded_error`
+      // event right after message_start.
+      if (!aborted && !round.produced && round.error.status === undefined && streamRetries < MAX_STREAM_RETRIES) {
+        streamRetries++;
+        turns--;
+        yield { type: "notice", text: `The model stream failed before any output (${round.error.message}); retrying (${streamRetries}/${MAX_STREAM_RETRIES}).` };
+        await sleep(STREAM_RETRY_BASE_MS * 2 ** (streamRetries - 1), signal);
+        continue;
+      }
+      // Nothing of a reply that did not complete enters the history.
       return yield* end(await finish("error_during_execution", aborted ? "aborted" : "model_error", aborted ? "aborted by the user" : `model request failed: ${round.error.message}`, round.error.status));
     }
+    streamRetries = 0;
     stopReason = round.stopReason!;
     const assistant = { role: "assistant" as const, content: round.blocks };
     messages.push(assistant);
