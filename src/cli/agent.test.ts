@@ -131,8 +131,9 @@ describe("armature agent -p", () => {
         { role: "user", content: [{ type: "text", text: "second question" }] },
       ]);
       const io3 = captureIO();
-      expect(await main(["agent", "-p", "third", "-c", "--base-url", server.url, "--cwd", dir], io3)).toBe(0);
+      expect(await main(["agent", "-p", "third", "-c", "--thinking", "2048", "--base-url", server.url, "--cwd", dir], io3)).toBe(0);
       expect(server.requests[2]!.body.messages as unknown[]).toHaveLength(5);
+      expect(server.requests[2]!.body.thinking).toEqual({ type: "enabled", budget_tokens: 2048 });
       expect(io3.out).toBe("Third answer.\n");
     });
   });
@@ -163,6 +164,9 @@ describe("armature agent -p", () => {
       const bad3 = captureIO();
       expect(await main(["agent", "-p", "hi", "--resume", "nope", "--cwd", dir], bad3)).toBe(2);
       expect(bad3.err).toContain("--resume");
+      const bad4 = captureIO();
+      expect(await main(["agent", "-p", "hi", "--thinking", "lots", "--cwd", dir], bad4)).toBe(2);
+      expect(bad4.err).toContain("--thinking");
     });
   });
 });

@@ -30,6 +30,7 @@ Model:
   --base-url URL         API base URL (env ANTHROPIC_BASE_URL / OPENAI_BASE_URL); any OpenAI-compatible server
   --max-turns N          at most N model requests
   --max-tokens N         max_tokens of each request (default 16384)
+  --thinking adaptive|N  Anthropic extended thinking: adaptive, or a budget of N tokens (below --max-tokens)
   --system-prompt TEXT   replace the built-in system prompt
   --append-system-prompt TEXT   add to the system prompt
 Session:
@@ -74,6 +75,15 @@ function positiveInt(value: string | undefined, flag: string): number | undefine
   return n;
 }
 
+/** `--thinking`: Anthropic's `thinking` request field. */
+function thinkingConfig(value: string | undefined, provider: string | undefined): Record<string, unknown> | undefined {
+  if (value === undefined) return undefined;
+  if (provider !== undefined && provider !== "anthropic") throw new UsageError("--thinking applies to --provider anthropic only");
+  if (value === "adaptive") return { type: "adaptive" };
+  const budget = positiveInt(value, "--thinking");
+  return { type: "enabled", budget_tokens: budget };
+}
+
 export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -100,6 +110,7 @@ export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
       "disallowed-tools": { type: "string", multiple: true },
       disallowedTools: { type: "string", multiple: true },
       "max-concurrency": { type: "string" },
+      thinking: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -113,6 +124,7 @@ export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
   const maxTurns = positiveInt(values["max-turns"], "--max-turns");
   const maxTokens = positiveInt(values["max-tokens"], "--max-tokens");
   const maxConcurrency = positiveInt(values["max-concurrency"], "--max-concurrency");
+  const thinking = thinkingConfig(values.thinking, values.provider);
   const settingsInput = settingsInputFrom({ ...values, mode: values.mode ?? values["permission-mode"] });
   settingsInput.cli.allow = [...(settingsInput.cli.allow ?? []), ...splitToolRules([...(values["allowed-tools"] ?? []), ...(values.allowedTools ?? [])])];
   settingsInput.cli.deny = [...(settingsInput.cli.deny ?? []), ...splitToolRules([...(values["disallowed-tools"] ?? []), ...(values.disallowedTools ?? [])])];
@@ -193,7 +205,7 @@ export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
   let system = values["system-prompt"] ?? (await buildSystemPrompt({ cwd, toolNames: visible }));
   if (values["append-system-prompt"] !== undefined) system = `${system}\n\n${values["append-system-prompt"]}`;
 
-  const provider = createProvider(config.provider, config);
+  const provider = createProvider(config.provider, { ...config, ...(thinking ? { extraBody: { thinking } } : {}) });
   const run = {
     session,
     provider,
@@ -205,7 +217,7 @@ export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
     conversationPath: conversationFile(sessionsDir, sessionId),
     messages: history,
   };
-  const apiKeySource = values["base-url"] !== undefined && config.apiKey === undefined ? "none" : config.apiKey !== undefined ? `${config.provider === "anthropic" ? "ANTHROPIC" : "OPENAI"}_API_KEY` : "none";
+  const apiKeySource = config.apiKey !== undefined ? `${config.provider === "anthropic" ? "ANTHROPIC" : "OPENAI"}_API_KEY` : "none";
   const info = { cwd, sessionId, model: config.model, tools: visible, permissionMode: settings.mode, apiKeySource, provider: config.provider };
   try {
     if (interactive) return await interactiveLoop(run, io, info);
