@@ -76,9 +76,9 @@ function positiveInt(value: string | undefined, flag: string): number | undefine
 }
 
 /** `--thinking`: Anthropic's `thinking` request field. */
-function thinkingConfig(value: string | undefined, provider: string | undefined): Record<string, unknown> | undefined {
+function thinkingConfig(value: string | undefined, provider: string): Record<string, unknown> | undefined {
   if (value === undefined) return undefined;
-  if (provider !== undefined && provider !== "anthropic") throw new UsageError("--thinking applies to --provider anthropic only");
+  if (provider !== "anthropic") throw new UsageError("--thinking applies to --provider anthropic only");
   if (value === "adaptive") return { type: "adaptive" };
   const budget = positiveInt(value, "--thinking");
   return { type: "enabled", budget_tokens: budget };
@@ -124,7 +124,6 @@ export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
   const maxTurns = positiveInt(values["max-turns"], "--max-turns");
   const maxTokens = positiveInt(values["max-tokens"], "--max-tokens");
   const maxConcurrency = positiveInt(values["max-concurrency"], "--max-concurrency");
-  const thinking = thinkingConfig(values.thinking, values.provider);
   const settingsInput = settingsInputFrom({ ...values, mode: values.mode ?? values["permission-mode"] });
   settingsInput.cli.allow = [...(settingsInput.cli.allow ?? []), ...splitToolRules([...(values["allowed-tools"] ?? []), ...(values.allowedTools ?? [])])];
   settingsInput.cli.deny = [...(settingsInput.cli.deny ?? []), ...splitToolRules([...(values["disallowed-tools"] ?? []), ...(values.disallowedTools ?? [])])];
@@ -144,6 +143,7 @@ export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
   } catch (err) {
     throw new UsageError(`--provider: ${(err as Error).message}`);
   }
+  const thinking = thinkingConfig(values.thinking, config.provider);
   const tools = builtinTools();
   for (const warning of settingsWarnings(settings, tools)) io.stderr.write(`armature: ${warning}\n`);
 
