@@ -36,3 +36,4 @@ export type { EditInput, EditOutput, EditToolOptions, MultiEditInput, MultiEditO
 export { createNotebookEditTool, NotebookEditTool } from "./tools/notebook-edit/index.js";
 export type { NotebookEditInput, NotebookEditOutput, NotebookEditToolOptions } from "./tools/notebook-edit/index.js";
 export type { WriterOptions, AtomicWriteHooks } from "./tools/fs/index.js";
+export * from "./agent/index.js";

@@ -7,6 +7,7 @@ import { trustCommand, TRUST_HELP } from "./trust.js";
 const HELP = `Usage: armature <command> [options]
 
 Commands:
+  agent         run an agent loop against a model (Anthropic, OpenAI, or an OpenAI-compatible server)
   exec          run assistant turns of tool calls, print tool_result blocks
   permissions   check the decision for a call (check), show the effective rules (list)
   trust         trust a project's own settings (hooks, allow rules, env…), list or revoke trust
@@ -42,6 +43,9 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
         return await permissionsCommand(rest, io);
       case "trust":
         return await trustCommand(rest, io);
+      case "agent":
+        // Loaded only for this command: `exec` and `permissions` do not pay for the agent's modules.
+        return await (await import("./agent.js")).agentCommand(rest, io);
       case undefined:
       case "help":
       case "-h":
@@ -57,6 +61,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
       if (command === "exec" && !(err instanceof UsageError)) io.stderr.write(EXEC_HELP);
       if (command === "permissions" && !(err instanceof UsageError)) io.stderr.write(PERMISSIONS_HELP);
       if (command === "trust" && !(err instanceof UsageError)) io.stderr.write(TRUST_HELP);
+      if (command === "agent" && !(err instanceof UsageError)) io.stderr.write((await import("./agent.js")).AGENT_HELP);
       return 2;
     }
     throw err;

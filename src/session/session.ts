@@ -132,6 +132,8 @@ export function createSession(options: SessionOptions): Session {
     ...permissionServices(options, rootContext.workspace.projectDir),
     ...(options.abandonGraceMs !== undefined ? { abandonGraceMs: options.abandonGraceMs } : {}),
   });
+  // Sub-agents run their calls through the same services (see createContextRunner).
+  rootContext.extensions.set("armature.pipelineServices", services);
   let context = rootContext;
   let closed = false;
   const postToolBatch = (blocks: readonly ToolUseBlock[], result: TurnResult, after: ToolUseContext): Promise<void> =>
