@@ -179,6 +179,7 @@ export function criticalRemoval(sub: ShellSubcommand, ctx: CriticalContext): str
   const judge = criticalJudge(ctx);
   if (name === "find") {
     if (!argv.some((a) => a === "-delete")) return null;
+    if (argv.includes("-files0-from")) return "find -files0-from … -delete: its starting points are not on the command line";
     let i = 1;
     while (i < argv.length && /^-([HLP]|D|O\d*)$/.test(argv[i]!)) i += argv[i] === "-D" ? 2 : 1;
     const roots: string[] = [];

@@ -42,10 +42,13 @@ export interface GitArgv {
   complete: boolean;
 }
 
+/** A subcommand without a table of its own (or an alias): any option, none taking a value. */
+const UNKNOWN_SUBCOMMAND: CommandTable = { style: "git", partial: true };
+
 export function subcommandTable(sub: string): CommandTable {
   if (sub === "rev-parse") return REV_PARSE;
   if (REVISION_PARSED.has(sub)) return LOG_TABLE;
-  return gitSubcommandTable(sub) ?? { style: "git", partial: true };
+  return gitSubcommandTable(sub) ?? UNKNOWN_SUBCOMMAND;
 }
 
 export function parseGit(words: readonly Word[]): GitArgv {

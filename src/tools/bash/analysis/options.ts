@@ -13,8 +13,22 @@ const PERMISSIVE: CommandTable = { partial: true };
 
 /** argv (from `start`) as the command named `name` reads it. */
 export function parseCommand(name: string, words: readonly Word[], start = 1): ParsedArgs {
-  return getopt(words, tableFor(name) ?? PERMISSIVE, start);
+  if (start !== 1) return getopt(words, tableFor(name) ?? PERMISSIVE, start);
+  // The classifier and the target extractor read the same argv: parse it once.
+  let byName = parses.get(words);
+  if (!byName) {
+    byName = new Map();
+    parses.set(words, byName);
+  }
+  let parsed = byName.get(name);
+  if (!parsed) {
+    parsed = getopt(words, tableFor(name) ?? PERMISSIVE, start);
+    byName.set(name, parsed);
+  }
+  return parsed;
 }
+
+const parses = new WeakMap<readonly Word[], Map<string, ParsedArgs>>();
 
 /** The role the table gives this parsed option's value, if any. */
 function roleOf(table: CommandTable, optionName: string, map: CommandTable["values"]): string | undefined {

@@ -38,12 +38,18 @@ const GLOBALS: Record<string, CommandTable> = {
   make: { partial: true, short: "C:f:I:j::l::o:W:O::", long: ["directory=", "file=", "makefile=", "include-dir=", "jobs=?", "load-average=?", "old-file=", "what-if=", "output-sync=?", "eval="] },
 };
 
+/** For partial tables: the reading where an unknown `--name` takes the next word. */
+const SECOND_READINGS: Record<string, CommandTable> = Object.fromEntries(
+  Object.entries(GLOBALS).filter(([, t]) => t.partial).map(([n, t]) => [n, { ...t, unknownTakesValue: true }]),
+);
+
 /** The command's words from its subcommand on, read by its global-option table; one list per reading. */
 function strippedReadings(name: string, words: readonly Word[]): string[][] {
   const table = GLOBALS[name];
   if (!table) return [];
   const readings: CommandTable[] = [table];
-  if (table.partial) readings.push({ ...table, unknownTakesValue: true });
+  const second = SECOND_READINGS[name];
+  if (second) readings.push(second);
   const out: string[][] = [];
   for (const t of readings) {
     const parsed = getopt(words, t);
@@ -65,6 +71,7 @@ export function ruleTextsOf(words: readonly Word[]): string[] {
   const first = words[0];
   if (!first) return [];
   const name = commandBaseName(first.text);
+  if (!Object.hasOwn(GLOBALS, name)) return [];
   const text = words.map((w) => w.text).join(" ");
   const out = new Set<string>();
   for (const reading of strippedReadings(name, words)) out.add(reading.join(" "));

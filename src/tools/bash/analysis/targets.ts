@@ -2,13 +2,13 @@
 // Non-static paths (`$HOME/x`, `*.log`, `~/x`) are kept as written: the permission engine
 // treats what it cannot resolve as needing approval.
 import { posix } from "node:path";
-import { findOption, optionValues as valuesOf, parseCommand, tableTargets, xxdParse } from "./options.js";
+import { findOption, optionValues as valuesOf, parseCommand, tableTargets, unnamedFiles, xxdParse } from "./options.js";
 import { isWriteRedirect } from "./read-only.js";
 import { sedScriptObjection } from "./sed.js";
 import { awkProgramObjection } from "./awk.js";
 import { jqReadTargets } from "./lang/jq.js";
 import { gitTargets } from "./git-targets.js";
-import { tarTargets } from "./tar.js";
+import { tarParse, tarTargets } from "./tar.js";
 import { tableFor } from "./commands/index.js";
 import {
   backupTargets, listingTargets, testTargets, patchTargets, scriptLanguageTargets, searchesCurrentDir, splitTargets, unzipTargets,
@@ -74,7 +74,7 @@ export function commandTargets(cmd: SimpleCommand, ctx: BackupContext = { suffix
   const name = first.text.slice(first.text.lastIndexOf("/") + 1);
   if (!READS_ALL_OPERANDS.has(name) && !WRITES_ALL_OPERANDS.has(name) && !LISTS_OPERANDS.has(name) && !HAS_TARGET_RULES.has(name) && !tableFor(name)) return t;
   const words = cmd.words;
-  const parsed = parseCommand(name, words);
+  const parsed = name === "tar" ? tarParse(words) : parseCommand(name, words);
   // `<(cmd)` / `>(cmd)` operands are pipes, not paths; `@FILE` of a tool with response files is read below.
   const operands = parsed.operands
     .filter((o) => !/^[<>]\(/.test(o.word.raw))
@@ -83,6 +83,10 @@ export function commandTargets(cmd: SimpleCommand, ctx: BackupContext = { suffix
 
   if (READS_ALL_OPERANDS.has(name)) t.read.push(...operands.filter((o) => o !== "-"));
   tableTargets(name, parsed, t);
+  // `sha256sum -c SUMS` reads the files SUMS lists.
+  if (/sum$/.test(name) && findOption(parsed, "c", ["check"])) {
+    for (const o of operands.length > 0 ? operands : ["-"]) t.read.push(unnamedFiles(`files listed in ${o === "-" ? "standard input" : o}`));
+  }
   if (LISTS_OPERANDS.has(name)) listingTargets(name, parsed, operands, t);
   if (WRITES_ALL_OPERANDS.has(name)) t.write.push(...operands.filter((o) => o !== "/dev/null"));
   if (name === "cp" || name === "mv" || name === "ln" || name === "install") {
@@ -275,6 +279,11 @@ function findTargets(words: Word[], t: Targets): void {
     if (/^-(fprint|fprint0|fls)$/.test(text) && value !== undefined) t.write.push(value);
     if (text === "-fprintf" && value !== undefined) t.write.push(value);
     if (text === "-delete") t.write.push(...(starts.length > 0 ? starts : ["."]));
+    if (text === "-files0-from" && value !== undefined) {
+      // The starting points come from a file (or stdin): what find walks is not on the command line.
+      if (value !== "-") t.read.push(value);
+      starts.push(unnamedFiles(`starting points listed in ${value === "-" ? "standard input" : value}`));
+    }
   }
   // find walks its starting points (the current directory when none is given).
   t.read.push(...(starts.length > 0 ? starts : ["."]));

@@ -12,7 +12,7 @@ import type { Word } from "./words.js";
 export function listingTargets(name: string, parsed: ParsedArgs, operands: string[], t: Targets): void {
   // Option values (du -X, realpath --relative-to, file -m) are read by their tables' roles.
   t.read.push(...operands);
-  if (operands.length > 0) return;
+  if (operands.length > 0 || findOption(parsed, "", ["files0-from"])) return;
   const recursive =
     name === "du" || name === "tree" ||
     ((name === "ls" || name === "dir" || name === "vdir") && findOption(parsed, "R", ["recursive"]) !== undefined);
