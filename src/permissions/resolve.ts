@@ -7,9 +7,10 @@ import { allowRuleForCall, allowRuleForSubcommand, allowRuleForTarget, firstRest
 import { decideByMode, forcedAsk, isReadOnlyCall } from "./modes.js";
 import { hasBrace, hasGlob, isDynamicWord, isStaticWord, pathForms, type PathForms } from "./paths.js";
 import { criticalRemoval, globMayNameProtected, protectedPathReason, UNLINKERS, type CriticalContext } from "./safety.js";
-import { buildScope, outsideTargets, type ResolveOptions, type Scope } from "./scope.js";
+import { buildScope, outsideTargets, type ResolveOptions, type Scope, type Target } from "./scope.js";
 import { suggestRules } from "./suggest.js";
 import { protectedBelow } from "./tree-writes.js";
+import { gitShowsNoRestrictedPath, ignoreFilesMayUnhide } from "./read-narrowing.js";
 import type { PermissionDecision, PermissionRequest } from "./types.js";
 
 export type { ResolveOptions } from "./scope.js";
@@ -228,7 +229,7 @@ function readsReachingRestrictedPaths(scope: Scope, rules: readonly PermissionRu
   for (const t of scope.recursiveReads) {
     if (t.unknown && !isGlobOnly(t.written)) return `Reading below ${t.written} needs approval: its path is not known before the command runs, and Read rules restrict some paths`;
     const rule = ruleReachingBelow(rules, scope, t.forms);
-    if (rule) return `Reading everything below ${t.written} needs approval: it may include paths that rule ${rule.raw} restricts`;
+    if (rule && !readerSkipsRestricted(scope, t, rules)) return `Reading everything below ${t.written} needs approval: it may include paths that rule ${rule.raw} restricts`;
   }
   const dotglob = scope.shell?.command.includes("dotglob") === true;
   for (const t of scope.reads) {
@@ -284,6 +285,22 @@ function symlinkMatching(forms: readonly PathForms[], match: (name: string) => b
     for (const e of entries) if (e.isSymbolicLink() && match(e.name)) return posix.join(dir, e.name);
   }
   return null;
+}
+
+/**
+ * Whether the readers of a recursive root skip every path the rules may match there: hidden
+ * files for rg/tree/ls -R, what git never tracked for git diff/show/log -p/grep.
+ */
+function readerSkipsRestricted(scope: Scope, t: Target, rules: readonly PermissionRule[]): boolean {
+  if (t.limit === "visible") {
+    const visible = (segment: string): boolean => !segment.startsWith(".");
+    if (ruleReachingBelow(rules, scope, t.forms, visible)) return false;
+    return t.forms.every((f) => !ignoreFilesMayUnhide(f.canonical, scope.home));
+  }
+  if (t.limit === "git") {
+    return t.forms.every((f) => gitShowsNoRestrictedPath(rules, f.canonical, scope.request.projectDir, scope.home));
+  }
+  return false;
 }
 
 /** A word whose only unknown part is a glob (no expansion, brace or `~user`). */

@@ -22,6 +22,7 @@ import {
 import { derivedShellReads } from "./shell-reads.js";
 import { procPath, walkLinks, LINK_WALK_MAX_ENTRIES } from "./path-identity.js";
 import { expandGlob } from "./glob-expand.js";
+import type { RootLimit } from "./read-narrowing.js";
 import { treeWriteTargets, type TreeWriter } from "./tree-writes.js";
 import { statSync } from "node:fs";
 import type { PermissionRequest } from "./types.js";
@@ -39,6 +40,8 @@ export interface Target {
   forms: PathForms[];
   /** Not knowable before it runs (`$VAR`, `$(…)`, a glob, `{a,b}`, `~user`): never auto-approved. */
   unknown: boolean;
+  /** For a recursive read: what its readers read below it (`all` when absent). */
+  limit?: RootLimit;
 }
 
 /** What a call touches, worked out once per decision. */
@@ -226,7 +229,11 @@ export function buildScope(request: PermissionRequest, options: ResolveOptions =
     readWords.delete("-");
     readWords.delete("/dev/null");
     scope.reads = expandedReads(readWords);
-    scope.recursiveReads = expandedReads(new Set(derived.recursiveRoots));
+    scope.recursiveReads = [];
+    for (const root of new Set(derived.recursiveRoots)) {
+      const limit = derived.rootLimits.get(root) ?? "all";
+      for (const t of expandedReads([root])) scope.recursiveReads.push(limit === "all" ? t : { ...t, limit });
+    }
     if (derived.followingRoots.length > 0) followLinks(scope, relTargets(new Set(derived.followingRoots)));
   }
   return scope;

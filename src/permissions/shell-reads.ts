@@ -1,6 +1,7 @@
 import { posix } from "node:path";
 import type { ShellSubcommand } from "../tool/types.js";
 import { effectiveArgv } from "./bash-rules.js";
+import { gitReadsTrackedOnly, type RootLimit } from "./read-narrowing.js";
 
 /**
  * What the engine derives itself from a command's argv, on top of the analysis's read targets:
@@ -18,6 +19,8 @@ export interface ShellReads {
    * `cp -rL`, `tar -h`, `zip -r`, `diff -r`…): a link in the tree is a read of where it points.
    */
   followingRoots: string[];
+  /** What each recursive root's readers read below it: `all` unless every one of them reads less. */
+  rootLimits: Map<string, RootLimit>;
 }
 
 const LISTERS = new Set(["ls", "stat", "realpath", "readlink", "du", "tree", "find"]);
@@ -88,12 +91,15 @@ export function derivedShellReads(subs: readonly ShellSubcommand[]): ShellReads 
   const reads: string[] = [];
   const roots: string[] = [];
   const following: string[] = [];
+  const limits = new Map<string, RootLimit>();
   for (const sub of subs) {
     const argv = effectiveArgv(sub);
     const name = posix.basename(argv[0] ?? "");
     const before = roots.length;
     derivedFor(sub, argv, name, reads, roots);
     if (roots.length > before && followsLinksBelow(name, argv)) following.push(...roots.slice(before));
+    const limit = rootLimit(name, argv);
+    for (const r of roots.slice(before)) limits.set(r, limits.has(r) && limits.get(r) !== limit ? "all" : limit);
     // A hard link gives the file's content a second name: its source is read (`cp -l` is a cp read).
     if (name === "link" && argv[1] !== undefined) reads.push(argv[1]);
     if (name === "ln") {
@@ -103,7 +109,22 @@ export function derivedShellReads(subs: readonly ShellSubcommand[]): ShellReads 
       if (!symbolic) reads.push(...(targetDir || operands.length === 1 ? operands : operands.slice(0, -1)));
     }
   }
-  return { reads, recursiveRoots: roots, followingRoots: following };
+  return { reads, recursiveRoots: roots, followingRoots: following, rootLimits: limits };
+}
+
+/** What one recursive reader reads below its roots (see read-narrowing.ts). */
+function rootLimit(name: string, argv: readonly string[]): RootLimit {
+  if (name === "git") return gitReadsTrackedOnly(argv) ? "git" : "all";
+  const { flags } = split([...argv], name);
+  const long = (re: RegExp): boolean => flags.some((f) => re.test(f));
+  if (name === "rg") {
+    // -uu and --hidden search hidden files; globs and preprocessors are not modelled.
+    const hidden = shortHas(flags, /\./) || flags.some((f) => /^-[A-Za-z]*u[A-Za-z]*u/.test(f)) || long(/^--(hidden|glob|iglob|pre|type-add|ignore-file|no-ignore-dot|no-ignore-files)/) || shortHas(flags, /g/);
+    return hidden ? "all" : "visible";
+  }
+  if (name === "tree") return shortHas(flags, /a/) || long(/^--(fromfile|fromtabfile)/) ? "all" : "visible";
+  if (name === "ls") return shortHas(flags, /[aA]/) || long(/^--(all|almost-all)$/) ? "all" : "visible";
+  return "all";
 }
 
 /** Whether a recursive reader follows the symlinks it meets below its roots. */

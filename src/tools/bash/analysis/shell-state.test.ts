@@ -78,6 +78,11 @@ const INCOMPLETE: string[] = [
   "BASH_CMDS[ls]=/tmp/x; ls",
   "BASH_ALIASES[ls]=id",
   "set -k; bash -c ls BASH_ENV=./x.sh",
+  // Found by the fuzzer: a quoted builtin name is the same builtin; a newline before `\\word`.
+  "$'declare' 'a[$(id)]=1'",
+  "d''eclare -n r='a[$(id)]'; echo $r",
+  "cd sub\n\\git status",
+  "echo hi\n\\rm -rf src",
 ];
 
 /** Controls: complete (no human needed by themselves); the `true` ones are also read-only. */

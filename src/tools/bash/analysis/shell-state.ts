@@ -195,7 +195,8 @@ function builtinFacts(s: ShellState, cmd: SimpleCommand): void {
   if (!first?.isStatic) return;
   const name = first.text;
   const args = cmd.words.slice(1);
-  if (cmd.declaration) return declarationFacts(s, name, args);
+  // A quoted name (`d''eclare`) is the same builtin, read by the grammar as a plain command.
+  if (cmd.declaration || /^(declare|typeset|local|export|readonly|unset)$/.test(name)) return declarationFacts(s, name, args);
   switch (name) {
     case "read":
     case "mapfile":

@@ -106,6 +106,11 @@ class Walker {
       this.state.incomplete.add(`unsupported shell syntax: ${node.type}`);
     }
     if (GAP_CHECKED.has(node.type)) this.checkGaps(node);
+    // An unquoted word never holds a newline (continuations are removed first): the grammar read
+    // `cd sub⏎\git status` as one command, bash runs two.
+    if (node.type === "word" && node.text.includes("\n")) {
+      this.state.incomplete.add(`a newline inside a word: the grammar may have joined two commands (${JSON.stringify(node.text.slice(0, 40))})`);
+    }
 
     switch (node.type) {
       case "command":

@@ -1,0 +1,96 @@
+// Recursive readers that do not read everything below their root (issue 8 false positives):
+// git prints only what is tracked or in its history (`git diff`, `git show HEAD`, `git log -p`,
+// `git grep`), ripgrep, `tree` and `ls -R` skip hidden files. A Read rule that can only match
+// paths such a reader skips does not make it ask. Checked on the file system and with the real
+// git at decision time, bounded; anything unsure keeps the ask.
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { posix } from "node:path";
+import type { PermissionRule } from "../tool/types.js";
+import { cachedPathPattern, pathMatches } from "./path-rules.js";
+
+/** What a recursive root reads below it. */
+export type RootLimit = "all" | "git" | "visible";
+
+/** Paths git may print, past which (or past the time) the check gives up. */
+const GIT_MAX_PATHS = 200_000;
+const GIT_TIMEOUT_MS = 5_000;
+
+/** Options that take git past tracked files and the history of refs/reflogs. */
+const GIT_WIDENING = /^(--(stdin|no-index|untracked|alternate-refs|indexed-objects|unpacked|textconv|ext-diff|contents|open-files-in-pager|no-exclude-standard|recurse-submodules|submodule|find-object|all-match|object-only|follow-symlinks)\b|-O|-[a-zA-Z]*O)/;
+const HEADISH = /^(HEAD|@)([~^]\d*)*$/;
+
+/**
+ * Whether a git subcommand's argv (after git's name) reads only tracked files and the history of
+ * its refs: `git diff [--cached]`, `git show [HEAD~n]`, `git log -p`, `git grep PATTERN`. A named
+ * object (`git show 1a2b…`) may be a blob outside every history: not narrowed.
+ */
+export function gitReadsTrackedOnly(argv: readonly string[]): boolean {
+  const sub = argv[1];
+  if (!sub || !/^(diff|show|log|grep|whatchanged)$/.test(sub)) return false;
+  const operands: string[] = [];
+  for (const a of argv.slice(2)) {
+    if (a === "--") break;
+    if (GIT_WIDENING.test(a)) return false;
+    if (a.startsWith("-")) {
+      // Options with a separate value would make the value look like an operand: only known flags.
+      if (/^-(e|f|A|B|C|m|n|L|S|G)$/.test(a) || /^--(format|pretty|author|grep|since|until|max-count|skip)$/.test(a)) return false;
+      continue;
+    }
+    operands.push(a);
+  }
+  const revs = sub === "grep" ? operands.slice(1) : operands;
+  return revs.every((r) => HEADISH.test(r));
+}
+
+/** Every path git may print for the repository holding `dir`: the index and every path in the history of every ref and reflog. */
+function gitPathsEver(dir: string): { top: string; paths: string[] } | undefined {
+  if (existsSync(posix.join(dir, ".gitmodules"))) return undefined;
+  const git = (args: string[]): string =>
+    execFileSync("git", ["-c", "core.fsmonitor=false", "-c", "log.showSignature=false", "-c", "core.untrackedCache=false", "--no-pager", "-C", dir, ...args], {
+      encoding: "utf8",
+      timeout: GIT_TIMEOUT_MS,
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ["ignore", "pipe", "ignore"],
+      env: { ...process.env, GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0" },
+    });
+  try {
+    const top = git(["rev-parse", "--show-toplevel"]).trim();
+    const paths = new Set(git(["ls-files", "-z", "--cached"]).split("\0"));
+    const history = git(["log", "--all", "--reflog", "--no-renames", "--no-ext-diff", "--no-textconv", "--name-only", "--format=", "-z"]);
+    for (const p of history.split(/[\0\n]/)) paths.add(p);
+    paths.delete("");
+    if (paths.size > GIT_MAX_PATHS) return undefined;
+    return { top, paths: [...paths] };
+  } catch {
+    return undefined; // not a repository, git missing, too slow: unsure
+  }
+}
+
+/** Whether git run in `dir` never prints a path these rules match. */
+export function gitShowsNoRestrictedPath(rules: readonly PermissionRule[], dir: string, projectDir: string, home: string): boolean {
+  const ever = gitPathsEver(dir);
+  if (!ever) return false;
+  const patterns = rules.map((r) => cachedPathPattern(r, projectDir, home));
+  return ever.paths.every((p) => {
+    const abs = `${ever.top}/${p}`;
+    return !patterns.some((pattern) => pathMatches(pattern, abs, true));
+  });
+}
+
+/**
+ * Whether an ignore file ripgrep reads at the root, or git's excludes, may whitelist a hidden
+ * path (a `!` line): then hidden files are not certainly skipped.
+ */
+export function ignoreFilesMayUnhide(root: string, home: string): boolean {
+  if (process.env.RIPGREP_CONFIG_PATH) return true;
+  const files = [".gitignore", ".ignore", ".rgignore", ".git/info/exclude"].map((f) => posix.join(root, f));
+  files.push(posix.join(process.env.XDG_CONFIG_HOME ?? posix.join(home, ".config"), "git/ignore"));
+  return files.some((f) => {
+    try {
+      return /^\s*!/m.test(readFileSync(f, "utf8"));
+    } catch {
+      return false;
+    }
+  });
+}

@@ -1,0 +1,43 @@
+// The file tree the security corpus runs in (shared by security-corpus.test.ts and the fuzzer).
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+export function fixture(r: string): void {
+  const p = join(r, "proj");
+  for (const d of ["src", ".git/hooks", ".claude/worktrees", ".armature", "build", "secret"]) mkdirSync(join(p, d), { recursive: true });
+  for (const d of ["proj-evil", "secrets", "other", "home/.ssh"]) mkdirSync(join(r, d), { recursive: true });
+  const files: Record<string, string> = {
+    "proj/README.md": "a\n",
+    "proj/src/app.ts": "export const a = 1;\n",
+    "proj/.env": "SECRET=1\n",
+    "proj/.env.example": "SECRET=\n",
+    "proj/secret/key": "k\n",
+    "proj/x": "x\n",
+    "proj-evil/x": "x\n",
+    "secrets/key": "k\n",
+    "other/notes.txt": "n\n",
+    "home/.ssh/id_rsa": "key\n",
+    "home/.bashrc": "\n",
+  };
+  for (const [f, text] of Object.entries(files)) writeFileSync(join(r, f), text);
+  symlinkSync(join(r, "secrets", "key"), join(p, "link-secret"));
+  symlinkSync(join(p, ".env"), join(p, "link-env"));
+  symlinkSync(join(r, "secrets"), join(p, "linkdir"));
+  symlinkSync("..", join(p, "outer"));
+  // Dangling links a cloned repository may hold: their targets do not exist (yet).
+  const dangling: Record<string, string> = {
+    "src/g2": "../.git/hooks/pre-commit",
+    "src/o3": join(r, "x", "nonexist", "newfile"),
+    "src/npmrc": "../.npmrc",
+    "src/mcp": "../.mcp.json",
+    "src/rc": "../.bashrc",
+    "src/vs": "../.vscode/settings.json",
+    "src/chain": "g2",
+    "src/sec": "../secret/newkey",
+    "src/loop1": "loop2",
+    "src/loop2": "loop1",
+    "src/ok": "new-ok.ts",
+  };
+  for (const [link, target] of Object.entries(dangling)) symlinkSync(target, join(p, link));
+}
+
