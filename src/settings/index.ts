@@ -1,6 +1,6 @@
 export { loadSettings, settingsFilePlan, DEFAULT_MANAGED_SETTINGS } from "./load.js";
 export type { CliSettings, IgnoredSetting, LoadSettingsOptions, LoadedSettings, SettingsLevel, SettingsSource } from "./load.js";
-export { intersectUrlPatterns } from "./merge.js";
+export { intersectUrlPatterns, untrustedWarning } from "./merge.js";
 export { INERT_ENV, WIDENING_KEYS, inertEnvReason } from "./project-policy.js";
 export { SettingsFileSchema, PermissionsSettingsSchema, SettingsError, validateSettings } from "./schema.js";
 export type { SettingsFile } from "./schema.js";

@@ -82,8 +82,11 @@ function narrowestHookPolicy(layers: readonly Layer[]): LoadedSettings["hookPoli
   return policy;
 }
 
-/** The one warning for an untrusted project: everything ignored, what changed, and how to trust. */
-function untrustedWarning(trust: TrustStatus, ignored: readonly IgnoredSetting[]): string | null {
+/**
+ * The one warning for an untrusted project: everything ignored, what changed, and how to trust.
+ * Exported for project configuration read elsewhere (agents, skills, MCP) to word theirs alike.
+ */
+export function untrustedWarning(trust: TrustStatus, ignored: readonly IgnoredSetting[]): string | null {
   const items = ignored.filter((i) => i.why === "untrusted");
   if (items.length === 0) return null;
   const bySource = new Map<string, string[]>();
@@ -121,10 +124,16 @@ export function mergeSettings(
     ignored.push({ source: layer.source, key, detail: describeWidening(key, value), why });
   };
   const managed = layers.find((l) => l.level === "managed")?.settings;
-  // Policy keys take their most restrictive value across levels: any level may narrow them.
-  const managedRulesOnly = layers.some((l) => l.settings.allowManagedPermissionRulesOnly === true);
-  // disableAllHooks in managed settings turns every hook off; anywhere else, all but managed ones.
-  const managedHooksOnly = layers.some((l) => l.settings.allowManagedHooksOnly === true || (l.level !== "managed" && l.settings.disableAllHooks === true));
+  const isProject = (l: Layer): boolean => l.level === "project" || l.level === "local";
+  // Policy keys take their most restrictive value across levels, within what each level governs:
+  // a project narrows its own configuration, never reaching into the user's (dropping the user's
+  // deny rules or guard hooks would widen, not narrow).
+  const managedRulesOnly = layers.some((l) => !isProject(l) && l.settings.allowManagedPermissionRulesOnly === true);
+  // disableAllHooks in managed settings turns every hook off; in the user's or a --settings file,
+  // all but managed ones; in the project's, the project's own.
+  const hooksOff = (l: Layer): boolean => l.settings.allowManagedHooksOnly === true || (l.level !== "managed" && l.settings.disableAllHooks === true);
+  const managedHooksOnly = layers.some((l) => !isProject(l) && hooksOff(l));
+  const noProjectHooks = layers.some((l) => isProject(l) && hooksOff(l));
   const noHooks = managed?.disableAllHooks === true;
   const hookPolicy = narrowestHookPolicy(layers);
   const disableBypass = layers.some((l) => l.settings.permissions?.disableBypassPermissionsMode === "disable");
@@ -140,7 +149,7 @@ export function mergeSettings(
   const realCwd = canonicalDir(cwd);
 
   for (const layer of layers) {
-    const fromProject = layer.level === "project" || layer.level === "local";
+    const fromProject = isProject(layer);
     // An untrusted project's own settings may only restrict.
     const widens = !fromProject || trust.trusted;
     const p = layer.settings.permissions;
@@ -201,7 +210,7 @@ export function mergeSettings(
       );
     }
     warnings.push(...unknownKeyWarnings(layer));
-    if (layer.settings.hooks !== undefined && !noHooks && (!managedHooksOnly || layer.level === "managed")) {
+    if (layer.settings.hooks !== undefined && !noHooks && (!managedHooksOnly || layer.level === "managed") && !(fromProject && noProjectHooks)) {
       if (widens) hooks.push({ source: layer.source, config: layer.settings.hooks });
       else if (Object.keys(layer.settings.hooks).length > 0) ignore(layer, "hooks", layer.settings.hooks, "untrusted");
     }

@@ -104,8 +104,14 @@ describe("HTTP hook policy: the narrowest across levels", () => {
         const s = await loadSettings({ cwd: o.proj, ...o, trustProject: trusted });
         expect(s.hookPolicy).toEqual({ allowedHttpHookUrls: ["https://hooks.example.com/*"], httpHookAllowedEnvVars: ["TOKEN"] });
       }
-      put(join(o.userDir, "settings.json"), { hooks: { Stop: [] } });
-      expect((await loadSettings({ cwd: o.proj, ...o })).hooks).toEqual([]); // the project's allowManagedHooksOnly narrows
+      // The project's allowManagedHooksOnly / disableAllHooks turn off its own hooks, never the user's guards.
+      put(join(o.userDir, "settings.json"), { hooks: { Stop: [] }, permissions: { deny: ["Bash(rm *)"] } });
+      put(join(o.proj, ".armature", "settings.json"), { hooks: { PreToolUse: [] }, allowManagedHooksOnly: true, allowManagedPermissionRulesOnly: true });
+      const narrowed = await loadSettings({ cwd: o.proj, ...o, trustProject: true });
+      expect(narrowed.hooks.map((h) => h.source)).toEqual([join(o.userDir, "settings.json")]);
+      expect(narrowed.rules.map((r) => r.raw)).toEqual(["Bash(rm *)"]);
+      put(join(o.proj, ".armature", "settings.local.json"), { disableAllHooks: true });
+      expect((await loadSettings({ cwd: o.proj, ...o, trustProject: true })).hooks.map((h) => h.source)).toEqual([join(o.userDir, "settings.json")]);
       put(join(o.proj, ".armature", "settings.json"), { allowedHttpHookUrls: ["https://hooks.example.com/only/*"] });
       expect((await loadSettings({ cwd: o.proj, ...o })).hookPolicy.allowedHttpHookUrls).toEqual(["https://hooks.example.com/only/*"]);
     });
