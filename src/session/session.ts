@@ -8,7 +8,7 @@ import { StreamingToolExecutor } from "../orchestration/streaming-executor.js";
 import { parseRuleLists } from "../permissions/rule.js";
 import { createPermissionEngine, type AutoClassifier } from "../permissions/engine.js";
 import type { Approver, PermissionResolver } from "../permissions/types.js";
-import { prepareTurn } from "../pipeline/prepare.js";
+import { loadToolsFor, prepareTurn } from "../pipeline/prepare.js";
 import { defaultPipelineServices, hookCommonInput, type PipelineServices, type ToolCallOutcome } from "../pipeline/run-tool-use.js";
 import { toOpenAIToolMessages, type OpenAIToolMessage } from "../providers/openai.js";
 import {
@@ -165,6 +165,7 @@ export function createSession(options: SessionOptions): Session {
 
     async runTurnDetailed(blocks, turnOptions) {
       const ctx = turnContext(turnOptions);
+      await loadToolsFor(blocks, ctx);
       const calls = prepareTurn(blocks, ctx);
       const { outcomes, context: after } = await runTools(calls, ctx, services, {
         maxConcurrency,
@@ -191,7 +192,10 @@ export function createSession(options: SessionOptions): Session {
       let feedError: unknown;
       const feeding = (async () => {
         try {
-          for await (const block of blocks) executor.addTool(block);
+          for await (const block of blocks) {
+            await loadToolsFor([block], ctx);
+            executor.addTool(block);
+          }
         } catch (err) {
           feedError = err;
           executor.discard();
