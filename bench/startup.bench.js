@@ -5,7 +5,7 @@
 // each cold one is the same work again in the same process.
 // ARMATURE_BENCH_ROOT=/path/to/another/checkout measures that build instead (before/after).
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -20,25 +20,44 @@ const dir = mkdtempSync(join(tmpdir(), "armature-bench-startup-"));
 const file = join(dir, "a.txt");
 writeFileSync(file, "one\ntwo\nthree\n");
 
+/**
+ * CPU time (user + system) of the waited-for children so far, in ms (Linux /proc; 10 ms
+ * resolution), or undefined. Less sensitive than wall time to a machine shared with other work.
+ */
+function childrenCpuMs() {
+  try {
+    const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+    return (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Wall time of a fresh process, in ms; throws when it fails. */
 function wall(args, input) {
+  const c0 = childrenCpuMs();
   const t0 = performance.now();
   const r = spawnSync(process.execPath, args, { input, encoding: "utf8", cwd: dir });
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`${args.join(" ")} exited ${r.status}: ${r.stderr}`);
-  return { ms, stdout: r.stdout };
+  const c1 = childrenCpuMs();
+  return { ms, cpu: c0 === undefined || c1 === undefined ? undefined : c1 - c0, stdout: r.stdout };
 }
 
 function medianWall(args, input) {
   const times = [];
+  const cpus = [];
   let stdout = "";
   for (let i = 0; i < RUNS; i++) {
     const r = wall(args, input);
     times.push(r.ms);
+    if (r.cpu !== undefined) cpus.push(r.cpu);
     stdout = r.stdout;
   }
-  return { ms: median(times), stdout };
+  return { ms: median(times), cpu: cpus.length > 0 ? median(cpus) : undefined, stdout };
 }
+
+const cpuNote = (r) => (r.cpu === undefined ? "" : ` | process CPU ${r.cpu} ms (node -e 0: ${baselineCpu} ms)`);
 
 /** Runs `body` (an ES module's text) in fresh processes; it prints one JSON line of figures. */
 function medianFigures(body) {
@@ -49,7 +68,9 @@ function medianFigures(body) {
   return out;
 }
 
-const baseline = medianWall(["-e", "0"]).ms;
+const baselineRun = medianWall(["-e", "0"]);
+const baseline = baselineRun.ms;
+const baselineCpu = baselineRun.cpu;
 const base = { baseline, baselineName: "node -e 0", unit: "ms" };
 
 // import + createSession, then a second createSession (warm).
@@ -95,10 +116,11 @@ for (const [name, turn, target, args] of [
   if (turn === bashTurn && !once.stdout.includes("hi")) throw new Error(`${name}: unexpected ${once.stdout}`);
   const twice = medianWall([bin, "exec", "-", ...args], `${turn}\n${turn.replaceAll('"r1"', '"r2"').replaceAll('"b1"', '"b2"')}\n`);
   report({ name, value: once.ms, ...base, target: `≤ ${target} ms`, ok: once.ms <= target });
-  console.log(`  cold ${once.ms.toFixed(0)} ms | warm (one more turn in the same process) ${Math.max(0, twice.ms - once.ms).toFixed(0)} ms`);
+  console.log(`  cold ${once.ms.toFixed(0)} ms | warm (one more turn in the same process) ${Math.max(0, twice.ms - once.ms).toFixed(0)} ms${cpuNote(once)}`);
 }
 
 const check = medianWall([bin, "permissions", "check", "--tool", "Read", "--input", JSON.stringify({ file_path: file })]);
 report({ name: "permissions check of a Read call (wall)", value: check.ms, ...base, target: "≤ 300 ms", ok: check.ms <= 300 });
+console.log(`  cold ${check.ms.toFixed(0)} ms${cpuNote(check)}`);
 
 rmSync(dir, { recursive: true, force: true });
