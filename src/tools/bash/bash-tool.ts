@@ -2,7 +2,7 @@ import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { ShellCommandFacts, Tool, ToolUseContext } from "../../tool/types.js";
 import { analyzeCommand, bashGrammarLoaded, ensureBashGrammar } from "./analysis/index.js";
-import { HARD_MAX_OUTPUT_CHARS } from "./config.js";
+import { backgroundTasksDisabled, HARD_MAX_OUTPUT_CHARS } from "./config.js";
 import { executeBash, type BashToolOptions } from "./execute.js";
 import {
   BACKGROUND_DESCRIPTION,
@@ -137,8 +137,7 @@ export function createBashTool(options: BashToolOptions = {}): Tool<typeof bashI
 }
 
 function backgroundDisabled(): boolean {
-  const value = process.env.ARMATURE_DISABLE_BACKGROUND_TASKS ?? process.env.CLAUDE_CODE_DISABLE_BACKGROUND_TASKS;
-  return value !== undefined && ["1", "true", "yes"].includes(value.toLowerCase());
+  return backgroundTasksDisabled(process.env);
 }
 
 export const BashTool = createBashTool();
