@@ -8,7 +8,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
-    setupFiles: ["./test/setup-env.ts"],
+    setupFiles: ["./test/setup-env.ts", "./test/setup-bash-grammar.ts"],
     reporters: ["default", "./test/plain-summary-reporter.ts"],
   },
 });

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { z } from "zod";
-import { analyzeCommand, buildTool, loadSettings, parseRuleLists, resolvePermission } from "../dist/index.js";
+import { analyzeCommand, buildTool, ensureBashGrammar, loadSettings, parseRuleLists, resolvePermission } from "../dist/index.js";
 import { median, report, timeRuns } from "./util.js";
 
 const dir = mkdtempSync(join(tmpdir(), "armature-bench-perm-"));
@@ -31,6 +31,7 @@ allow.push("Bash(npm run build *)", "Bash(npm test *)", "Bash(git status *)", "B
 const rules = parseRuleLists({ allow, ask, deny }, "bench", proj);
 
 const command = "npm run build && npm test && git status && ls -la && echo done && cat README.md | grep x && wc -l src/a.ts && git log --oneline -5 && pwd";
+await ensureBashGrammar();
 const facts = analyzeCommand(command);
 const bash = buildTool({ name: "Bash", description: "bench", inputSchema: z.object({ command: z.string() }), call: async () => ({ data: "" }) });
 const request = {

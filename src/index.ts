@@ -16,6 +16,8 @@ export {
   MAX_READ_ONLY_COMMAND_LENGTH,
   MAX_READ_ONLY_SUBCOMMANDS,
   parserInitMs as bashParserInitMs,
+  ensureBashGrammar,
+  bashGrammarLoaded,
   isSafeEnvVariable,
   TRANSPARENT_WRAPPERS,
 } from "./tools/bash/analysis/index.js";

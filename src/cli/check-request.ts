@@ -74,6 +74,7 @@ export async function buildCheckRequest(call: CheckCall, tools: readonly Tool[])
     const known = [...new Set([...tools.map((t) => t.name), ...STAND_IN_NAMES])];
     throw new UsageError(`--tool: no tool named ${JSON.stringify(call.tool)}; known: ${known.join(", ")}`);
   }
+  await tool.load?.();
   const context = createToolUseContext({
     cwd: call.cwd,
     tools,

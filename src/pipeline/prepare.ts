@@ -111,3 +111,19 @@ export function prepareTurn(blocks: readonly ToolUseBlock[], context: ToolUseCon
     return prepareToolUse(block, context);
   });
 }
+
+/**
+ * Awaits `load()` of the tools these blocks name (the Bash grammar on its first use), so that
+ * preparing them — which calls the tools' synchronous members — can judge their inputs.
+ * Resolves at once when none of them has anything to load.
+ */
+export async function loadToolsFor(blocks: readonly ToolUseBlock[], context: ToolUseContext): Promise<void> {
+  let pending: Array<Promise<void>> | undefined;
+  for (const block of blocks) {
+    const tool = findToolByName(context.options.tools, block.name);
+    if (!tool?.load) continue;
+    (pending ??= []).push(tool.load());
+  }
+  // A tool that fails to load is judged fail-closed when prepared, and its call reports it.
+  if (pending) await Promise.allSettled(pending);
+}

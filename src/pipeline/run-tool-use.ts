@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { SpanStatusCode, trace } from "@opentelemetry/api";
+import type { Span } from "@opentelemetry/api";
 import { persistOversizedResult, resultTextLength } from "../budget/persist.js";
 import type { HookCommonInput, HookInput, HookOutcome, HookRunner, HookEventName } from "../hooks/types.js";
 import { resolvePermission } from "../permissions/resolve.js";
@@ -16,7 +16,24 @@ import { classifyError, formatClassifiedError, toolUseError } from "./errors.js"
 import { observableInput, permissionRequestFor } from "./permission-request.js";
 import { parseToolInput, runtimeSchema, type PreparedCall } from "./prepare.js";
 
-const tracer = trace.getTracer("armature");
+/**
+ * The OpenTelemetry API is loaded only once a tracer provider has been registered (it keeps its
+ * registrations on this global); until then every span would be a no-op, and loading the API
+ * costs a process start some 50 ms.
+ */
+const OTEL_GLOBAL = Symbol.for("opentelemetry.js.api.1");
+let otelApi: typeof import("@opentelemetry/api") | undefined;
+/** SpanStatusCode.ERROR (a const enum value of the API, stable across its 1.x versions). */
+const SPAN_STATUS_ERROR = 2;
+
+async function startSpan(block: { name: string; id: string }): Promise<Span | undefined> {
+  const registered = (globalThis as Record<symbol, { trace?: unknown } | undefined>)[OTEL_GLOBAL];
+  if (!registered?.trace) return undefined;
+  otelApi ??= await import("@opentelemetry/api");
+  return otelApi.trace.getTracer("armature").startSpan("armature.tool_call", {
+    attributes: { "armature.tool.name": block.name, "armature.tool_use.id": block.id },
+  });
+}
 
 export interface PipelineServices {
   hooks?: HookRunner;
@@ -129,19 +146,17 @@ export async function runToolUse(
   services: PipelineServices,
   onProgress?: (progress: ToolProgress) => void,
 ): Promise<ToolCallOutcome> {
-  const span = tracer.startSpan("armature.tool_call", {
-    attributes: { "armature.tool.name": prepared.block.name, "armature.tool_use.id": prepared.block.id },
-  });
+  const span = await startSpan(prepared.block);
   try {
     const outcome = await runStages(prepared, context, services, onProgress);
-    if (outcome.isError) span.setStatus({ code: SpanStatusCode.ERROR });
+    if (outcome.isError) span?.setStatus({ code: SPAN_STATUS_ERROR });
     return outcome;
   } catch (err) {
     // The stages catch what tools throw; this is the last net for a bug in the pipeline itself.
-    span.setStatus({ code: SpanStatusCode.ERROR });
+    span?.setStatus({ code: SPAN_STATUS_ERROR });
     return errorOutcome(prepared.block.id, formatClassifiedError(classifyError(err)));
   } finally {
-    span.end();
+    span?.end();
   }
 }
 
@@ -171,6 +186,8 @@ async function runStages(
   const hooks = services.hooks;
 
   try {
+    // What the synchronous members need (normally loaded before the turn was prepared).
+    await tool.load?.();
     // 4. validateInput
     const validation = await tool.validateInput(input, context);
     if (!validation.result) return errorOutcome(id, validation.message, { tool, input });

@@ -15,6 +15,10 @@ export function permissionRuleIfMatcher(currentContext: () => ToolUseContext): H
     const tool = findToolByName(context.options.tools, toolName);
     if (!tool || toolInput === null || typeof toolInput !== "object") return true;
     const input = toolInput as Record<string, unknown>;
-    return ruleMatchesCall(rule, permissionRequestFor(tool, input, input, context, { behavior: "passthrough" }));
+    try {
+      return ruleMatchesCall(rule, permissionRequestFor(tool, input, input, context, { behavior: "passthrough" }));
+    } catch {
+      return true; // the tool cannot judge this input (yet): run the hook rather than skip it
+    }
   };
 }

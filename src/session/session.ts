@@ -1,14 +1,16 @@
 import { rm } from "node:fs/promises";
+import { join } from "node:path";
 import { TurnBudget } from "../budget/turn-budget.js";
 import { runHooks } from "../hooks/runner.js";
 import type { HookRunner } from "../hooks/types.js";
 import { resolveMaxConcurrency } from "../orchestration/concurrency.js";
 import { runTools } from "../orchestration/run-tools.js";
 import { StreamingToolExecutor } from "../orchestration/streaming-executor.js";
-import { parseRuleLists } from "../permissions/rule.js";
+import { parseRule, parseRuleLists } from "../permissions/rule.js";
 import { createPermissionEngine, type AutoClassifier } from "../permissions/engine.js";
 import type { Approver, PermissionResolver } from "../permissions/types.js";
-import { prepareTurn } from "../pipeline/prepare.js";
+import { findTaskRegistry } from "../tools/tasks/registry.js";
+import { loadToolsFor, prepareTurn } from "../pipeline/prepare.js";
 import { defaultPipelineServices, hookCommonInput, labelHookContext, type PipelineServices, type ToolCallOutcome } from "../pipeline/run-tool-use.js";
 import { toOpenAIToolMessages, type OpenAIToolMessage } from "../providers/openai.js";
 import {
@@ -126,6 +128,8 @@ export function createSession(options: SessionOptions): Session {
     model: options.model,
   });
   rootContext.options.tools = getTools(pool, { ...rootContext.permissionContext, rules: [] });
+  const outputs = backgroundOutputRule(rootContext.session.dir);
+  if (outputs) rootContext.permissionContext = { ...rootContext.permissionContext, rules: [...rootContext.permissionContext.rules, outputs] };
   const rootController = rootContext.abortController;
   const services: PipelineServices = defaultPipelineServices({
     hooks: options.hooks,
@@ -167,6 +171,7 @@ export function createSession(options: SessionOptions): Session {
 
     async runTurnDetailed(blocks, turnOptions) {
       const ctx = turnContext(turnOptions);
+      await loadToolsFor(blocks, ctx);
       const calls = prepareTurn(blocks, ctx);
       const { outcomes, context: after } = await runTools(calls, ctx, services, {
         maxConcurrency,
@@ -176,6 +181,8 @@ export function createSession(options: SessionOptions): Session {
       const budget = new TurnBudget(after.session.dir, options.turnBudgetChars);
       for (const outcome of outcomes) outcome.block = await budget.admit(outcome.block);
       const result = summarize(outcomes);
+      // Background tasks that ended since the model was last told: one message each, after the results.
+      for (const note of findTaskRegistry(after)?.takeEndNotifications() ?? []) result.newMessages.push({ role: "user", content: note });
       if (outcomes.length > 0) await postToolBatch(blocks, result, after);
       return result;
     },
@@ -193,7 +200,10 @@ export function createSession(options: SessionOptions): Session {
       let feedError: unknown;
       const feeding = (async () => {
         try {
-          for await (const block of blocks) executor.addTool(block);
+          for await (const block of blocks) {
+            await loadToolsFor([block], ctx);
+            executor.addTool(block);
+          }
         } catch (err) {
           feedError = err;
           executor.discard();
@@ -274,4 +284,15 @@ function summarize(outcomes: ToolCallOutcome[]): TurnResult {
   const stop = outcomes.find((o) => o.preventContinuation !== undefined);
   if (stop?.preventContinuation !== undefined) result.preventContinuation = stop.preventContinuation;
   return result;
+}
+
+/**
+ * Background commands write to files in the session folder, and their results tell the model to
+ * check them with Read (as the reference agent's do): reading them needs no approval. Deny rules
+ * still apply. Left out when the folder's path holds glob characters (the rule would not name it).
+ */
+function backgroundOutputRule(sessionDir: string): PermissionRule | undefined {
+  const dir = join(sessionDir, "shell-output");
+  if (/[*?[\]{}()!\\,]/.test(dir)) return undefined;
+  return parseRule(`Read(/${dir}/**)`, "allow", "session: background command output files");
 }

@@ -42,6 +42,7 @@ export interface ToolDef<S extends AnyObjectSchema, Out> {
   toAutoClassifierInput?(input: z.infer<S>): string;
   backfillObservableInput?(input: z.infer<S>, context: ToolUseContext): z.infer<S>;
   abortsSiblingsOnError?(input: z.infer<S>): boolean;
+  load?(): Promise<void>;
 }
 
 const VALID: ValidationResult = { result: true };
@@ -95,5 +96,6 @@ export function buildTool<S extends AnyObjectSchema, Out>(def: ToolDef<S, Out>):
     toAutoClassifierInput: def.toAutoClassifierInput,
     backfillObservableInput: def.backfillObservableInput,
     abortsSiblingsOnError: def.abortsSiblingsOnError,
+    load: def.load,
   };
 }

@@ -303,6 +303,12 @@ export interface Tool<S extends AnyObjectSchema = AnyObjectSchema, Out = unknown
   backfillObservableInput?(input: z.infer<S>, context: ToolUseContext): z.infer<S>;
   /** Whether an error result of this call should abort running sibling calls (shell failures do). */
   abortsSiblingsOnError?(input: z.infer<S>): boolean;
+  /**
+   * Loads, once, what the synchronous members need to judge an input (the Bash tool's grammar).
+   * The runtime awaits it before it calls isConcurrencySafe / isReadOnly / backfill /
+   * permissionSubject on a call of this tool; code that calls them directly awaits it first.
+   */
+  load?(): Promise<void>;
 }
 
 export type ToolInput<T> = T extends Tool<infer S, unknown> ? z.infer<S> : never;

@@ -294,14 +294,16 @@ describe("Bash: timeout and abort stop everything", () => {
       `while [ "$(wc -l < ${pids})" -lt 3 ]; do sleep 0.02; done; echo started; sleep 1000`,
     ].join("\n");
 
-  it("timeout: SIGTERM to the group, SIGKILL after the grace; no process survives", async () => {
+  it("timeout that stops (background tasks off): SIGTERM to the group, SIGKILL after the grace; no process survives", async () => {
     await withTempDir(async (dir) => {
       const pids = join(dir, "pids");
       const hooks = new ResponseRecorder();
-      const s = shellSession(dir, { session: { hooks } });
+      // With background tasks on, a timeout moves such a command to the background (tasks.test.ts).
+      const s = shellSession(dir, { session: { hooks, env: { ARMATURE_DISABLE_BACKGROUND_TASKS: "1" } } });
       const r = await run(s, "Bash", { command: spawnTree(pids), timeout: 3_000 });
       expect(r.is_error).toBe(true);
-      expect(textOf(r)).toMatch(/^Command timed out after 3 s/);
+      expect(textOf(r)).toMatch(/^Exit code \d+\n/);
+      expect(textOf(r)).toMatch(/\nCommand timed out after 3s$/);
       expect(textOf(r)).toContain("started");
       expect(hooks.last<BashOutput>().timedOut).toBe(true);
       const all = pidsIn(pids);

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { ShellCommandFacts, Tool, ToolUseContext } from "../../tool/types.js";
-import { analyzeCommand } from "./analysis/index.js";
-import { HARD_MAX_OUTPUT_CHARS } from "./config.js";
+import { analyzeCommand, bashGrammarLoaded, ensureBashGrammar } from "./analysis/index.js";
+import { backgroundTasksDisabled, HARD_MAX_OUTPUT_CHARS } from "./config.js";
 import { executeBash, type BashToolOptions } from "./execute.js";
 import {
   BACKGROUND_DESCRIPTION,
@@ -29,13 +29,20 @@ export type BashInput = z.infer<typeof bashInputSchema>;
 const factsCache = new Map<string, ShellCommandFacts>();
 const FACTS_CACHE_SIZE = 128;
 
-/** The grammar-based facts of a command; an analyser failure is "not read-only, not understood". */
+/**
+ * The grammar-based facts of a command; an analyser failure is "not read-only, not understood".
+ * Throws (and caches nothing) while the grammar is not loaded: the tool's `load()` loads it, and
+ * the runtime awaits that before it asks.
+ */
 export function commandFacts(command: string): ShellCommandFacts {
   const cached = factsCache.get(command);
   if (cached) {
     factsCache.delete(command);
     factsCache.set(command, cached);
     return cached;
+  }
+  if (!bashGrammarLoaded()) {
+    throw new Error("the Bash grammar is not loaded yet: await the Bash tool's load() (or ensureBashGrammar()) before asking about a command");
   }
   let facts: ShellCommandFacts;
   try {
@@ -69,6 +76,7 @@ export function createBashTool(options: BashToolOptions = {}): Tool<typeof bashI
     maxResultSizeChars: HARD_MAX_OUTPUT_CHARS + 10_000,
     description: () => bashDescription({ sandboxed: sandboxConfig()?.enabled === true }),
 
+    load: ensureBashGrammar,
     isReadOnly: (input) => commandFacts(input.command).readOnly,
     isConcurrencySafe: (input) => commandFacts(input.command).readOnly,
     // A failing command makes the commands the model ran next to it pointless or harmful.
@@ -129,8 +137,7 @@ export function createBashTool(options: BashToolOptions = {}): Tool<typeof bashI
 }
 
 function backgroundDisabled(): boolean {
-  const value = process.env.ARMATURE_DISABLE_BACKGROUND_TASKS ?? process.env.CLAUDE_CODE_DISABLE_BACKGROUND_TASKS;
-  return value !== undefined && ["1", "true", "yes"].includes(value.toLowerCase());
+  return backgroundTasksDisabled(process.env);
 }
 
 export const BashTool = createBashTool();

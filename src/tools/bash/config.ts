@@ -90,3 +90,18 @@ export function commandEnv(base: Env, sessionEnv: Env): Record<string, string> {
   env.GIT_SSH_COMMAND ??= "ssh -o BatchMode=yes";
   return env;
 }
+
+/** Background tasks are turned off (ARMATURE_DISABLE_BACKGROUND_TASKS, CLAUDE_CODE_DISABLE_BACKGROUND_TASKS). */
+export function backgroundTasksDisabled(env: Env = process.env): boolean {
+  const value = env.ARMATURE_DISABLE_BACKGROUND_TASKS ?? env.CLAUDE_CODE_DISABLE_BACKGROUND_TASKS;
+  return value !== undefined && ["1", "true", "yes"].includes(value.toLowerCase());
+}
+
+/**
+ * What a foreground command's timeout does, as the reference agent does it: a command whose first
+ * word is `sleep` is stopped; any other goes on in the background (nothing it does is lost).
+ */
+export function timeoutAction(command: string, env: Env): "stop" | "background" {
+  if (/^\s*sleep(?:\s|$)/.test(command) || backgroundTasksDisabled(env)) return "stop";
+  return "background";
+}

@@ -5,8 +5,8 @@ import { mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ProgressCallback, SessionState, ShellCommandFacts, ToolUseContext } from "../../tool/types.js";
-import { findTaskRegistry, taskRegistry, type BackgroundTask } from "../tasks/registry.js";
-import { bashLimitsFromEnv, commandEnv, effectiveTimeout, resolveShell, DEFAULT_MAX_OUTPUT_FILE_BYTES, type Env } from "./config.js";
+import { taskRegistry, type BackgroundTask } from "../tasks/registry.js";
+import { bashLimitsFromEnv, commandEnv, effectiveTimeout, resolveShell, timeoutAction, DEFAULT_MAX_OUTPUT_FILE_BYTES, type Env } from "./config.js";
 import { interpretExitCode } from "./exit-code.js";
 import { parseImageOutput, toImageOutput } from "./image.js";
 import { formatBytes, readImageCandidate, readOutputRange } from "./output.js";
@@ -114,6 +114,7 @@ export async function executeBash(
     // output limit is watched.
     pollMs: background ? 1_000 : 100,
     ...(wrapper ? { wrapper } : {}),
+    ...(background ? {} : { onTimeout: timeoutAction(input.command, { ...baseEnv, ...context.session.env }) }),
     ...(background ? {} : { onChunk: (chunk: string, totalBytes: number) => onProgress({ toolUseId: "", data: { type: "bash_progress", chunk, totalBytes } }) }),
   });
 
@@ -128,12 +129,27 @@ export async function executeBash(
     return { data, ...(start.cwd !== context.workspace.cwd ? { nextCwd: start.cwd } : {}) };
   }
 
-  const outcome = await running.done;
+  const outcome = await Promise.race([running.done, running.moved.then(() => undefined)]);
+  if (outcome === undefined) {
+    // The timeout moved it to the background: the output so far now, a notification when it ends.
+    const task = registerBackground(taskRegistry(context), id, input, facts, running, outputPath);
+    const soFar = await readOutputRange(outputPath, 0, limits.maxOutputChars);
+    const data: BashOutput = {
+      ...emptyOutput(timeoutMs, start.cwd, sandbox !== undefined),
+      stdout: soFar.text,
+      output: soFar.text,
+      truncated: soFar.truncated,
+      outputPath,
+      backgroundTaskId: task.id,
+      timedOutAfterMs: timeoutMs,
+      notices,
+    };
+    return { data, ...(start.cwd !== context.workspace.cwd ? { nextCwd: start.cwd } : {}) };
+  }
   const data = await toBashOutput(outcome, facts, limits.maxOutputChars, timeoutMs, start.cwd, sandbox !== undefined, notices);
   const next = limits.maintainProjectWorkingDir ? { cwd: dirs.projectDir } : nextCwd(outcome.finalCwd, start.cwd, dirs);
   data.cwd = next.cwd;
   if (next.notice) data.notices.push(next.notice);
-  data.notices.push(...(findTaskRegistry(context)?.takeEndNotes() ?? []));
   return { data, ...(next.cwd !== context.workspace.cwd ? { nextCwd: next.cwd } : {}) };
 }
 
@@ -248,6 +264,7 @@ function registerBackground(
     id,
     type: "local_bash",
     description: input.description ?? input.command,
+    command: input.command,
     outputPath,
     startedAt: Date.now(),
     status: "running",

@@ -34,6 +34,8 @@ export interface BashOutput {
   isError: boolean;
   /** Set when it runs in the background. */
   backgroundTaskId?: string;
+  /** Set when the timeout (this many ms) moved it to the background instead of stopping it. */
+  timedOutAfterMs?: number;
   /** Where the next command starts. */
   cwd: string;
   /** Ran inside the OS sandbox. */
@@ -50,13 +52,9 @@ export function tidy(text: string): string {
   return text.replace(/^(?:[ \t]*\r?\n)+/, "").trimEnd();
 }
 
-function formatDuration(ms: number): string {
-  if (ms < 1000) return `${ms} ms`;
-  const s = ms / 1000;
-  if (s < 60) return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
-  const m = Math.floor(s / 60);
-  const rest = Math.round(s - m * 60);
-  return rest === 0 ? `${m} min` : `${m} min ${rest} s`;
+/** `1s`, `120s`, `1.5s`: a timeout as the reference agent writes it. */
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))}s`;
 }
 
 /** The text of the result, without the image. */
@@ -64,19 +62,30 @@ export function bashResultText(data: BashOutput): string {
   const parts: string[] = [];
   if (data.startError !== undefined) {
     parts.push(data.startError);
+  } else if (data.backgroundTaskId !== undefined && data.timedOutAfterMs !== undefined) {
+    // The reference agent's words for a command its timeout moved to the background.
+    const body = tidy(data.output);
+    if (body) parts.push(body);
+    parts.push(
+      `Command did not complete within its ${seconds(data.timedOutAfterMs)} timeout and was moved to the background (ID: ${data.backgroundTaskId}). ` +
+        `Output is being written to: ${data.outputPath}. You will be notified when it completes. ` +
+        `If it is still running after 10m in the background, it will be stopped and you will be notified. ` +
+        `It is running now: do not start a second copy while it runs. If it is no longer needed, stop it with TaskStop. ` +
+        (body
+          ? ""
+          : "No output had been read from it when it was moved. A program that buffers its output, or a pipe into one such as tail, can keep the output file empty until the command finishes. ") +
+        `To check interim output, use Read on that file path.`,
+    );
   } else if (data.backgroundTaskId !== undefined) {
     parts.push(
-      `Command running in background with ID: ${data.backgroundTaskId}. Output is being written to: ${data.outputPath}\n` +
-        `Use TaskOutput with task_id "${data.backgroundTaskId}" to read new output, TaskStop to stop it.`,
+      `Command running in background with ID: ${data.backgroundTaskId}. Output is being written to: ${data.outputPath}. ` +
+        `You will be notified when it completes. To check interim output, use Read on that file path.`,
     );
   } else {
     const body = data.isImage ? "" : tidy(data.output);
     if (data.timedOut) {
-      parts.push(
-        `Command timed out after ${formatDuration(data.timeoutMs)} and was stopped, with every process it started. ` +
-          `Give it a larger timeout (at most the maximum), or run it with run_in_background and read its output with TaskOutput.`,
-      );
-      if (body) parts.push(body);
+      // The reference agent's text for a command its timeout stopped (one whose first word is sleep).
+      parts.push(`Exit code ${data.exitCode ?? 143}${body ? `\n${body}` : ""}\nCommand timed out after ${seconds(data.timeoutMs)}`);
     } else if (data.interrupted) {
       if (body) parts.push(body);
       parts.push("<error>Command was aborted before completion</error>");

@@ -28,6 +28,14 @@ export interface RunShellOptions {
   wrapper?: { file: string; args: (shellArgv: string[]) => string[] };
   /** New output as text while it runs, with the output's size so far. */
   onChunk?: (text: string, totalBytes: number) => void;
+  /**
+   * What the timeout does: stop the command (the default), or move it to the background — it
+   * goes on running, the abort signal and onChunk no longer reach it, `moved` resolves, and it
+   * is stopped only when `backgroundLimitMs` more have passed.
+   */
+  onTimeout?: "stop" | "background";
+  /** How long a command moved to the background may go on running (default 10 min). */
+  backgroundLimitMs?: number;
 }
 
 export type StopReason = "timeout" | "abort" | "output-limit" | "stopped";
@@ -53,6 +61,8 @@ export interface ShellOutcome {
 export interface RunningShell {
   readonly pid: number | undefined;
   readonly done: Promise<ShellOutcome>;
+  /** Resolves when the timeout moved the command to the background (never, otherwise). */
+  readonly moved: Promise<void>;
   /** Stops the command and everything it started; resolves when it has ended. */
   stop(reason?: StopReason): Promise<ShellOutcome>;
 }
@@ -92,6 +102,9 @@ function trackGroup(pgid: number): void {
   });
 }
 
+/** How long a command the timeout moved to the background may go on running. */
+const DEFAULT_BACKGROUND_LIMIT_MS = 10 * 60_000;
+
 function failedStart(options: RunShellOptions, started: number, error: Error): RunningShell {
   const outcome: ShellOutcome = {
     exitCode: null,
@@ -103,7 +116,7 @@ function failedStart(options: RunShellOptions, started: number, error: Error): R
     durationMs: Date.now() - started,
   };
   const done = Promise.resolve(outcome);
-  return { pid: undefined, done, stop: () => done };
+  return { pid: undefined, done, moved: new Promise<void>(() => {}), stop: () => done };
 }
 
 export function startShell(options: RunShellOptions): RunningShell {
@@ -147,15 +160,28 @@ export function startShell(options: RunShellOptions): RunningShell {
     return stopping;
   };
 
+  let inBackground = false;
+  const onChunk = options.onChunk;
   const follower = new OutputFollower(fd, {
     intervalMs: options.pollMs,
     maxBytes: options.maxOutputBytes,
     onLimit: () => void stop("output-limit"),
-    ...(options.onChunk ? { onChunk: options.onChunk } : {}),
+    ...(onChunk ? { onChunk: (text: string, totalBytes: number) => (inBackground ? undefined : onChunk(text, totalBytes)) } : {}),
   });
   follower.start();
 
-  const timer = setTimeout(() => void stop("timeout"), options.timeoutMs);
+  let markMoved: () => void = () => {};
+  const moved = new Promise<void>((resolve) => (markMoved = resolve));
+  let timer = setTimeout(() => {
+    if (options.onTimeout !== "background" || exited || stopping) {
+      void stop("timeout");
+      return;
+    }
+    inBackground = true;
+    options.signal?.removeEventListener("abort", onAbort);
+    timer = setTimeout(() => void stop("timeout"), options.backgroundLimitMs ?? DEFAULT_BACKGROUND_LIMIT_MS);
+    markMoved();
+  }, options.timeoutMs);
   const onAbort = (): void => void stop("abort");
   if (options.signal?.aborted) onAbort();
   else options.signal?.addEventListener("abort", onAbort, { once: true });
@@ -202,6 +228,7 @@ export function startShell(options: RunShellOptions): RunningShell {
   return {
     pid,
     done,
+    moved,
     async stop(reason: StopReason = "stopped") {
       if (!exited) await stop(reason);
       return done;

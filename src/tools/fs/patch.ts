@@ -1,4 +1,6 @@
-import { structuredPatch, type StructuredPatchHunk } from "diff";
+// The one module of `diff` this needs (the package entry loads all of its ~20 modules).
+import { structuredPatch } from "diff/lib/patch/create.js";
+import type { StructuredPatchHunk } from "diff";
 
 const CONTEXT_LINES = 3;
 const CHUNK = 4096;

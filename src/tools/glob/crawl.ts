@@ -1,6 +1,5 @@
 import { lstatSync, statSync, type Stats } from "node:fs";
 import { dirname, basename, isAbsolute, resolve } from "node:path";
-import { fdir } from "fdir";
 import picomatch from "picomatch";
 import { expandHome, isVcsDirectory } from "../search/paths.js";
 
@@ -59,6 +58,8 @@ export type CrawlSkip = (path: string, kind: "file" | "dir" | "symlink") => bool
  * included, .gitignore not applied) and returns the `limit` oldest matching files.
  */
 export async function crawlGlob(plan: GlobPlan, limit: number, signal: AbortSignal, skip?: CrawlSkip): Promise<GlobCrawlResult> {
+  // Loaded on the first Glob call, not at import.
+  const { fdir } = await import("fdir");
   const isMatch = picomatch(plan.glob, { dot: true });
   const cut = plan.root.endsWith("/") ? plan.root.length : plan.root.length + 1;
   // Full paths (cheaper in fdir than relative ones); the pattern sees the part below the root.

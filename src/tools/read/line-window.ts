@@ -24,6 +24,8 @@ export interface LineWindow {
   endedBy: "eof" | "limit" | "budget";
   /** Known only when the file was scanned to its end. */
   totalLines?: number;
+  /** Lines holding content: totalLines without the empty line after a final newline. */
+  contentLines?: number;
   /** Lines that were cut at maxLineChars. */
   truncatedLines: number;
   /** sha256 of the whole file, when it was read from byte 0 to the end. */
@@ -181,9 +183,12 @@ async function scanLines(handle: FileHandle, format: TextFormat, options: LineWi
     }
   }
 
+  // Lines are numbered as `text.split("\n")` numbers them, as the reference agent shows them:
+  // "a\n" is line 1 "a" and line 2 "" (an empty file has no lines).
+  const endsWithNewline = endedBy === undefined && !lineHasData && lineNo > 1;
   if (endedBy === undefined) {
     endedBy = "eof";
-    if (lineHasData) {
+    if (lineHasData || lineNo > 1) {
       if (lineNo >= options.offset && lines.length < options.limit) {
         if (!finishLine()) endedBy = "budget";
       }
@@ -193,6 +198,7 @@ async function scanLines(handle: FileHandle, format: TextFormat, options: LineWi
   const window: LineWindow = { lines, startLine: options.offset, endedBy, truncatedLines };
   if (endedBy === "eof") {
     window.totalLines = lineNo - 1;
+    window.contentLines = endsWithNewline ? lineNo - 2 : lineNo - 1;
     if (hash) window.contentHash = hash.digest("hex");
   }
   return window;

@@ -12,6 +12,8 @@ export interface TextReadData {
     startLine: number;
     /** Known when the read reached the end of the file. */
     totalLines?: number;
+    /** totalLines without the empty line after a final newline (what a full read must cover). */
+    contentLines?: number;
   };
   /** Notices for the model after the lines (empty file, more lines, cut lines). */
   notices: string[];
@@ -22,6 +24,8 @@ export interface TextWindowRequest {
   limit: number;
   maxLineChars: number;
   maxOutputTokens: number;
+  /** Add a `[Showing lines …]` notice after a window that stops before the end. */
+  windowNotice?: boolean;
 }
 
 const SAMPLE_BYTES = 64 * 1024;
@@ -69,7 +73,8 @@ export async function readText(
     const notices: string[] = [];
     if (window.totalLines === 0) notices.push(EMPTY_FILE_NOTICE);
     else if (lines.length === 0 && window.totalLines !== undefined) notices.push(pastEndNotice(startLine, window.totalLines));
-    if (window.endedBy === "limit") {
+    // The reference agent returns a window bare; the notice is opt-in.
+    if (window.endedBy === "limit" && request.windowNotice === true) {
       notices.push(`[Showing lines ${startLine}-${end}; the file has more lines. Call Read with offset=${end + 1} to continue.]`);
     } else if (window.endedBy === "budget") {
       notices.push(
@@ -85,6 +90,7 @@ export async function readText(
       notices,
     };
     if (window.totalLines !== undefined) data.file.totalLines = window.totalLines;
+    if (window.contentLines !== undefined) data.file.contentLines = window.contentLines;
     const full = fromStart && window.endedBy === "eof";
     return full && window.contentHash !== undefined ? { data, full, contentHash: window.contentHash } : { data, full: false };
   } finally {

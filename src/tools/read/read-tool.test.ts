@@ -20,16 +20,30 @@ describe("Read: text output", () => {
     });
   });
 
-  it("offset and limit give a window with a notice naming the next offset", async () => {
+  it("a file ending with a newline shows its final empty line, as the reference agent does", async () => {
     await withTempDir(async (dir) => {
-      await writeFile(join(dir, "a.txt"), "1\n2\n3\n4\n5\n");
+      await writeFile(join(dir, "n.txt"), "one\ntwo\nthree\n");
       const s = fileSession(dir, [ReadTool]);
-      expect(text(await call(s, "Read", { file_path: "a.txt", offset: 2, limit: 2 }))).toBe(
+      expect(text(await call(s, "Read", { file_path: "n.txt" }))).toBe("1\tone\n2\ttwo\n3\tthree\n4\t");
+      expect(text(await call(s, "Read", { file_path: "n.txt", offset: 3 }))).toBe("3\tthree\n4\t");
+      expect(text(await call(s, "Read", { file_path: "n.txt", offset: 5 }))).toContain("The file has 4 lines.");
+      await s.close();
+    });
+  });
+
+  it("offset and limit give the window bare; the [Showing lines …] notice is an option", async () => {
+    await withTempDir(async (dir) => {
+      await writeFile(join(dir, "a.txt"), "1\n2\n3\n4\n5");
+      const s = fileSession(dir, [ReadTool]);
+      expect(text(await call(s, "Read", { file_path: "a.txt", offset: 2, limit: 2 }))).toBe("2\t2\n3\t3");
+      const withNotice = fileSession(dir, [createReadTool({ windowNotice: true })]);
+      expect(text(await call(withNotice, "Read", { file_path: "a.txt", offset: 2, limit: 2 }))).toBe(
         "2\t2\n3\t3\n\n[Showing lines 2-3; the file has more lines. Call Read with offset=4 to continue.]",
       );
       // A window that reaches the end exactly has no notice.
-      expect(text(await call(s, "Read", { file_path: "a.txt", offset: 4, limit: 2 }))).toBe("4\t4\n5\t5");
+      expect(text(await call(withNotice, "Read", { file_path: "a.txt", offset: 4, limit: 2 }))).toBe("4\t4\n5\t5");
       await s.close();
+      await withNotice.close();
     });
   });
 
@@ -39,7 +53,7 @@ describe("Read: text output", () => {
       const s = fileSession(dir, [ReadTool]);
       const out = text(await call(s, "Read", { file_path: "long.txt" }));
       expect(out.split("\n")[1999]).toBe("2000\tl2000");
-      expect(out.endsWith("[Showing lines 1-2000; the file has more lines. Call Read with offset=2001 to continue.]")).toBe(true);
+      expect(out.split("\n")).toHaveLength(2000);
       await s.close();
     });
   });
@@ -55,7 +69,7 @@ describe("Read: text output", () => {
       const past = await call(s, "Read", { file_path: "three.txt", offset: 10 });
       expect(past.is_error).toBeUndefined();
       expect(text(past)).toBe(
-        "<system-reminder>Warning: the file exists but is shorter than the provided offset (10). The file has 3 lines.</system-reminder>",
+        "<system-reminder>Warning: the file exists but is shorter than the provided offset (10). The file has 4 lines.</system-reminder>",
       );
       await s.close();
     });
@@ -66,7 +80,7 @@ describe("Read: text output", () => {
       await writeFile(join(dir, "wide.txt"), `short\n${"x".repeat(5000)}\n`);
       const s = fileSession(dir, [ReadTool]);
       expect(text(await call(s, "Read", { file_path: "wide.txt" }))).toBe(
-        `1\tshort\n2\t${"x".repeat(2000)}… [line truncated]\n\n[1 line was longer than 2000 characters and cut.]`,
+        `1\tshort\n2\t${"x".repeat(2000)}… [line truncated]\n3\t\n\n[1 line was longer than 2000 characters and cut.]`,
       );
       await s.close();
     });
@@ -88,11 +102,11 @@ describe("Read: text output", () => {
 
 describe("Read: encodings", () => {
   const cases: Array<[string, Buffer, string]> = [
-    ["CRLF shown without CR", Buffer.from("one\r\ntwo\r\n"), "1\tone\n2\ttwo"],
-    ["UTF-8 with BOM", Buffer.from("\uFEFFhé\nlo\n", "utf8"), "1\thé\n2\tlo"],
-    ["UTF-16 LE with BOM", Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("héllo\r\nwörld\n", "utf16le")]), "1\théllo\n2\twörld"],
-    ["UTF-16 BE with BOM", Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from("日本\n語\n", "utf16le").swap16()]), "1\t日本\n2\t語"],
-    ["Latin-1 fallback", Buffer.from("caf\xe9\nna\xefve\n", "latin1"), "1\tcafé\n2\tnaïve"],
+    ["CRLF shown without CR", Buffer.from("one\r\ntwo\r\n"), "1\tone\n2\ttwo\n3\t"],
+    ["UTF-8 with BOM", Buffer.from("\uFEFFhé\nlo\n", "utf8"), "1\thé\n2\tlo\n3\t"],
+    ["UTF-16 LE with BOM", Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("héllo\r\nwörld\n", "utf16le")]), "1\théllo\n2\twörld\n3\t"],
+    ["UTF-16 BE with BOM", Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from("日本\n語\n", "utf16le").swap16()]), "1\t日本\n2\t語\n3\t"],
+    ["Latin-1 fallback", Buffer.from("caf\xe9\nna\xefve\n", "latin1"), "1\tcafé\n2\tnaïve\n3\t"],
   ];
   it.each(cases)("%s", async (_name, bytes, expected) => {
     await withTempDir(async (dir) => {
@@ -205,7 +219,7 @@ describe("Read: big files stream", () => {
       const lines = out.split("\n");
       expect(lines[0]).toBe("1000000\tline 1000000");
       expect(lines[99]).toBe("1000099\tline 1000099");
-      expect(out.endsWith("[Showing lines 1000000-1000099; the file has more lines. Call Read with offset=1000100 to continue.]")).toBe(true);
+      expect(lines).toHaveLength(100);
       expect(s.context.readFileState.get(path)?.partial).toBe(true);
       await s.close();
     });
@@ -220,7 +234,7 @@ describe("Read: big files stream", () => {
       await handle.close();
       const s = fileSession(dir, [ReadTool]);
       const out = text(await call(s, "Read", { file_path: path, offset: 50, limit: 3 }));
-      expect(out).toBe("50\tentry 50\n51\tentry 51\n52\tentry 52\n\n[Showing lines 50-52; the file has more lines. Call Read with offset=53 to continue.]");
+      expect(out).toBe("50\tentry 50\n51\tentry 51\n52\tentry 52");
       await s.close();
     });
   });
@@ -232,7 +246,7 @@ describe("Read: paths", () => {
       const real = join(dir, "Screenshot 2024-05-01 at 10.02.03\u202FAM.txt");
       await writeFile(real, "shot\n");
       const s = fileSession(dir, [ReadTool]);
-      expect(text(await call(s, "Read", { file_path: "Screenshot 2024-05-01 at 10.02.03 AM.txt" }))).toBe("1\tshot");
+      expect(text(await call(s, "Read", { file_path: "Screenshot 2024-05-01 at 10.02.03 AM.txt" }))).toBe("1\tshot\n2\t");
       await s.close();
     });
   });

@@ -44,6 +44,12 @@ export interface ReadToolOptions {
   maxLineChars?: number;
   /** A window stops before about this many tokens (25,000), with a notice naming the next offset. */
   maxOutputTokens?: number;
+  /**
+   * After a window that stops before the end of the file, add `[Showing lines a-b; the file has
+   * more lines. Call Read with offset=… to continue.]` (default false: the reference agent
+   * returns the window bare).
+   */
+  windowNotice?: boolean;
 }
 
 const BINARY_EXTENSIONS = new Set(
@@ -124,11 +130,11 @@ export function createReadTool(options: ReadToolOptions = {}): Tool<typeof readI
       const result = await readText(
         path,
         info.size,
-        { offset: input.offset ?? 1, limit: input.limit ?? maxLines, maxLineChars, maxOutputTokens },
+        { offset: input.offset ?? 1, limit: input.limit ?? maxLines, maxLineChars, maxOutputTokens, windowNotice: options.windowNotice === true },
         context.abortController.signal,
       );
-      const { startLine, numLines, totalLines } = result.data.file;
-      const window = { mtimeMs: info.mtimeMs, startLine, endLine: startLine + numLines - 1 };
+      const { startLine, numLines, contentLines: totalLines } = result.data.file;
+      const window = { mtimeMs: info.mtimeMs, startLine, endLine: Math.min(startLine + numLines - 1, totalLines ?? Infinity) };
       const covered = !result.full && recordWindow(context, path, totalLines === undefined ? window : { ...window, totalLines });
       // A full read carries the hash; a file seen whole through several windows has none, so a
       // later mtime change counts as a change (a false alarm at worst, never a missed one).

@@ -10,8 +10,10 @@ export interface BackgroundTask {
   readonly id: string;
   /** `local_bash` for shell commands. */
   readonly type: string;
-  /** The command, or what the task does. */
+  /** What the task does (the Bash call's description, else its command). */
   readonly description: string;
+  /** The shell command, for shell tasks. */
+  readonly command?: string;
   readonly outputPath: string;
   readonly startedAt: number;
   status: TaskStatus;
@@ -58,16 +60,16 @@ export class TaskRegistry {
     return this.list().filter((t) => t.status === "running");
   }
 
-  /** One line per task that ended since the model was last told, marking them told. */
-  takeEndNotes(): string[] {
+  /**
+   * One notification per task that ended since the model was last told (by a notification,
+   * TaskOutput or TaskStop), marking them told: the session adds them to a turn's newMessages.
+   */
+  takeEndNotifications(): string[] {
     const notes: string[] = [];
     for (const task of this.tasks.values()) {
       if (task.status === "running" || task.endReported) continue;
       task.endReported = true;
-      const code = task.exitCode === undefined || task.exitCode === null ? "" : ` with exit code ${task.exitCode}`;
-      notes.push(
-        `Background task ${task.id} (${task.description}) ${task.status === "killed" ? "was stopped" : `${task.status}${code}`}${task.endNote ? ` (${task.endNote})` : ""}. Output: ${task.outputPath}`,
-      );
+      notes.push(taskNotification(task));
     }
     return notes;
   }
@@ -98,4 +100,16 @@ export function findTaskRegistry(context: ToolUseContext): TaskRegistry | undefi
 export function unknownTaskMessage(id: string, context: ToolUseContext): string {
   const running = findTaskRegistry(context)?.running().map((t) => t.id) ?? [];
   return `No task found with ID: ${id}. ${running.length > 0 ? `Running tasks: ${running.join(", ")}.` : "There are no running background tasks."}`;
+}
+
+/** The reference agent's background-task event, as the model reads it. */
+export function taskNotification(task: BackgroundTask): string {
+  const code = task.exitCode === undefined || task.exitCode === null ? "" : ` (exit code ${task.exitCode})`;
+  const what = task.type === "local_bash" ? `Background command "${task.description}"` : `Background task "${task.description}"`;
+  const how = task.status === "killed" ? "was stopped" : `${task.status}${code}`;
+  return (
+    "[SYSTEM NOTIFICATION - NOT USER INPUT]\nThis is an automated background-task event, NOT a message from the user.\n" +
+    `<task-notification>\n<task-id>${task.id}</task-id>\n<output-file>${task.outputPath}</output-file>\n<status>${task.status}</status>\n` +
+    `<summary>${what} ${how}${task.endNote ? `: ${task.endNote}` : ""}</summary>\n</task-notification>`
+  );
 }

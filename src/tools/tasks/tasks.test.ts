@@ -6,6 +6,12 @@ import { withTempDir } from "../../../test/helpers.js";
 import { createSubagentContext } from "../../tool/context.js";
 import type { BashOutput } from "../bash/result.js";
 import { findTaskRegistry, taskRegistry } from "./registry.js";
+import { toolUse } from "../../../test/helpers.js";
+import { createSession } from "../../session/session.js";
+import { createBashTool } from "../bash/bash-tool.js";
+import { createReadTool } from "../read/read-tool.js";
+import { createTaskOutputTool } from "../task-output/task-output-tool.js";
+import { createTaskStopTool } from "../task-stop/task-stop-tool.js";
 
 function taskIdIn(text: string): string {
   const match = /background with ID: (\w+)/.exec(text);
@@ -148,15 +154,77 @@ describe("background tasks", () => {
     });
   });
 
-  it("the next Bash result tells the model that a background task ended", async () => {
+  it("the next turn carries a notification (newMessages) that a background task ended, once", async () => {
     await withTempDir(async (dir) => {
       const s = shellSession(dir);
-      const id = taskIdIn(textOf(await run(s, "Bash", { command: "exit 3", run_in_background: true })));
+      const id = taskIdIn(textOf(await run(s, "Bash", { command: "exit 3", run_in_background: true, description: "Fail" })));
       const task = findTaskRegistry(s.context)!.get(id)!;
       await task.done;
-      const next = textOf(await run(s, "Bash", { command: "echo x" }));
-      expect(next).toContain(`Background task ${id} (exit 3) failed with exit code 3`);
-      expect(textOf(await run(s, "Bash", { command: "echo y" }))).not.toContain("Background task");
+      const next = await s.runTurnDetailed([toolUse("Bash", { command: "echo x" })]);
+      expect(textOf(next.results[0]!)).toBe("x");
+      expect(next.newMessages).toHaveLength(1);
+      const note = next.newMessages[0]!.content as string;
+      expect(note).toMatch(/^\[SYSTEM NOTIFICATION - NOT USER INPUT\]\nThis is an automated background-task event, NOT a message from the user\.\n<task-notification>\n/);
+      expect(note).toContain(`<task-id>${id}</task-id>\n<output-file>${task.outputPath}</output-file>\n<status>failed</status>`);
+      expect(note).toContain('<summary>Background command "Fail" failed (exit code 3)</summary>');
+      expect((await s.runTurnDetailed([toolUse("Bash", { command: "echo y" })])).newMessages).toHaveLength(0);
+      await s.close();
+    });
+  });
+
+  it("a timeout moves a command to the background: output so far, the reference's words, Read, a notification", async () => {
+    await withTempDir(async (dir) => {
+      const full = createSession({
+        cwd: dir,
+        tools: [createBashTool({ killGraceMs: 300 }), createReadTool(), createTaskStopTool(), createTaskOutputTool()],
+        permissionMode: "default",
+        allow: ["Bash(echo *)"],
+      });
+      const r = await run(full, "Bash", { command: "echo start; sleep 2; echo done", timeout: 1_000, description: "Print, sleep, print" });
+      expect(r.is_error).toBeUndefined();
+      const text = textOf(r);
+      const id = /\(ID: (\w+)\)/.exec(text)![1]!;
+      const task = findTaskRegistry(full.context)!.get(id)!;
+      expect(text).toBe(
+        `start\nCommand did not complete within its 1s timeout and was moved to the background (ID: ${id}). Output is being written to: ${task.outputPath}. ` +
+          "You will be notified when it completes. If it is still running after 10m in the background, it will be stopped and you will be notified. " +
+          "It is running now: do not start a second copy while it runs. If it is no longer needed, stop it with TaskStop. To check interim output, use Read on that file path.",
+      );
+      expect(task.status).toBe("running");
+      await task.done;
+      expect(task.status).toBe("completed");
+      const read = await full.runTurnDetailed([toolUse("Read", { file_path: task.outputPath })]);
+      expect(textOf(read.results[0]!)).toBe("1\tstart\n2\tdone\n3\t");
+      expect(read.newMessages.map((m) => m.content as string).join("")).toContain('<summary>Background command "Print, sleep, print" completed (exit code 0)</summary>');
+      await full.close();
+    });
+  });
+
+  it("a moved command with no output yet says so; TaskStop and TaskOutput reach it", async () => {
+    await withTempDir(async (dir) => {
+      const s = shellSession(dir);
+      const text = textOf(await run(s, "Bash", { command: "(sleep 30; echo never)", timeout: 500 }));
+      expect(text).toMatch(/^Command did not complete within its 0\.5s timeout and was moved to the background/);
+      expect(text).toContain("No output had been read from it when it was moved. A program that buffers its output, or a pipe into one such as tail, can keep the output file empty until the command finishes. To check interim output, use Read on that file path.");
+      const id = /\(ID: (\w+)\)/.exec(text)![1]!;
+      expect(textOf(await run(s, "TaskOutput", { task_id: id, block: false }))).toContain("<status>running</status>");
+      expect(textOf(await run(s, "TaskStop", { task_id: id }))).toContain(id);
+      expect(findTaskRegistry(s.context)!.get(id)!.status).toBe("killed");
+      // No notification for a task the model stopped itself.
+      expect((await s.runTurnDetailed([toolUse("Bash", { command: "echo y" })])).newMessages).toHaveLength(0);
+      await s.close();
+    });
+  });
+
+  it("a timeout stops a command whose first word is sleep: Exit code 143, the reference's words", async () => {
+    await withTempDir(async (dir) => {
+      const s = shellSession(dir);
+      for (const command of ["sleep 3; echo done", "sleep 3 && echo done"]) {
+        const r = await run(s, "Bash", { command, timeout: 1_000 });
+        expect(r.is_error).toBe(true);
+        expect(textOf(r)).toBe("Exit code 143\nCommand timed out after 1s");
+      }
+      expect(findTaskRegistry(s.context)?.list() ?? []).toHaveLength(0);
       await s.close();
     });
   });

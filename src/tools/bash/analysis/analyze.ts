@@ -1,5 +1,5 @@
 // analyzeCommand: one bash command string in, the facts the permission engine matches rules
-// against out. Pure and synchronous (the grammar is loaded when this module is imported).
+// against out. Pure and synchronous once `ensureBashGrammar()` has resolved (it throws before).
 import { posix } from "node:path";
 import type { ShellCommandFacts, ShellSubcommand } from "../../../tool/types.js";
 import { fallbackSegments } from "./fallback.js";

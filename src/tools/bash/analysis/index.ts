@@ -5,7 +5,7 @@ export {
   MAX_READ_ONLY_SUBCOMMANDS,
   MAX_ANALYSED_COMMAND_LENGTH,
 } from "./analyze.js";
-export { parserInitMs } from "./parser.js";
+export { parserInitMs, ensureBashGrammar, bashGrammarLoaded } from "./parser.js";
 export { TRANSPARENT_WRAPPERS } from "./wrappers.js";
 export { isSafeEnvVariable } from "./read-only.js";
 export type { AttackCase, BenignCase } from "./corpus.js";

@@ -1,9 +1,13 @@
-// The bash grammar, loaded once. The top-level `await` makes every importer wait for the WASM
-// modules, so that analysis afterwards is synchronous (`isReadOnly(input)` is a sync method).
+// The bash grammar, loaded on first use: `ensureBashGrammar()` loads the tree-sitter runtime and
+// the grammar (WASM) once; after it has resolved, every parse is synchronous (`isReadOnly(input)`
+// is a sync method). Nothing here runs at import, so a process that never analyses a command
+// (a Read-only `exec`, a library user without Bash) never pays for the grammar.
 // Each parse is copied into plain JS objects in one cursor walk and the WASM tree is freed:
 // every property read on a web-tree-sitter Node crosses into WASM, which is the dominant cost.
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { Language, Parser, type Tree, type TreeCursor } from "web-tree-sitter";
+import v8 from "node:v8";
+import type { Language, Parser, Tree, TreeCursor } from "web-tree-sitter";
 
 const require = createRequire(import.meta.url);
 
@@ -33,34 +37,99 @@ const CURSOR_EXPORTS: Array<keyof CursorExports> = [
   "_ts_tree_cursor_start_index_wasm", "_ts_tree_cursor_end_index_wasm", "_ts_tree_cursor_delete_wasm",
 ];
 
-async function loadBashParser(): Promise<{ parser: Parser; language: Language; exports: CursorExports | undefined }> {
-  const runtimeWasm = require.resolve("web-tree-sitter/tree-sitter.wasm");
-  const bashWasm = require.resolve("tree-sitter-bash/tree-sitter-bash.wasm");
-  const moduleOptions: Record<string, unknown> = { locateFile: () => runtimeWasm };
-  await Parser.init(moduleOptions);
-  const language = await Language.load(bashWasm);
-  const parser = new Parser();
-  parser.setLanguage(language);
-  const complete = CURSOR_EXPORTS.every((name) => typeof moduleOptions[name] === "function");
-  return { parser, language, exports: complete ? (moduleOptions as unknown as CursorExports) : undefined };
+/** The loaded grammar and what is read from it once (no web-tree-sitter call during a copy). */
+interface Grammar {
+  parser: Parser;
+  types: readonly string[];
+  fields: readonly (string | null)[];
+  /** By type id: whether the node type is named. */
+  named: boolean[];
+  /** By type id: whether the analysis reads the field names of this type's children. */
+  readsFields: boolean[];
+  direct: CursorExports | undefined;
 }
-
-const initStarted = performance.now();
-const { parser, language, exports: loadedExports } = await loadBashParser();
 
 const ERROR_TYPE_ID = 65535;
-const namedById = new Map<number, boolean>();
-function isNamedType(typeId: number): boolean {
-  let named = namedById.get(typeId);
-  if (named === undefined) {
-    named = typeId === ERROR_TYPE_ID || language.nodeTypeIsNamed(typeId);
-    namedById.set(typeId, named);
-  }
-  return named;
+/** Parents whose children's field names the analysis reads; other fields are not fetched. */
+const FIELD_PARENTS = new Set([
+  "command", "redirected_statement", "file_redirect", "expansion", "variable_assignment",
+  "subscript", "binary_expression", "function_definition",
+]);
+
+let grammar: Grammar | undefined;
+let loading: Promise<void> | undefined;
+/** How long loading the grammar took, in ms (0 until it is loaded; reported by the benches). */
+export let parserInitMs = 0;
+
+/**
+ * Loads the bash grammar once (concurrent callers share the load). Analysis functions throw
+ * until it has resolved; the Bash tool's `load()` and the pipeline await it for you.
+ */
+export function ensureBashGrammar(): Promise<void> {
+  if (grammar) return Promise.resolve();
+  loading ??= loadGrammar().catch((err: unknown) => {
+    loading = undefined;
+    throw err;
+  });
+  return loading;
 }
 
-// Filled now, so that no web-tree-sitter call is made while a direct-cursor copy runs.
-for (let id = 0; id < language.nodeTypeCount; id++) isNamedType(id);
+/** Whether `ensureBashGrammar()` has completed (analysis is then synchronous). */
+export function bashGrammarLoaded(): boolean {
+  return grammar !== undefined;
+}
+
+function loaded(): Grammar {
+  if (!grammar) throw new Error("the Bash grammar is not loaded yet: await ensureBashGrammar() (or the Bash tool's load()) before analysing a command");
+  return grammar;
+}
+
+/**
+ * Whether the tree-sitter runtime and the grammar may be compiled by V8's baseline compiler
+ * (Liftoff) only. Left to tier up, the first parses make V8 recompile their hot functions (the
+ * grammar's lexer is one huge function) with its optimising compiler, and on a 2-core machine
+ * timers then stall for 0.6–3 s; both modules must be Liftoff-only for the stall to go (measured).
+ * Liftoff code parses command-sized input about as fast; long scripts parse some 1.3× slower.
+ * The flag is set only while these two modules compile and reset right after (V8 keeps a
+ * module's tiering as it was compiled), and never when the process was started with WebAssembly
+ * tiering flags of its own or with ARMATURE_BASH_WASM_TIERUP=1 (a long-lived process that
+ * analyses long scripts may prefer optimised code).
+ */
+function mayCompileLiftoffOnly(): boolean {
+  if (process.env.ARMATURE_BASH_WASM_TIERUP === "1") return false;
+  const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ""].join(" ");
+  return !/liftoff|wasm-tier|wasm-dynamic-tiering|wasm-lazy/.test(given);
+}
+
+async function loadGrammar(): Promise<void> {
+  const started = performance.now();
+  const { Language: LanguageClass, Parser: ParserClass } = await import("web-tree-sitter");
+  const runtimeWasm = require.resolve("web-tree-sitter/tree-sitter.wasm");
+  const moduleOptions: Record<string, unknown> = { locateFile: () => runtimeWasm };
+  const bytes = readFileSync(require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"));
+  let language: Language;
+  const liftoffOnly = mayCompileLiftoffOnly();
+  if (liftoffOnly) v8.setFlagsFromString("--liftoff-only");
+  try {
+    await ParserClass.init(moduleOptions);
+    language = await LanguageClass.load(bytes);
+  } finally {
+    if (liftoffOnly) v8.setFlagsFromString("--no-liftoff-only");
+  }
+  const parser = new ParserClass();
+  parser.setLanguage(language);
+  const named: boolean[] = [];
+  const readsFields: boolean[] = [];
+  for (let id = 0; id < language.nodeTypeCount; id++) {
+    named[id] = language.nodeTypeIsNamed(id);
+    readsFields[id] = FIELD_PARENTS.has(language.types[id] ?? "ERROR");
+  }
+  const complete = CURSOR_EXPORTS.every((name) => typeof moduleOptions[name] === "function");
+  const candidate: Grammar = { parser, types: language.types, fields: language.fields, named, readsFields, direct: undefined };
+  candidate.direct = directCursorWorks(candidate, complete ? (moduleOptions as unknown as CursorExports) : undefined);
+  grammar = candidate;
+  parserInitMs = performance.now() - started;
+}
 
 /** Leaves share this array (nothing writes to a node's children after the copy). */
 const NO_CHILDREN: SyntaxNode[] = [];
@@ -130,29 +199,24 @@ export interface ParsedScript {
   depth: number;
 }
 
-/** Parents whose children's field names the analysis reads; other fields are not fetched. */
-const FIELD_PARENTS = new Set([
-  "command", "redirected_statement", "file_redirect", "expansion", "variable_assignment",
-  "subscript", "binary_expression", "function_definition",
-]);
-
 /** Parses bash source into a plain syntax tree. Throws only if the WASM runtime itself fails. */
 export function parseBash(source: string): SyntaxNode {
   return parseBashScript(source).root;
 }
 
 export function parseBashScript(source: string): ParsedScript {
-  return parseWith(source, directExports);
+  const g = loaded();
+  return parseWith(g, source, g.direct);
 }
 
 /** The same copy through web-tree-sitter's public TreeCursor methods (the tests compare both). */
 export function parseBashScriptPublic(source: string): ParsedScript {
-  return parseWith(source, undefined);
+  return parseWith(loaded(), source, undefined);
 }
 
 /** Whether parses use the direct cursor calls (false: the public API). */
 export function usesDirectCursor(): boolean {
-  return directExports !== undefined;
+  return loaded().direct !== undefined;
 }
 
 /** The cursor operations one copy needs: the public methods or the binding's functions. */
@@ -168,13 +232,13 @@ interface CursorOps {
   delete(): void;
 }
 
-function parseWith(source: string, exports: CursorExports | undefined): ParsedScript {
-  const tree = parser.parse(source);
+function parseWith(g: Grammar, source: string, exports: CursorExports | undefined): ParsedScript {
+  const tree = g.parser.parse(source);
   if (!tree) throw new Error("tree-sitter returned no tree");
   try {
     const checkMissing = tree.rootNode.hasError;
     const cursor = tree.walk();
-    return copyTree(exports ? new DirectCursor(exports, tree) : new PublicCursor(cursor), source, checkMissing);
+    return copyTree(g, exports ? new DirectCursor(exports, tree) : new PublicCursor(cursor), source, checkMissing);
   } finally {
     tree.delete();
   }
@@ -254,16 +318,15 @@ class DirectCursor implements CursorOps {
 }
 
 /** Copies the tree under the cursor into SyntaxNodes in one walk, then frees the cursor. */
-function copyTree(cursor: CursorOps, source: string, checkMissing: boolean): ParsedScript {
-  const types = language.types;
-  const fields = language.fields;
+function copyTree(g: Grammar, cursor: CursorOps, source: string, checkMissing: boolean): ParsedScript {
+  const { types, fields, named, readsFields } = g;
   let nextId = 0;
   const make = (typeId: number, parentTypeId: number): SyntaxNode => {
-    const field = parentTypeId >= 0 && readsFields(parentTypeId) ? fields[cursor.fieldId()] : undefined;
+    const field = parentTypeId >= 0 && readsFields[parentTypeId] === true ? fields[cursor.fieldId()] : undefined;
     return new SyntaxNode(
       nextId++,
       types[typeId] ?? "ERROR",
-      isNamedType(typeId),
+      typeId === ERROR_TYPE_ID || named[typeId] === true,
       field ?? undefined,
       checkMissing && cursor.isMissing(),
       source,
@@ -320,17 +383,6 @@ function copyTree(cursor: CursorOps, source: string, checkMissing: boolean): Par
   return { root, depth };
 }
 
-const readsFieldsById: boolean[] = [];
-/** Whether the analysis reads the field names of this node type's children. */
-function readsFields(typeId: number): boolean {
-  let reads = readsFieldsById[typeId];
-  if (reads === undefined) {
-    reads = FIELD_PARENTS.has(language.types[typeId] ?? "ERROR");
-    readsFieldsById[typeId] = reads;
-  }
-  return reads;
-}
-
 function sameTree(a: SyntaxNode, b: SyntaxNode): boolean {
   if (a.type !== b.type || a.isNamed !== b.isNamed || a.field !== b.field || a.isMissing !== b.isMissing) return false;
   if (a.startIndex !== b.startIndex || a.endIndex !== b.endIndex || a.children.length !== b.children.length) return false;
@@ -344,18 +396,14 @@ const SELF_CHECK = [
   "echo ( ; $(( 1 +",
 ];
 
-function directCursorWorks(exports: CursorExports | undefined): CursorExports | undefined {
+function directCursorWorks(g: Grammar, exports: CursorExports | undefined): CursorExports | undefined {
   if (!exports) return undefined;
   try {
     for (const script of SELF_CHECK) {
-      if (!sameTree(parseWith(script, exports).root, parseWith(script, undefined).root)) return undefined;
+      if (!sameTree(parseWith(g, script, exports).root, parseWith(g, script, undefined).root)) return undefined;
     }
     return exports;
   } catch {
     return undefined;
   }
 }
-
-const directExports = directCursorWorks(loadedExports);
-/** How long loading the grammar took at module load, in ms (reported by the bench). */
-export const parserInitMs = performance.now() - initStarted;
