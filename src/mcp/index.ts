@@ -24,3 +24,21 @@ export async function connectMcpServers(entries: readonly McpServerEntry[], opti
   const { connectMcpServers: connect } = await import("./manager.js");
   return connect(entries, options);
 }
+
+export type { HttpServeHandle, HttpServeOptions } from "./serve-transports.js";
+export type { ServeToolsOptions, SessionFactory } from "./serve.js";
+
+import type { HttpServeHandle, HttpServeOptions } from "./serve-transports.js";
+import type { ServeToolsOptions, SessionFactory } from "./serve.js";
+
+/** Serves a session's tools over stdio until the client closes stdin (see `armature mcp serve`). */
+export async function serveMcpStdio(makeSession: SessionFactory, options?: ServeToolsOptions): Promise<void> {
+  const { serveStdio } = await import("./serve-transports.js");
+  return serveStdio(makeSession, options);
+}
+
+/** Serves a session's tools over Streamable HTTP at `/mcp`, bearer token required. */
+export async function serveMcpHttp(makeSession: SessionFactory, options: HttpServeOptions): Promise<HttpServeHandle> {
+  const { serveHttp } = await import("./serve-transports.js");
+  return serveHttp(makeSession, options);
+}
