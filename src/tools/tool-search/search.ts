@@ -109,12 +109,11 @@ export function rankEntries(entries: readonly SearchEntry[], query: ParsedQuery,
 
 /** `select:` names that are deferred tools, in the order asked (exact name first, then any case). */
 export function selectNames(names: readonly string[], deferred: readonly Tool[]): string[] {
-  const byName = new Map(deferred.map((t) => [t.name, t.name]));
-  const byLower = new Map(deferred.map((t) => [t.name.toLowerCase(), t.name]));
   const out: string[] = [];
   for (const n of names) {
-    const found = byName.get(n) ?? byLower.get(n.toLowerCase());
-    if (found !== undefined && !out.includes(found)) out.push(found);
+    const lower = n.toLowerCase();
+    const found = deferred.find((t) => t.name === n) ?? deferred.find((t) => t.name.toLowerCase() === lower);
+    if (found !== undefined && !out.includes(found.name)) out.push(found.name);
   }
   return out;
 }

@@ -31,7 +31,9 @@ async function entryFor(tool: Tool, context: ToolUseContext): Promise<SearchEntr
   if (!entry) {
     let description = "";
     try {
-      description = await tool.description(context);
+      // Most descriptions are plain strings: no await (a thousand of them otherwise cost a microtask each).
+      const d = tool.description(context);
+      description = typeof d === "string" ? d : await d;
     } catch {
       description = "";
     }
@@ -46,17 +48,46 @@ export function deferredToolsOf(context: ToolUseContext): Tool[] {
   return context.options.tools.filter((t) => isDeferredTool(t, context.options));
 }
 
+interface PoolIndex {
+  deferred: Tool[];
+  entries: SearchEntry[] | undefined;
+}
+
+/** Per pool (the tools array and its deferred set, both replaced when the pool changes): the deferred tools and their entries. */
+const poolIndexes = new WeakMap<readonly Tool[], WeakMap<object, PoolIndex>>();
+const NO_SET = {};
+
+function poolIndex(context: ToolUseContext): PoolIndex {
+  const tools = context.options.tools;
+  let bySet = poolIndexes.get(tools);
+  if (!bySet) {
+    bySet = new WeakMap();
+    poolIndexes.set(tools, bySet);
+  }
+  const key = context.options.deferredTools ?? NO_SET;
+  let index = bySet.get(key);
+  if (!index) {
+    index = { deferred: deferredToolsOf(context), entries: undefined };
+    bySet.set(key, index);
+  }
+  return index;
+}
+
 /** Finds deferred tools for a query; the pure part of ToolSearch (exported for the benchmark). */
 export async function searchDeferredTools(query: string, maxResults: number, context: ToolUseContext): Promise<ToolSearchData> {
-  const deferred = deferredToolsOf(context);
+  const index = poolIndex(context);
+  const deferred = index.deferred;
   const parsed = parseQuery(query);
   let matches: string[];
   if (parsed.kind === "select") {
     matches = selectNames(parsed.names, deferred);
   } else {
-    const list: SearchEntry[] = [];
-    for (const tool of deferred) list.push(entries.get(tool) ?? (await entryFor(tool, context)));
-    matches = rankEntries(list, parsed, Math.floor(maxResults));
+    if (!index.entries) {
+      const list: SearchEntry[] = [];
+      for (const tool of deferred) list.push(entries.get(tool) ?? (await entryFor(tool, context)));
+      index.entries = list;
+    }
+    matches = rankEntries(index.entries, parsed, Math.floor(maxResults));
   }
   return { matches, query, total_deferred_tools: deferred.length };
 }
