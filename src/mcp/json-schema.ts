@@ -4,7 +4,9 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 
 type AnyAjv = Ajv | Ajv2019 | Ajv2020;
 
-const OPTIONS = { strict: false, allErrors: true, validateFormats: false, logger: false } as const;
+// `validateSchema: false`: the meta-schema is not compiled (hundreds of ms on the first call); a schema
+// that cannot be compiled still fails closed below.
+const OPTIONS = { strict: false, allErrors: true, validateFormats: false, validateSchema: false, logger: false } as const;
 let draft7: Ajv | undefined;
 let draft2019: Ajv2019 | undefined;
 let draft2020: Ajv2020 | undefined;
