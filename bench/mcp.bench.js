@@ -74,6 +74,8 @@ async function compare(label, armatureConfig, directTransport) {
   const direct = async (i) => client.callTool({ name: "add", arguments: { a: i, b: 1 } });
   const a = [];
   const d = [];
+  let cpuA = 0;
+  let cpuD = 0;
   for (let i = 0; i < 30; i++) {
     await viaArmature(i);
     await direct(i);
@@ -81,13 +83,21 @@ async function compare(label, armatureConfig, directTransport) {
   // Interleaved, so load on the machine hits both alike.
   for (let i = 0; i < 300; i++) {
     let s = performance.now();
+    let c = process.cpuUsage();
     await viaArmature(i);
     a.push(performance.now() - s);
+    c = process.cpuUsage(c);
+    cpuA += c.user + c.system;
     s = performance.now();
+    c = process.cpuUsage();
     await direct(i);
     d.push(performance.now() - s);
+    c = process.cpuUsage(c);
+    cpuD += c.user + c.system;
   }
   const ratio = median(a) / median(d);
+  // Wall time on a loaded machine multiplies every CPU slice; this process's CPU per call is steadier.
+  console.log(`  client CPU per call (${label}): armature ${(cpuA / 300).toFixed(0)} µs, SDK client ${(cpuD / 300).toFixed(0)} µs`);
   report({ name: `MCP call through armature (${label})`, value: median(a), unit: "ms", baseline: median(d), baselineName: "SDK client direct", target: "≤ 1.2×", ok: ratio <= 1.2 });
   await client.close();
   await session.close();
@@ -98,5 +108,8 @@ await compare("stdio", { command: process.execPath, args: [FIXTURE] }, new Stdio
 const http = spawn(process.execPath, [FIXTURE, "--http", "0"], { stdio: ["ignore", "pipe", "inherit"] });
 const port = await new Promise((ok) => createInterface({ input: http.stdout }).once("line", (l) => ok(JSON.parse(l).port)));
 const url = `http://127.0.0.1:${port}/mcp`;
-await compare("Streamable HTTP", { type: "http", url }, new StreamableHTTPClientTransport(new URL(url)));
-http.kill("SIGTERM");
+try {
+  await compare("Streamable HTTP", { type: "http", url }, new StreamableHTTPClientTransport(new URL(url)));
+} finally {
+  http.kill("SIGTERM");
+}
