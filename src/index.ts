@@ -8,8 +8,10 @@ export * from "./settings/index.js";
 export * from "./budget/index.js";
 export * from "./providers/index.js";
 export * from "./session/index.js";
+export * from "./mcp/index.js";
 export { builtinTools, builtinToolRegistrations } from "./tools/index.js";
 export type { BuiltinToolOptions } from "./tools/index.js";
+export { ToolSearchTool, createToolSearchTool, toolSearchInputSchema, searchDeferredTools, type ToolSearchData, type ToolSearchInput } from "./tools/tool-search/index.js";
 export {
   analyzeCommand,
   normalizeCommandText,

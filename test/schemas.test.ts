@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { anthropicToolDefinitions } from "../src/registry/definitions.js";
 import { builtinTools } from "../src/tools/index.js";
+import { ToolSearchTool } from "../src/tools/tool-search/index.js";
 
 describe("model-facing tool definitions", () => {
   it("are unchanged", async () => {
@@ -15,5 +16,15 @@ describe("model-facing tool definitions", () => {
     const defs = await anthropicToolDefinitions(builtinTools());
     expect(new Set(defs.map((d) => d.name)).size).toBe(defs.length);
     for (const d of defs) if (d.input_schema) expect(d.input_schema.additionalProperties, d.name).toBe(false);
+  });
+
+  it("ToolSearch (added to the pool when tools may be deferred) is unchanged, with the reference's inputs", async () => {
+    const [def] = await anthropicToolDefinitions([ToolSearchTool]);
+    expect(def).toMatchSnapshot();
+    const schema = def!.input_schema as { properties: Record<string, Record<string, unknown>>; required: string[] };
+    expect(Object.keys(schema.properties)).toEqual(["query", "max_results"]);
+    expect(schema.properties.query!.type).toBe("string");
+    expect(schema.properties.max_results).toMatchObject({ type: "number", default: 5 });
+    expect(schema.required).toEqual(["query"]);
   });
 });

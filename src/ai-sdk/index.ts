@@ -52,7 +52,11 @@ export function toModelOutput(block: ToolResultBlock): ModelOutput {
   if (typeof block.content === "string" || !block.content.some((b) => b.type === "image")) return { type: "text", value: text };
   return {
     type: "content",
-    value: block.content.map((b) => (b.type === "text" ? { type: "text" as const, text: b.text } : { type: "image-data" as const, data: b.source.data, mediaType: b.source.media_type })),
+    value: block.content.map((b) =>
+      b.type === "image"
+        ? { type: "image-data" as const, data: b.source.data, mediaType: b.source.media_type }
+        : { type: "text" as const, text: b.type === "text" ? b.text : `Tool loaded: ${b.tool_name}` },
+    ),
   };
 }
 

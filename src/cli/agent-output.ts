@@ -65,6 +65,8 @@ export class AgentOutput {
     if (event.type === "result") this.result(event.result);
   }
 
+  private readonly pendingResults: Array<Record<string, unknown>> = [];
+
   private streamJson(event: AgentEvent): void {
     const common = { parent_tool_use_id: null, session_id: this.info.sessionId, uuid: randomUUID(), timestamp: new Date().toISOString() };
     if (event.type === "assistant_block") {
@@ -83,9 +85,13 @@ export class AgentOutput {
         },
         ...common,
       });
+    } else if (event.type === "assistant_message") {
+      // Results of calls that finished while the model still streamed follow its last block,
+      // as in the reference's stream: every assistant block first, then the user events.
+      for (const pending of this.pendingResults.splice(0)) this.line(pending);
     } else if (event.type === "tool_result") {
       const text = typeof event.result.content === "string" ? event.result.content : event.result.content.map((b) => (b.type === "text" ? b.text : "[image]")).join("\n");
-      this.line({
+      this.pendingResults.push({
         type: "user",
         message: { role: "user", content: [event.result] },
         ...common,

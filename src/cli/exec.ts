@@ -15,6 +15,7 @@ import { UsageError, type CliIO } from "./io.js";
 import { terminalApprover } from "./prompt.js";
 import { offerTrust } from "./trust.js";
 import { loadExecSettings, SETTINGS_HELP, SETTINGS_OPTIONS, settingsInputFrom, settingsWarnings } from "./settings.js";
+import { connectCliMcp, MCP_CONFIG_HELP, MCP_CONFIG_OPTIONS } from "./mcp-config.js";
 
 export const EXEC_HELP = `Usage: armature exec [FILE|-] [options]
 
@@ -24,7 +25,7 @@ message, or an OpenAI assistant message with tool_calls); a whole-file JSON docu
 one turn. Output: one JSON line per turn.
 
 Options:
-${SETTINGS_HELP}  --session-dir DIR      where full outputs are kept (default: a new folder in the temp dir, kept)
+${SETTINGS_HELP}${MCP_CONFIG_HELP}  --session-dir DIR      where full outputs are kept (default: a new folder in the temp dir, kept)
   --format FORMAT        anthropic | openai (default: the shape of the input)
   --max-concurrency N    concurrency-safe calls at once (default 10)
   --interactive          ask on the terminal when a call needs approval
@@ -40,6 +41,7 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
     strict: true,
     options: {
       ...SETTINGS_OPTIONS,
+      ...MCP_CONFIG_OPTIONS,
       format: { type: "string" },
       "session-dir": { type: "string" },
       "max-concurrency": { type: "string" },
@@ -126,6 +128,7 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
     canUseTool: values.interactive ? terminalApprover(io) : undefined,
   };
   // The hooks' `if` matcher (built above) reads this session's context when a hook runs.
+  sessionOptions.toolSource = await connectCliMcp(values, settings, cwd, io);
   const session = createSession(sessionOptions);
   // ARMATURE_TIMING=1: one JSON line per turn on stderr with the time of its tool phase, and
   // the process's time before the first turn (start-up), reported apart.

@@ -2,6 +2,7 @@ import { createInterface } from "node:readline/promises";
 import { execCommand, EXEC_HELP } from "./exec.js";
 import { readAll, UsageError, type CliIO } from "./io.js";
 import { permissionsCommand, PERMISSIONS_HELP } from "./permissions.js";
+import { mcpCommand, MCP_HELP } from "./mcp.js";
 import { trustCommand, TRUST_HELP } from "./trust.js";
 
 const HELP = `Usage: armature <command> [options]
@@ -10,6 +11,7 @@ Commands:
   agent         run an agent loop against a model (Anthropic, OpenAI, or an OpenAI-compatible server)
   exec          run assistant turns of tool calls, print tool_result blocks
   permissions   check the decision for a call (check), show the effective rules (list)
+  mcp serve     serve the tools to an MCP client (stdio, or Streamable HTTP with --http)
   trust         trust a project's own settings (hooks, allow rules, env…), list or revoke trust
 
 Run 'armature <command> --help' for a command's options.
@@ -46,6 +48,8 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
       case "agent":
         // Loaded only for this command: `exec` and `permissions` do not pay for the agent's modules.
         return await (await import("./agent.js")).agentCommand(rest, io);
+      case "mcp":
+        return await mcpCommand(rest, io);
       case undefined:
       case "help":
       case "-h":
@@ -62,6 +66,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
       if (command === "permissions" && !(err instanceof UsageError)) io.stderr.write(PERMISSIONS_HELP);
       if (command === "trust" && !(err instanceof UsageError)) io.stderr.write(TRUST_HELP);
       if (command === "agent" && !(err instanceof UsageError)) io.stderr.write((await import("./agent.js")).AGENT_HELP);
+      if (command === "mcp" && !(err instanceof UsageError)) io.stderr.write(MCP_HELP);
       return 2;
     }
     throw err;

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { AnyObjectSchema, Tool, ToolUseBlock, ToolUseContext } from "../tool/types.js";
 import { findToolByName } from "../registry/find-tool.js";
+import { isSchemaLoaded } from "../registry/deferral.js";
 import { inputValidationMessage } from "./errors.js";
 
 export type ParsedInput =
@@ -44,15 +45,30 @@ export function runtimeSchema(tool: Tool): AnyObjectSchema {
 }
 
 export function parseToolInput(tool: Tool, schema: AnyObjectSchema, raw: unknown, context: ToolUseContext): ParsedInput {
-  const result = schema.safeParse(raw);
-  if (result.success) return { ok: true, input: result.data as Record<string, unknown> };
-  let message = inputValidationMessage(tool.name, result.error as z.ZodError, raw);
-  if (tool.shouldDefer && !tool.alwaysLoad && !context.options.loadedDeferredTools.has(tool.name)) {
+  let message: string;
+  if (tool.inputJSONSchema && tool.validateJsonInput) {
+    const problems = isPlainObject(raw) ? tool.validateJsonInput(raw) : ["The input must be a JSON object, but " + describe(raw) + " was provided"];
+    if (problems.length === 0) return { ok: true, input: raw as Record<string, unknown> };
+    message = `InputValidationError: ${tool.name} failed due to the following ${problems.length === 1 ? "issue" : "issues"}:\n${problems.join("\n")}`;
+  } else {
+    const result = schema.safeParse(raw);
+    if (result.success) return { ok: true, input: result.data as Record<string, unknown> };
+    message = inputValidationMessage(tool.name, result.error as z.ZodError, raw);
+  }
+  if (!isSchemaLoaded(tool, context)) {
     message +=
       `\n\nThis tool's schema was not sent to you, so the parameters above were guessed. ` +
       `Load it first with ToolSearch (query "select:${tool.name}"), then call it again with the parameters its schema names.`;
   }
   return { ok: false, message };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  return value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
 }
 
 /**

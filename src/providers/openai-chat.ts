@@ -66,7 +66,7 @@ function splitResult(block: ToolResultBlock): { text: string; images: ImageBlock
   if (typeof block.content === "string") return { text: block.content, images: [] };
   const images = block.content.filter((b): b is ImageBlock => b.type === "image");
   const text = block.content
-    .map((b) => (b.type === "text" ? b.text : `[image ${b.source.media_type} attached below]`))
+    .map((b) => (b.type === "image" ? `[image ${b.source.media_type} attached below]` : b.type === "text" ? b.text : `Tool loaded: ${b.tool_name} (its schema is in your tool list now; call it directly)`))
     .join("\n");
   return { text, images };
 }

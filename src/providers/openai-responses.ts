@@ -1,3 +1,4 @@
+import { toolResultText } from "./openai.js";
 import type { AnthropicToolDefinition } from "../registry/definitions.js";
 import type { ToolResultBlock } from "../tool/types.js";
 import {
@@ -54,9 +55,11 @@ export function toResponsesInput(messages: readonly AgentMessage[]): Json[] {
 
 function resultOutput(block: ToolResultBlock): string | Json[] {
   if (typeof block.content === "string") return block.content;
-  if (!block.content.some((b) => b.type === "image")) return block.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
+  if (!block.content.some((b) => b.type === "image")) return toolResultText(block);
   return block.content.map((b) =>
-    b.type === "text" ? { type: "input_text", text: b.text } : { type: "input_image", image_url: imageDataUrl(b), detail: "auto" },
+    b.type === "image"
+      ? { type: "input_image", image_url: imageDataUrl(b), detail: "auto" }
+      : { type: "input_text", text: b.type === "text" ? b.text : `Tool loaded: ${b.tool_name}` },
   );
 }
 

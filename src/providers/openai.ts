@@ -48,11 +48,18 @@ export function fromOpenAIToolCalls(message: OpenAIAssistantMessage): ToolUseBlo
   });
 }
 
-/** Text of a tool_result for a channel that takes only text (images are described, not sent). */
+/**
+ * Text of a tool_result for a channel that takes only text: images are described, not sent;
+ * a ToolSearch load names the tools whose schemas the next request's `tools` now carries.
+ */
 export function toolResultText(block: ToolResultBlock): string {
   if (typeof block.content === "string") return block.content;
   return block.content
-    .map((b) => (b.type === "text" ? b.text : `[image: ${b.source.media_type}, ${Math.round((b.source.data.length * 3) / 4)} bytes]`))
+    .map((b) => {
+      if (b.type === "text") return b.text;
+      if (b.type === "tool_reference") return `Tool loaded: ${b.tool_name} (its schema is in your tool list now; call it directly)`;
+      return `[image: ${b.source.media_type}, ${Math.round((b.source.data.length * 3) / 4)} bytes]`;
+    })
     .join("\n");
 }
 

@@ -1,28 +1,32 @@
 import { z } from "zod";
 import { modelSchema } from "../pipeline/prepare.js";
 import type { Tool, ToolUseContext } from "../tool/types.js";
+import { isDeferredTool, isSchemaLoaded } from "./deferral.js";
 
 export type JsonSchema = Record<string, unknown>;
 
 export interface AnthropicToolDefinition {
   name: string;
   description: string;
-  input_schema?: JsonSchema;
+  input_schema: JsonSchema;
   defer_loading?: true;
 }
 
 export interface OpenAIToolDefinition {
   type: "function";
-  function: { name: string; description: string; parameters?: JsonSchema };
-  defer_loading?: true;
+  function: { name: string; description: string; parameters: JsonSchema };
 }
 
 export type Provider = "anthropic" | "openai";
 
 const schemaCache = new WeakMap<Tool, JsonSchema>();
 
-/** The model-facing JSON Schema of a tool, from Zod v4's own converter (internal fields are not in it). */
+/**
+ * The model-facing JSON Schema of a tool: a raw JSON Schema tool's own (MCP: the server's, as
+ * sent), else Zod v4's conversion of the input schema (internal fields are not in it).
+ */
 export function toolJsonSchema(tool: Tool): JsonSchema {
+  if (tool.inputJSONSchema) return tool.inputJSONSchema as JsonSchema;
   let schema = schemaCache.get(tool);
   if (!schema) {
     const { $schema: _ignored, ...rest } = z.toJSONSchema(modelSchema(tool), { io: "input", unrepresentable: "any" }) as JsonSchema;
@@ -32,31 +36,46 @@ export function toolJsonSchema(tool: Tool): JsonSchema {
   return schema;
 }
 
-/** Whether the tool is sent with its schema now (not deferred, or already loaded via ToolSearch). */
-export function isSchemaLoaded(tool: Tool, context: ToolUseContext | undefined): boolean {
-  return !tool.shouldDefer || tool.alwaysLoad || (context?.options.loadedDeferredTools.has(tool.name) ?? false);
-}
+export { isSchemaLoaded };
 
+/** Sent whenever tools are deferred, as the reference does: it keeps deferred loading active on the API. */
+export const DEFERRED_TOOL_PLACEHOLDER: AnthropicToolDefinition = {
+  name: "DeferredToolPlaceholder",
+  description: "Reserved placeholder that keeps deferred tool loading active; never call this tool.",
+  input_schema: { type: "object", properties: {} },
+  defer_loading: true,
+};
+
+/**
+ * Anthropic `tools`: a deferred tool is left out until ToolSearch loads it (the model sees its
+ * name in the deferred-tools message); once loaded it is sent in full with `defer_loading: true`.
+ * When any tool is deferred, the placeholder is the second-to-last entry (the reference's order).
+ */
 export async function anthropicToolDefinitions(tools: readonly Tool[], context?: ToolUseContext): Promise<AnthropicToolDefinition[]> {
-  return Promise.all(
-    tools.map(async (tool) => {
-      const description = await tool.description(context);
-      if (!isSchemaLoaded(tool, context)) return { name: tool.name, description, defer_loading: true as const };
-      return { name: tool.name, description, input_schema: toolJsonSchema(tool) };
-    }),
-  );
+  let anyDeferred = false;
+  const out: AnthropicToolDefinition[] = [];
+  for (const tool of tools) {
+    const deferred = isDeferredTool(tool, context?.options);
+    if (deferred) anyDeferred = true;
+    if (deferred && !isSchemaLoaded(tool, context)) continue;
+    const description = await tool.description(context);
+    const def: AnthropicToolDefinition = { name: tool.name, description, input_schema: toolJsonSchema(tool) };
+    if (deferred) def.defer_loading = true;
+    out.push(def);
+  }
+  if (anyDeferred) out.splice(Math.max(0, out.length - 1), 0, DEFERRED_TOOL_PLACEHOLDER);
+  return out;
 }
 
+/** OpenAI `tools`: a deferred tool is left out until ToolSearch loads it, then sent in full. */
 export async function openAIToolDefinitions(tools: readonly Tool[], context?: ToolUseContext): Promise<OpenAIToolDefinition[]> {
-  return Promise.all(
-    tools.map(async (tool) => {
-      const description = await tool.description(context);
-      if (!isSchemaLoaded(tool, context)) {
-        return { type: "function" as const, function: { name: tool.name, description }, defer_loading: true as const };
-      }
-      return { type: "function" as const, function: { name: tool.name, description, parameters: toolJsonSchema(tool) } };
-    }),
-  );
+  const out: OpenAIToolDefinition[] = [];
+  for (const tool of tools) {
+    if (!isSchemaLoaded(tool, context)) continue;
+    const description = await tool.description(context);
+    out.push({ type: "function", function: { name: tool.name, description, parameters: toolJsonSchema(tool) } });
+  }
+  return out;
 }
 
 export function toolDefinitions(

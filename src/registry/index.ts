@@ -7,5 +7,17 @@ export {
   anthropicToolDefinitions,
   openAIToolDefinitions,
   isSchemaLoaded,
+  DEFERRED_TOOL_PLACEHOLDER,
 } from "./definitions.js";
+export {
+  decideDeferredTools,
+  deferredToolsMessage,
+  isDeferredTool,
+  parseToolSearchMode,
+  toolSearchModeFromEnv,
+  ToolSearchModeError,
+  DEFAULT_CONTEXT_WINDOW_TOKENS,
+  DEFAULT_TOOL_SEARCH_PERCENT,
+} from "./deferral.js";
+export type { ToolSearchMode, DeferralOptions } from "./deferral.js";
 export type { AnthropicToolDefinition, OpenAIToolDefinition, JsonSchema, Provider } from "./definitions.js";

@@ -96,12 +96,18 @@ describe("provider definitions", () => {
     expect(oa).toEqual({ type: "function", function: { name: "T", description: "T tool", parameters: anth!.input_schema } });
   });
 
-  it("a deferred tool is listed without its schema until loaded", async () => {
+  it("a deferred tool is left out until loaded, then sent in full with defer_loading (reference wire format)", async () => {
     const d = mk("Deferred", { shouldDefer: true });
-    const ctx = createToolUseContext({ cwd: "/", tools: [d] });
-    expect(await anthropicToolDefinitions([d], ctx)).toEqual([{ name: "Deferred", description: "Deferred tool", defer_loading: true }]);
+    const a = mk("A");
+    const ctx = createToolUseContext({ cwd: "/", tools: [a, d] });
+    expect((await anthropicToolDefinitions([a, d], ctx)).map((t) => t.name)).toEqual(["DeferredToolPlaceholder", "A"]);
+    expect((await openAIToolDefinitions([a, d], ctx)).map((t) => t.function.name)).toEqual(["A"]);
     ctx.options.loadedDeferredTools.add("Deferred");
-    expect((await anthropicToolDefinitions([d], ctx))[0]).toHaveProperty("input_schema");
+    const loaded = await anthropicToolDefinitions([a, d], ctx);
+    expect(loaded.map((t) => t.name)).toEqual(["A", "DeferredToolPlaceholder", "Deferred"]);
+    expect(loaded[2]).toMatchObject({ defer_loading: true, input_schema: { type: "object" } });
+    expect(loaded[0]).not.toHaveProperty("defer_loading");
+    expect((await openAIToolDefinitions([a, d], ctx)).map((t) => t.function.name)).toEqual(["A", "Deferred"]);
   });
 
   it("a deferred tool called before loading gets a ToolSearch hint", async () => {

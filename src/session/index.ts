@@ -1,2 +1,2 @@
 export { createSession } from "./session.js";
-export type { Session, SessionOptions, RunTurnOptions, TurnResult, SessionStreamEvent } from "./session.js";
+export type { Session, SessionOptions, RunTurnOptions, TurnResult, SessionStreamEvent, DynamicToolSource } from "./session.js";

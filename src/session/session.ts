@@ -20,6 +20,9 @@ import {
   type OpenAIToolDefinition,
 } from "../registry/definitions.js";
 import { assembleToolPool, getTools, isDeniedOutright } from "../registry/pool.js";
+import { decideDeferredTools, isSchemaLoaded, parseToolSearchMode, toolSearchModeFromEnv, type ToolSearchMode } from "../registry/deferral.js";
+import { toolJsonSchema } from "../registry/definitions.js";
+import { ToolSearchTool } from "../tools/tool-search/index.js";
 import { childAbortController, createToolUseContext, linkAbort, releaseAbortController } from "../tool/context.js";
 import type {
   ConversationMessage,
@@ -37,6 +40,19 @@ export interface SessionOptions {
   tools?: readonly Tool[];
   /** Tools from MCP servers: listed after the built-ins, never displacing one. */
   mcpTools?: readonly Tool[];
+  /**
+   * Tools that change while the session runs (connected MCP servers, see `connectMcpServers`):
+   * the pool is rebuilt when they change, in the same cache-stable order, and `close()` closes it.
+   */
+  toolSource?: DynamicToolSource;
+  /**
+   * When deferrable tools are sent as names only (loaded with ToolSearch): a mode or its
+   * string form (`true`, `false`, `auto`, `auto:N`). Default: env `ARMATURE_ENABLE_TOOL_SEARCH`
+   * or `ENABLE_TOOL_SEARCH`, else `auto` (MCP tools deferred past 10 % of the context window).
+   */
+  toolSearch?: ToolSearchMode | string;
+  /** The model's context window in tokens, for the `auto` tool-search threshold (default 200,000). */
+  contextWindowTokens?: number;
   permissionMode?: PermissionMode;
   allow?: readonly string[];
   ask?: readonly string[];
@@ -87,6 +103,14 @@ export interface TurnResult {
   preventContinuation?: string;
 }
 
+/** A set of tools that may change while a session runs (MCP servers). */
+export interface DynamicToolSource {
+  tools(): readonly Tool[];
+  /** Registers a listener called after the tools changed; returns a function that removes it. */
+  onToolsChanged(listener: () => void): () => void;
+  close(): Promise<void>;
+}
+
 export type SessionStreamEvent =
   | { type: "progress"; toolUseId: string; data: unknown }
   | { type: "result"; result: ToolResultBlock; outcome: ToolCallOutcome };
@@ -103,6 +127,11 @@ export interface Session {
   runTurnDetailed(blocks: readonly ToolUseBlock[], options?: RunTurnOptions): Promise<TurnResult>;
   /** Runs calls as their blocks arrive; yields progress as it comes and results in order. */
   stream(blocks: AsyncIterable<ToolUseBlock>, options?: RunTurnOptions): AsyncGenerator<SessionStreamEvent>;
+  /**
+   * Deferred tools the model has not loaded yet, sorted: name them to the model (see
+   * `deferredToolsMessage`); ToolSearch loads them.
+   */
+  deferredToolNames(): string[];
   /** tool_result blocks as OpenAI tool messages. */
   toOpenAIToolMessages(results: readonly ToolResultBlock[]): OpenAIToolMessage[];
   /** Ends background work, removes temp state. Safe to call twice. */
@@ -115,7 +144,7 @@ export function createSession(options: SessionOptions): Session {
     ...parseRuleLists({ allow: options.allow, ask: options.ask, deny: options.deny }, "session options"),
   ];
   const maxConcurrency = resolveMaxConcurrency(options.maxConcurrency);
-  const pool = assembleToolPool(options.tools ?? [], options.mcpTools ?? []);
+  const toolSearchMode = typeof options.toolSearch === "string" ? parseToolSearchMode(options.toolSearch) : (options.toolSearch ?? toolSearchModeFromEnv());
   const rootContext = createToolUseContext({
     cwd: options.cwd,
     tools: [],
@@ -127,7 +156,19 @@ export function createSession(options: SessionOptions): Session {
     env: options.env,
     model: options.model,
   });
-  rootContext.options.tools = getTools(pool, { ...rootContext.permissionContext, rules: [] });
+  /** The pool as it is now: rebuilt when the tool source changes; every turn starts from it. */
+  const current = { tools: [] as Tool[], deferred: new Set<string>() };
+  const rebuildPool = (): void => {
+    const builtins = [...(options.tools ?? [])];
+    const mcpTools = [...(options.mcpTools ?? []), ...(options.toolSource?.tools() ?? [])];
+    const deferrable = [...builtins, ...mcpTools].some((t) => t.shouldDefer && !t.alwaysLoad);
+    if ((deferrable || options.toolSource) && !builtins.some((t) => t.name === ToolSearchTool.name)) builtins.push(ToolSearchTool);
+    current.tools = getTools(assembleToolPool(builtins, mcpTools), { ...rootContext.permissionContext, rules: [] });
+    current.deferred = decideDeferredTools(current.tools, { mode: toolSearchMode, contextWindowTokens: options.contextWindowTokens, schema: toolJsonSchema });
+  };
+  rebuildPool();
+  rootContext.options.tools = current.tools;
+  rootContext.options.deferredTools = current.deferred;
   const outputs = backgroundOutputRule(rootContext.session.dir);
   if (outputs) rootContext.permissionContext = { ...rootContext.permissionContext, rules: [...rootContext.permissionContext.rules, outputs] };
   const rootController = rootContext.abortController;
@@ -140,6 +181,14 @@ export function createSession(options: SessionOptions): Session {
   rootContext.extensions.set("armature.pipelineServices", services);
   let context = rootContext;
   let closed = false;
+  const withPool = (ctx: ToolUseContext): ToolUseContext => ({
+    ...ctx,
+    options: { ...ctx.options, tools: current.tools, deferredTools: current.deferred },
+  });
+  const unsubscribe = options.toolSource?.onToolsChanged(() => {
+    rebuildPool();
+    context = withPool(context);
+  });
   const postToolBatch = (blocks: readonly ToolUseBlock[], result: TurnResult, after: ToolUseContext): Promise<void> =>
     postToolBatchHooks(options.hooks, blocks, result, after);
 
@@ -157,7 +206,7 @@ export function createSession(options: SessionOptions): Session {
   const keep = (turn: ToolUseContext, after: ToolUseContext): void => {
     releaseAbortController(turn.abortController);
     turnUnlinks.get(turn.abortController)?.();
-    context = { ...after, abortController: rootController };
+    context = withPool({ ...after, abortController: rootController });
   };
 
   const session: Session = {
@@ -165,7 +214,10 @@ export function createSession(options: SessionOptions): Session {
       return context;
     },
     toolDefinitions: ((provider: "anthropic" | "openai") => {
-      const visible = context.options.tools.filter((t) => !isDeniedOutright(t, context.permissionContext));
+      const nothingDeferred = (context.options.deferredTools?.size ?? 0) === 0;
+      const visible = context.options.tools.filter(
+        (t) => !isDeniedOutright(t, context.permissionContext) && !(nothingDeferred && t === ToolSearchTool),
+      );
       return provider === "openai" ? openAIToolDefinitions(visible, context) : anthropicToolDefinitions(visible, context);
     }) as Session["toolDefinitions"],
 
@@ -229,15 +281,23 @@ export function createSession(options: SessionOptions): Session {
       }
     },
 
+    deferredToolNames() {
+      return context.options.tools
+        .filter((t) => !isSchemaLoaded(t, context) && !isDeniedOutright(t, context.permissionContext))
+        .map((t) => t.name)
+        .sort();
+    },
+
     toOpenAIToolMessages,
 
     async close() {
       if (closed) return;
       closed = true;
+      unsubscribe?.();
       rootController.abort(new Error("session closed"));
       const cleanups = [...rootContext.session.cleanups];
       rootContext.session.cleanups.clear();
-      await Promise.allSettled(cleanups.map(async (fn) => fn()));
+      await Promise.allSettled([...cleanups.map(async (fn) => fn()), options.toolSource?.close()]);
       if (options.sessionDir === undefined) await rm(rootContext.session.dir, { recursive: true, force: true });
     },
   };

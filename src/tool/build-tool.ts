@@ -23,6 +23,8 @@ export interface ToolDef<S extends AnyObjectSchema, Out> {
   legacyNames?: readonly string[];
   searchHint?: string;
   internalInputSchema?: AnyObjectSchema;
+  inputJSONSchema?: Readonly<Record<string, unknown>>;
+  validateJsonInput?(input: unknown): string[];
   outputSchema?: z.ZodType;
   maxResultSizeChars?: number;
   shouldDefer?: boolean;
@@ -69,6 +71,8 @@ export function buildTool<S extends AnyObjectSchema, Out>(def: ToolDef<S, Out>):
     searchHint: def.searchHint,
     inputSchema: def.inputSchema,
     internalInputSchema: def.internalInputSchema,
+    inputJSONSchema: def.inputJSONSchema,
+    validateJsonInput: def.validateJsonInput,
     outputSchema: def.outputSchema,
     maxResultSizeChars: def.maxResultSizeChars ?? DEFAULT_MAX_RESULT_SIZE_CHARS,
     shouldDefer: def.shouldDefer ?? false,

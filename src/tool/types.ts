@@ -27,7 +27,16 @@ export interface ImageBlock {
   source: { type: "base64"; media_type: ImageMediaType; data: string };
 }
 
-export type ToolResultContent = string | Array<TextBlock | ImageBlock>;
+/**
+ * A deferred tool a ToolSearch result loads (Anthropic's tool search wire format): the next
+ * request carries that tool's full schema.
+ */
+export interface ToolReferenceBlock {
+  type: "tool_reference";
+  tool_name: string;
+}
+
+export type ToolResultContent = string | Array<TextBlock | ImageBlock | ToolReferenceBlock>;
 
 export interface ToolResultBlock {
   type: "tool_result";
@@ -181,6 +190,11 @@ export interface ToolUseOptions {
   tools: readonly Tool[];
   /** Names of deferred tools whose schema the model has loaded (ToolSearch). */
   loadedDeferredTools: Set<string>;
+  /**
+   * Names of the tools sent without their schema until loaded (decided for the pool by the
+   * session's tool-search policy). Absent: every `shouldDefer` tool that is not `alwaysLoad`.
+   */
+  deferredTools?: ReadonlySet<string>;
   /** Connected MCP clients, by server name (opaque to the core). */
   mcpClients: ReadonlyMap<string, unknown>;
   model?: string;
@@ -272,6 +286,11 @@ export interface Tool<S extends AnyObjectSchema = AnyObjectSchema, Out = unknown
   readonly searchHint?: string;
   /** The model-facing schema. Strict: unknown keys are validation errors. */
   readonly inputSchema: S;
+  /**
+   * A model-facing JSON Schema given as is (MCP tools: the server's schema). When set, it is
+   * what the model sees, and `validateJsonInput` (not `inputSchema`) checks an input.
+   */
+  readonly inputJSONSchema?: Readonly<Record<string, unknown>>;
   /** Runtime-only input fields: never in the model-facing schema, rejected when a model sends them. */
   readonly internalInputSchema?: AnyObjectSchema;
   readonly outputSchema?: z.ZodType;
@@ -286,6 +305,8 @@ export interface Tool<S extends AnyObjectSchema = AnyObjectSchema, Out = unknown
   readonly mcpServer?: string;
 
   description(context: ToolUseContext | undefined): string | Promise<string>;
+  /** With `inputJSONSchema`: the problems of an input, one line each (empty: valid). */
+  validateJsonInput?(input: unknown): string[];
   isEnabled(): boolean;
   isConcurrencySafe(input: z.infer<S>): boolean;
   isReadOnly(input: z.infer<S>): boolean;

@@ -1,0 +1,146 @@
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { HookConfigError } from "../hooks/config.js";
+import { createHookRunner } from "../hooks/runner.js";
+import type { McpManager } from "../mcp/manager.js";
+import type { Approver } from "../permissions/types.js";
+import { permissionRuleIfMatcher } from "../session/hook-if.js";
+import { createSession, type DynamicToolSource, type Session } from "../session/session.js";
+import { builtinTools } from "../tools/index.js";
+import { UsageError, type CliIO } from "./io.js";
+import { connectCliMcp, MCP_CONFIG_HELP, MCP_CONFIG_OPTIONS } from "./mcp-config.js";
+import { loadExecSettings, SETTINGS_HELP, SETTINGS_OPTIONS, settingsInputFrom, settingsWarnings, type ExecSettings } from "./settings.js";
+
+export const MCP_HELP = `Usage: armature mcp serve [options]
+
+Serves armature's tools to an MCP client, over stdio (default) or Streamable HTTP. Every call
+runs through the permission engine and hooks of the served directory (--cwd); a call that
+needs approval is asked through the client (MCP elicitation) when it supports that, and is
+denied with the reason otherwise.
+
+Options:
+${SETTINGS_HELP}${MCP_CONFIG_HELP}  --include-mcp-tools    also serve the tools of the MCP servers armature connects to
+  --http [HOST:]PORT     serve Streamable HTTP at http://HOST:PORT/mcp (HOST default 127.0.0.1)
+  --token TOKEN          the bearer token HTTP clients must send (default: env ARMATURE_MCP_TOKEN,
+                         else a new one, printed on stderr)
+  -h, --help             this text
+`;
+
+/** `[HOST:]PORT` → host and port; a bare port is on 127.0.0.1. */
+export function parseHostPort(value: string): { host: string; port: number } {
+  const m = /^(?:\[([^\]]+)\]|([^:]+)):(\d+)$/.exec(value) ?? /^()()(\d+)$/.exec(value);
+  const port = Number(m?.[3]);
+  if (!m || !Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new UsageError(`--http takes [HOST:]PORT (e.g. 8765 or 127.0.0.1:8765); got ${JSON.stringify(value)}`);
+  }
+  return { host: m[1] || m[2] || "127.0.0.1", port };
+}
+
+function sharedSource(manager: McpManager | undefined): DynamicToolSource | undefined {
+  if (!manager) return undefined;
+  // Every served session uses the one connection per server; it is closed when serving stops.
+  return { tools: () => manager.tools(), onToolsChanged: (l) => manager.onToolsChanged(l), close: async () => {} };
+}
+
+function sessionFactory(settings: ExecSettings, cwd: string, manager: McpManager | undefined): (approver: Approver) => Session {
+  return (approver) => {
+    const holder: { session?: Session } = {};
+    let hooks;
+    if (settings.hookConfigs.length > 0) {
+      hooks = createHookRunner(settings.hookConfigs, {
+        projectDir: resolve(cwd),
+        env: settings.env,
+        ...settings.hookPolicy,
+        ifMatcher: permissionRuleIfMatcher(() => holder.session!.context),
+      });
+    }
+    const session = createSession({
+      cwd,
+      tools: builtinTools(),
+      toolSource: sharedSource(manager),
+      rules: settings.rules,
+      permissionMode: settings.mode,
+      additionalDirectories: settings.additionalDirectories,
+      env: settings.env,
+      hooks,
+      canUseTool: approver,
+      // An MCP client gets every schema: nothing is deferred.
+      toolSearch: "false",
+    });
+    holder.session = session;
+    return session;
+  };
+}
+
+export async function mcpCommand(argv: string[], io: CliIO, stop: Promise<void> = signalled()): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === undefined || sub === "-h" || sub === "--help" || sub === "help") {
+    io.stdout.write(MCP_HELP);
+    return sub === undefined ? 2 : 0;
+  }
+  if (sub !== "serve") throw new UsageError(`unknown mcp command ${JSON.stringify(sub)} (the command is: armature mcp serve)`);
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: false,
+    strict: true,
+    options: {
+      ...SETTINGS_OPTIONS,
+      ...MCP_CONFIG_OPTIONS,
+      http: { type: "string" },
+      token: { type: "string" },
+      "include-mcp-tools": { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) {
+    io.stdout.write(MCP_HELP);
+    return 0;
+  }
+  void positionals;
+  const http = values.http !== undefined ? parseHostPort(values.http) : undefined;
+  const token = values.token ?? process.env.ARMATURE_MCP_TOKEN;
+  if (token !== undefined && token.length < 16) throw new UsageError("--token must be at least 16 characters");
+  const settingsInput = settingsInputFrom(values);
+  const cwd = settingsInput.cwd;
+  const settings = await loadExecSettings(settingsInput);
+  for (const warning of settingsWarnings(settings, builtinTools())) io.stderr.write(`armature: ${warning}\n`);
+  const makeSession = sessionFactory(settings, cwd, undefined);
+  try {
+    // Hook configuration errors show before anything is served.
+    await makeSession(async () => ({ behavior: "deny" })).close();
+  } catch (err) {
+    if (err instanceof HookConfigError) throw new UsageError(err.message);
+    throw err;
+  }
+  const manager = await connectCliMcp(values, settings, cwd, io);
+  const options = { includeMcpTools: values["include-mcp-tools"] === true };
+  const { serveHttp, serveStdio } = await import("../mcp/serve-transports.js");
+  try {
+    const factory = sessionFactory(settings, cwd, manager);
+    if (!http) {
+      await Promise.race([serveStdio(factory, options), stop]);
+      return 0;
+    }
+    const handle = await serveHttp(factory, { ...options, ...http, token });
+    io.stderr.write(`armature: serving MCP at ${handle.url}\n`);
+    if (handle.generatedToken) io.stderr.write(`armature: bearer token: ${handle.token}\n`);
+    await stop;
+    await handle.close();
+    return 0;
+  } finally {
+    await manager?.close();
+  }
+}
+
+/** Resolves on SIGINT or SIGTERM. */
+function signalled(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      process.off("SIGINT", done);
+      process.off("SIGTERM", done);
+      resolve();
+    };
+    process.once("SIGINT", done);
+    process.once("SIGTERM", done);
+  });
+}

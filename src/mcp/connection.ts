@@ -1,0 +1,218 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { McpServerEntry } from "./config.js";
+import type { McpCallResult } from "./results.js";
+import { ProcessGroupStdioTransport } from "./stdio-transport.js";
+import { createMcpTool, type McpTool, type McpToolCaller, type RemoteToolInfo } from "./tool.js";
+
+export const CLIENT_INFO = { name: "armature", version: "0.1.0" };
+
+export interface ConnectionOptions {
+  /** Environment of stdio servers: this plus the server's own `env`. */
+  env: Record<string, string>;
+  cwd: string;
+  /** Per-call timeout (ms). */
+  toolTimeoutMs: number;
+  /** Called after the server's tool list changed (list_changed, reconnect). */
+  onToolsChanged: () => void;
+  /** Called when the connection is lost for good. */
+  onLost: (reason: string) => void;
+}
+
+export type ConnectionStatus = "pending" | "connected" | "failed" | "closed";
+
+/** One server: its client, its tools as ours, and what to do when it drops. */
+export class McpConnection implements McpToolCaller {
+  status: ConnectionStatus = "pending";
+  error: string | undefined;
+  tools: McpTool[] = [];
+  client: Client | undefined;
+  private transport: Transport | undefined;
+  private reconnecting: Promise<void> | undefined;
+  private closing = false;
+
+  constructor(
+    readonly entry: McpServerEntry,
+    private readonly options: ConnectionOptions,
+  ) {}
+
+  get serverName(): string {
+    return this.entry.name;
+  }
+
+  get normalizedName(): string {
+    return this.entry.normalizedName;
+  }
+
+  /** The server's process group leader (stdio). */
+  get pid(): number | undefined {
+    return this.transport instanceof ProcessGroupStdioTransport ? this.transport.pid : undefined;
+  }
+
+  private makeTransport(): Transport {
+    const config = this.entry.config;
+    if (config.type === "stdio") {
+      return new ProcessGroupStdioTransport({
+        command: config.command,
+        args: config.args,
+        env: { ...this.options.env, ...config.env },
+        cwd: config.cwd ?? this.options.cwd,
+      });
+    }
+    const requestInit: RequestInit = { headers: config.headers };
+    if (config.type === "sse") return new SSEClientTransport(new URL(config.url), { requestInit });
+    return new StreamableHTTPClientTransport(new URL(config.url), { requestInit });
+  }
+
+  /** Connects and lists the tools; throws with a message naming the server on failure. */
+  async connect(timeoutMs: number): Promise<void> {
+    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    const transport = this.makeTransport();
+    client.onerror = () => {
+      // Transport hiccups (a stray stdout line) are not fatal; a lost connection arrives as onclose.
+    };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      void this.refreshTools().catch(() => undefined);
+    });
+    try {
+      await client.connect(transport, { timeout: timeoutMs });
+      this.client = client;
+      this.transport = transport;
+      await this.refreshTools(timeoutMs, false);
+    } catch (err) {
+      await client.close().catch(() => undefined);
+      await transport.close().catch(() => undefined);
+      this.client = undefined;
+      throw new Error(this.describeFailure(err, transport));
+    }
+    client.onclose = () => this.onClosed(client);
+    this.status = "connected";
+    this.error = undefined;
+  }
+
+  private describeFailure(err: unknown, transport: Transport): string {
+    let message = err instanceof Error ? err.message : String(err);
+    if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) message = `no answer within the start-up timeout (MCP_TIMEOUT)`;
+    if (transport instanceof ProcessGroupStdioTransport) {
+      if (transport.exitCode !== null || transport.exitSignal !== null) message += ` (the server exited with ${transport.exitSignal ?? `code ${transport.exitCode}`})`;
+      const tail = transport.stderr.trim();
+      if (tail) message += `; its stderr ends with: ${tail.slice(-500)}`;
+    }
+    return message;
+  }
+
+  /** tools/list (every page) → our tools; tells the pool unless this is the first listing. */
+  async refreshTools(timeoutMs = 30_000, notify = true): Promise<void> {
+    const client = this.client;
+    if (!client) return;
+    const infos: RemoteToolInfo[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs });
+      infos.push(...(page.tools as RemoteToolInfo[]));
+      cursor = page.nextCursor;
+    } while (cursor);
+    this.tools = infos.map((info) => createMcpTool(this, info));
+    if (notify) this.options.onToolsChanged();
+  }
+
+  private onClosed(client: Client): void {
+    if (this.closing || this.client !== client) return;
+    this.client = undefined;
+    // An HTTP server may come back (restart, dropped session): reconnect at the next call.
+    if (this.entry.config.type !== "stdio") return;
+    this.status = "failed";
+    const transport = this.transport;
+    let reason = "the server process exited";
+    if (transport instanceof ProcessGroupStdioTransport) reason = this.describeFailure(new Error(reason), transport);
+    this.error = reason;
+    this.options.onLost(reason);
+  }
+
+  private async reconnect(): Promise<void> {
+    this.reconnecting ??= (async () => {
+      const old = this.client;
+      this.client = undefined;
+      await old?.close().catch(() => undefined);
+      const before = this.tools.map((t) => t.name).join("\n");
+      await this.connect(30_000);
+      if (this.tools.map((t) => t.name).join("\n") !== before) this.options.onToolsChanged();
+    })().finally(() => {
+      this.reconnecting = undefined;
+    });
+    return this.reconnecting;
+  }
+
+  /** A dropped HTTP session (404), a refused or reset connection: the request never ran, so it may be sent again. */
+  private static isDroppedSession(err: unknown): boolean {
+    if (err instanceof StreamableHTTPError) return err.code === 404;
+    if (err instanceof McpError) return err.code === ErrorCode.ConnectionClosed && /not connected/i.test(err.message);
+    const cause = (err as { cause?: { code?: string } }).cause;
+    return err instanceof TypeError && /fetch failed/.test(err.message) && (cause?.code === "ECONNREFUSED" || cause?.code === "ECONNRESET");
+  }
+
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: { signal: AbortSignal; onProgress: (p: { progress: number; total?: number; message?: string }) => void },
+  ): Promise<McpCallResult> {
+    const remote = this.entry.config.type !== "stdio";
+    if (!this.client && remote && !this.closing) {
+      try {
+        await this.reconnect();
+      } catch (err) {
+        return errorResult(`MCP server ${this.serverName} is not reachable: ${(err as Error).message}`);
+      }
+    }
+    for (let attempt = 0; ; attempt++) {
+      const client = this.client;
+      if (!client) return errorResult(`MCP server ${this.serverName} is not connected${this.error ? `: ${this.error}` : ""}. Its tools cannot be used in this session.`);
+      try {
+        return (await client.callTool({ name, arguments: args }, undefined, {
+          signal: options.signal,
+          timeout: this.options.toolTimeoutMs,
+          resetTimeoutOnProgress: false,
+          onprogress: (p) => options.onProgress({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) }),
+        })) as McpCallResult;
+      } catch (err) {
+        if (options.signal.aborted) throw err;
+        if (remote && attempt === 0 && McpConnection.isDroppedSession(err)) {
+          try {
+            await this.reconnect();
+            continue;
+          } catch (again) {
+            return errorResult(`MCP server ${this.serverName} dropped the session and could not be reconnected: ${(again as Error).message}`);
+          }
+        }
+        if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
+          return errorResult(`MCP server ${this.serverName} did not answer ${name} within ${this.options.toolTimeoutMs} ms (MCP_TOOL_TIMEOUT); the call was cancelled.`);
+        }
+        if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed) {
+          return errorResult(`MCP server ${this.serverName} closed the connection during ${name}${this.error ? `: ${this.error}` : ""}.`);
+        }
+        // The SDK's message may carry its prefix twice ("MCP error -32602: MCP error -32602: …").
+        if (err instanceof McpError) return errorResult(err.message.replace(/^(MCP error -?\d+: )\1/, "$1"));
+        return errorResult(`MCP server ${this.serverName} failed on ${name}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    this.status = "closed";
+    const client = this.client;
+    const transport = this.transport;
+    this.client = undefined;
+    if (transport instanceof StreamableHTTPClientTransport) await transport.terminateSession().catch(() => undefined);
+    await client?.close().catch(() => undefined);
+    await transport?.close().catch(() => undefined);
+  }
+}
+
+function errorResult(text: string): McpCallResult {
+  return { content: [{ type: "text", text }], isError: true };
+}

@@ -1,0 +1,123 @@
+import { randomUUID } from "node:crypto";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js";
+import type { Approver } from "../permissions/types.js";
+import { toolJsonSchema } from "../registry/definitions.js";
+import { isDeniedOutright } from "../registry/pool.js";
+import type { Session } from "../session/session.js";
+import type { Tool, ToolResultBlock } from "../tool/types.js";
+import { CLIENT_INFO } from "./connection.js";
+
+export interface ServeToolsOptions {
+  /** Also serve the MCP tools this session is itself connected to (default false). */
+  includeMcpTools?: boolean;
+  /** Wait this long for the user's answer to an elicitation (ms, default 10 minutes). */
+  elicitationTimeoutMs?: number;
+}
+
+/** The armature session one MCP connection works in, built with the approver that asks that client. */
+export type SessionFactory = (approver: Approver) => Session | Promise<Session>;
+
+function safe(fn: () => boolean): boolean {
+  try {
+    return fn() === true;
+  } catch {
+    return false;
+  }
+}
+
+/** Our contract as MCP annotations: read-only only when the tool says so for any input; anything else may destroy. */
+export function toolAnnotations(tool: Tool): NonNullable<McpToolInfo["annotations"]> {
+  const readOnly = safe(() => tool.isReadOnly({}));
+  const annotations: NonNullable<McpToolInfo["annotations"]> = { readOnlyHint: readOnly, destructiveHint: !readOnly };
+  if (tool.isMcp) annotations.openWorldHint = true;
+  return annotations;
+}
+
+/** The served tools: the session's pool, without ToolSearch (an MCP client gets every schema) and MCP tools unless asked. */
+export function servedTools(session: Session, options: ServeToolsOptions): Tool[] {
+  const context = session.context;
+  return context.options.tools.filter(
+    (t) => t.name !== "ToolSearch" && (options.includeMcpTools === true || !t.isMcp) && !isDeniedOutright(t, context.permissionContext),
+  );
+}
+
+/** A tool_result as an MCP tools/call result. */
+export function toCallToolResult(block: ToolResultBlock): CallToolResult {
+  const content: CallToolResult["content"] = [];
+  if (typeof block.content === "string") content.push({ type: "text", text: block.content });
+  else {
+    for (const b of block.content) {
+      if (b.type === "text") content.push({ type: "text", text: b.text });
+      else if (b.type === "image") content.push({ type: "image", data: b.source.data, mimeType: b.source.media_type });
+      else content.push({ type: "text", text: `Tool loaded: ${b.tool_name}` });
+    }
+  }
+  return block.is_error ? { content, isError: true } : { content };
+}
+
+/**
+ * An MCP server (not yet connected to a transport) that serves a session's tools. Every call
+ * runs through the session's pipeline: its permission engine, hooks and budgets. A call that
+ * needs approval asks the client through MCP elicitation when it supports it, and is denied
+ * with the reason otherwise. Returns the server and a function that closes its session.
+ */
+export async function createToolServer(makeSession: SessionFactory, options: ServeToolsOptions = {}): Promise<{ server: Server; session: Session }> {
+  const server = new Server(CLIENT_INFO, { capabilities: { tools: { listChanged: false } } });
+  const approver: Approver = async ({ tool, input, decision }) => {
+    if (!server.getClientCapabilities()?.elicitation) {
+      return {
+        behavior: "deny",
+        message: `${decision.reason}. The MCP client that called armature cannot be asked (it does not support elicitation): allow such calls with a rule in the served directory's settings (or --allow), or do something that does not need approval.`,
+      };
+    }
+    let shown = JSON.stringify(input);
+    if (shown.length > 2_000) shown = `${shown.slice(0, 2_000)}…`;
+    try {
+      const answer = await server.elicitInput(
+        {
+          mode: "form",
+          message: `armature: ${tool.name} needs approval (${decision.reason}).\nInput: ${shown}`,
+          requestedSchema: { type: "object", properties: { approve: { type: "boolean", title: "Allow this call?" } }, required: ["approve"] },
+        },
+        { timeout: options.elicitationTimeoutMs ?? 600_000 },
+      );
+      if (answer.action === "accept" && answer.content?.approve === true) return { behavior: "allow", reason: "Approved through the MCP client", source: "mcp-elicitation" };
+      return { behavior: "deny", message: "The user declined this call through the MCP client. Do not retry it as is; ask the user what to do instead.", source: "mcp-elicitation" };
+    } catch (err) {
+      return { behavior: "deny", message: `${decision.reason}, and asking the MCP client for approval failed (${(err as Error).message}).` };
+    }
+  };
+  const session = await makeSession(approver);
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const tools: McpToolInfo[] = [];
+    for (const tool of servedTools(session, options)) {
+      const schema = toolJsonSchema(tool) as McpToolInfo["inputSchema"];
+      tools.push({ name: tool.name, description: await tool.description(session.context), inputSchema: { ...schema, type: "object" }, annotations: toolAnnotations(tool) });
+    }
+    return { tools };
+  });
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const name = request.params.name;
+    const served = servedTools(session, options).some((t) => t.name === name || t.aliases.includes(name));
+    if (!served) return { content: [{ type: "text", text: `Error: No such tool available: ${name}` }], isError: true };
+    const progressToken = request.params._meta?.progressToken;
+    const { results } = await session.runTurnDetailed([{ type: "tool_use", id: `mcp_${randomUUID()}`, name, input: request.params.arguments ?? {} }], {
+      signal: extra.signal,
+      onProgress:
+        progressToken === undefined
+          ? undefined
+          : (() => {
+              let n = 0;
+              return (p) => {
+                const message = typeof p.data === "string" ? p.data : JSON.stringify(p.data);
+                void extra.sendNotification({ method: "notifications/progress", params: { progressToken, progress: ++n, message: message.slice(0, 1_000) } }).catch(() => undefined);
+              };
+            })(),
+    });
+    return toCallToolResult(results[0]!);
+  });
+  return { server, session };
+}

@@ -1,0 +1,160 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import { stopProcessGroup } from "../tools/bash/process-group.js";
+
+export interface StdioServerOptions {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+  /** Largest single message accepted (bytes, default 64 MB). */
+  maxMessageBytes?: number;
+}
+
+/** Process groups of servers still running: killed if this process exits without closing them. */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", () => {
+    for (const pgid of liveGroups) {
+      try {
+        process.kill(-pgid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+  });
+}
+
+const STDERR_TAIL = 4_000;
+
+/**
+ * An MCP stdio client transport whose server runs as the leader of its own process group, so
+ * that closing it stops everything the server started (the SDK's transport kills only the
+ * leader). The server's stderr is kept (its tail) for error reports, not printed.
+ */
+export class ProcessGroupStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private child: ChildProcess | undefined;
+  private readonly buffer: ReadBuffer;
+  private stderrTail = "";
+  private closed = false;
+  exitCode: number | null = null;
+  exitSignal: NodeJS.Signals | null = null;
+
+  constructor(private readonly options: StdioServerOptions) {
+    this.buffer = new ReadBuffer({ maxBufferSize: options.maxMessageBytes ?? 64 * 1024 * 1024 });
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** The last few KB the server wrote to stderr. */
+  get stderr(): string {
+    return this.stderrTail;
+  }
+
+  start(): Promise<void> {
+    if (this.child) throw new Error("ProcessGroupStdioTransport already started");
+    installExitHook();
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.options.command, this.options.args, {
+        cwd: this.options.cwd,
+        env: this.options.env,
+        stdio: ["pipe", "pipe", "pipe"],
+        detached: true,
+      });
+      this.child = child;
+      child.once("error", (err) => {
+        reject(err);
+        this.onerror?.(err);
+      });
+      child.once("spawn", () => {
+        if (child.pid !== undefined) liveGroups.add(child.pid);
+        resolve();
+      });
+      child.once("close", (code, signal) => {
+        this.exitCode = code;
+        this.exitSignal = signal;
+        if (child.pid !== undefined) liveGroups.delete(child.pid);
+        if (!this.closed) {
+          this.closed = true;
+          this.onclose?.();
+        }
+      });
+      child.stdin?.on("error", (err) => this.onerror?.(err));
+      child.stdout?.on("data", (chunk: Buffer) => {
+        try {
+          this.buffer.append(chunk);
+        } catch (err) {
+          this.onerror?.(err as Error);
+          void this.close();
+          return;
+        }
+        for (;;) {
+          let message: JSONRPCMessage | null;
+          try {
+            message = this.buffer.readMessage();
+          } catch (err) {
+            // A line that is not a JSON-RPC message (a server printing to stdout): reported, skipped.
+            this.onerror?.(new Error(`the server wrote a line that is not a JSON-RPC message (${(err as Error).message})`));
+            continue;
+          }
+          if (message === null) break;
+          this.onmessage?.(message);
+        }
+      });
+      child.stderr?.on("data", (chunk: Buffer) => {
+        this.stderrTail = (this.stderrTail + chunk.toString("utf8")).slice(-STDERR_TAIL);
+      });
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const stdin = this.child?.stdin;
+      if (!stdin || stdin.destroyed) {
+        reject(new Error("the server process is not running"));
+        return;
+      }
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once("drain", resolve);
+    });
+  }
+
+  /** Ends the server: stdin closed, then SIGTERM to its process group, SIGKILL after a grace period. */
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    const pid = child.pid;
+    const wasClosed = this.closed;
+    this.closed = true;
+    try {
+      child.stdin?.end();
+    } catch {
+      // already closed
+    }
+    if (child.exitCode === null && child.signalCode === null) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 300);
+        child.once("close", () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    if (pid !== undefined) {
+      await stopProcessGroup(pid, 1_000);
+      liveGroups.delete(pid);
+    }
+    this.buffer.clear();
+    if (!wasClosed) this.onclose?.();
+  }
+}
