@@ -43,7 +43,7 @@ describe("armature exec", () => {
 
   it("a line that is not JSON names the line and runs nothing", async () => {
     const c = io(`${JSON.stringify([{ type: "tool_use", id: "a", name: "Missing", input: {} }])}\n{oops\n`);
-    expect(await main(["exec"], c)).toBe(2);
+    expect(await main(["exec", "-"], c)).toBe(2);
     expect(c.err).toContain("stdin: line 2: not JSON");
     expect(c.out).toBe("");
   });

@@ -1,6 +1,8 @@
 import { createInterface } from "node:readline/promises";
+import { readFileSync } from "node:fs";
 import { execCommand, EXEC_HELP } from "./exec.js";
-import { readAll, UsageError, type CliIO } from "./io.js";
+import { gcCommand, GC_HELP } from "./gc.js";
+import { readAll, streamLines, UsageError, type CliIO } from "./io.js";
 import { permissionsCommand, PERMISSIONS_HELP } from "./permissions.js";
 
 const HELP = `Usage: armature <command> [options]
@@ -8,6 +10,11 @@ const HELP = `Usage: armature <command> [options]
 Commands:
   exec          run assistant turns of tool calls, print tool_result blocks
   permissions   check the decision for a call (check), show the effective rules (list)
+  gc            remove session folders exec kept in the temp dir
+
+Options:
+  --version     print the version
+  -h, --help    this text
 
 Run 'armature <command> --help' for a command's options.
 `;
@@ -17,7 +24,10 @@ export function processIO(): CliIO {
     stdout: process.stdout,
     stderr: process.stderr,
     readStdin: () => readAll(process.stdin),
+    stdinLines: () => streamLines(process.stdin),
+    stdinIsTTY: process.stdin.isTTY === true,
     isTTY: process.stdin.isTTY === true && process.stderr.isTTY === true,
+    handleSignals: true,
     question: async (prompt) => {
       const rl = createInterface({ input: process.stdin, output: process.stderr });
       try {
@@ -38,6 +48,13 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
         return await execCommand(rest, io);
       case "permissions":
         return await permissionsCommand(rest, io);
+      case "gc":
+        return await gcCommand(rest, io);
+      case "--version":
+      case "-v":
+      case "version":
+        io.stdout.write(`${version()}\n`);
+        return 0;
       case undefined:
       case "help":
       case "-h":
@@ -52,8 +69,15 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
       io.stderr.write(`armature: ${(err as Error).message}\n`);
       if (command === "exec" && !(err instanceof UsageError)) io.stderr.write(EXEC_HELP);
       if (command === "permissions" && !(err instanceof UsageError)) io.stderr.write(PERMISSIONS_HELP);
+      if (command === "gc" && !(err instanceof UsageError)) io.stderr.write(GC_HELP);
       return 2;
     }
     throw err;
   }
+}
+
+/** The package's version, from its package.json (two folders up from dist/cli or src/cli). */
+export function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { name: string; version: string };
+  return `armature ${pkg.version} (npm package ${pkg.name})`;
 }
