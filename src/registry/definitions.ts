@@ -4,29 +4,40 @@ import type { Tool, ToolUseContext } from "../tool/types.js";
 
 export type JsonSchema = Record<string, unknown>;
 
+/** A tool's input schema: always a JSON Schema object type (what both providers require). */
+export interface JsonObjectSchema {
+  type: "object";
+  properties?: Record<string, unknown>;
+  required?: string[];
+  [key: string]: unknown;
+}
+
+/** Fits the `tools` of `@anthropic-ai/sdk`'s `messages.create` as is. */
 export interface AnthropicToolDefinition {
   name: string;
   description: string;
-  input_schema?: JsonSchema;
+  input_schema: JsonObjectSchema;
+  /** A deferred tool not loaded yet: the API keeps it out of the prompt until tool search returns it. */
   defer_loading?: true;
 }
 
 export interface OpenAIToolDefinition {
   type: "function";
-  function: { name: string; description: string; parameters?: JsonSchema };
+  function: { name: string; description: string; parameters?: JsonObjectSchema };
   defer_loading?: true;
 }
 
 export type Provider = "anthropic" | "openai";
 
-const schemaCache = new WeakMap<Tool, JsonSchema>();
+const schemaCache = new WeakMap<Tool, JsonObjectSchema>();
 
 /** The model-facing JSON Schema of a tool, from Zod v4's own converter (internal fields are not in it). */
-export function toolJsonSchema(tool: Tool): JsonSchema {
+export function toolJsonSchema(tool: Tool): JsonObjectSchema {
   let schema = schemaCache.get(tool);
   if (!schema) {
     const { $schema: _ignored, ...rest } = z.toJSONSchema(modelSchema(tool), { io: "input", unrepresentable: "any" }) as JsonSchema;
-    schema = dropSafeIntegerBounds(rest) as JsonSchema;
+    // Tool inputs are Zod objects, so the converter's answer is an object type.
+    schema = { ...(dropSafeIntegerBounds(rest) as JsonSchema), type: "object" } as JsonObjectSchema;
     schemaCache.set(tool, schema);
   }
   return schema;
@@ -41,7 +52,8 @@ export async function anthropicToolDefinitions(tools: readonly Tool[], context?:
   return Promise.all(
     tools.map(async (tool) => {
       const description = await tool.description(context);
-      if (!isSchemaLoaded(tool, context)) return { name: tool.name, description, defer_loading: true as const };
+      // The API needs every tool's schema; a deferred one is marked so that it stays out of the prompt.
+      if (!isSchemaLoaded(tool, context)) return { name: tool.name, description, input_schema: toolJsonSchema(tool), defer_loading: true as const };
       return { name: tool.name, description, input_schema: toolJsonSchema(tool) };
     }),
   );

@@ -8,4 +8,4 @@ export {
   openAIToolDefinitions,
   isSchemaLoaded,
 } from "./definitions.js";
-export type { AnthropicToolDefinition, OpenAIToolDefinition, JsonSchema, Provider } from "./definitions.js";
+export type { AnthropicToolDefinition, OpenAIToolDefinition, JsonSchema, JsonObjectSchema, Provider } from "./definitions.js";

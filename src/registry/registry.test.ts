@@ -96,12 +96,15 @@ describe("provider definitions", () => {
     expect(oa).toEqual({ type: "function", function: { name: "T", description: "T tool", parameters: anth!.input_schema } });
   });
 
-  it("a deferred tool is listed without its schema until loaded", async () => {
+  it("a deferred tool is marked defer_loading until loaded (its schema is sent: the API requires one)", async () => {
     const d = mk("Deferred", { shouldDefer: true });
     const ctx = createToolUseContext({ cwd: "/", tools: [d] });
-    expect(await anthropicToolDefinitions([d], ctx)).toEqual([{ name: "Deferred", description: "Deferred tool", defer_loading: true }]);
+    const [before] = await anthropicToolDefinitions([d], ctx);
+    expect(before).toMatchObject({ name: "Deferred", description: "Deferred tool", defer_loading: true, input_schema: { type: "object" } });
     ctx.options.loadedDeferredTools.add("Deferred");
-    expect((await anthropicToolDefinitions([d], ctx))[0]).toHaveProperty("input_schema");
+    const [after] = await anthropicToolDefinitions([d], ctx);
+    expect(after).toHaveProperty("input_schema");
+    expect(after).not.toHaveProperty("defer_loading");
   });
 
   it("a deferred tool called before loading gets a ToolSearch hint", async () => {
