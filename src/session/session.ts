@@ -29,6 +29,7 @@ import type {
   ToolUseContext,
 } from "../tool/types.js";
 import { applySnapshot, takeSnapshot, type SessionSnapshot } from "./snapshot.js";
+import { TranscriptWriter } from "./transcript.js";
 
 export interface SessionOptions {
   cwd: string;
@@ -72,6 +73,12 @@ export interface SessionOptions {
    * the working directory, rules remembered for the session, background task records.
    */
   restore?: SessionSnapshot;
+  /**
+   * Keep a transcript in the session dir (`transcript.jsonl`: each assistant turn's tool_use
+   * blocks, then its tool_result blocks); hooks get its path as `transcript_path`. Default: on
+   * when `hooks` are given (without a transcript, hooks get no `transcript_path`).
+   */
+  transcript?: boolean;
 }
 
 export interface RunTurnOptions {
@@ -151,6 +158,7 @@ export function createSession(options: SessionOptions): Session {
   });
   let context = rootContext;
   let closed = false;
+  const transcript = (options.transcript ?? options.hooks !== undefined) ? new TranscriptWriter(rootContext.session) : undefined;
   /** Turns under way: close() waits for them, so no process a call started outlives it. */
   const inflight = new Set<Promise<unknown>>();
   const track = <T>(work: Promise<T>): Promise<T> => {
@@ -230,6 +238,7 @@ export function createSession(options: SessionOptions): Session {
 
   async function runTurnDetailed(blocks: readonly ToolUseBlock[], turnOptions: RunTurnOptions | undefined): Promise<TurnResult> {
     const ctx = turnContext(turnOptions);
+    await transcript?.append("assistant", blocks, ctx.workspace.cwd);
     const calls = prepareTurn(blocks, ctx);
     const { outcomes, context: after } = await runTools(calls, ctx, services, {
       maxConcurrency,
@@ -239,6 +248,7 @@ export function createSession(options: SessionOptions): Session {
     const budget = new TurnBudget(after.session.dir, options.turnBudgetChars);
     for (const outcome of outcomes) outcome.block = await budget.admit(outcome.block);
     const result = summarize(outcomes);
+    await transcript?.append("user", result.results, after.workspace.cwd);
     if (outcomes.length > 0) await postToolBatch(blocks, result, after);
     return result;
   }
@@ -252,7 +262,10 @@ export function createSession(options: SessionOptions): Session {
     let feedError: unknown;
     const feeding = (async () => {
       try {
-        for await (const block of blocks) executor.addTool(block);
+        for await (const block of blocks) {
+          await transcript?.append("assistant", [block], ctx.workspace.cwd);
+          executor.addTool(block);
+        }
       } catch (err) {
         feedError = err;
         executor.discard();
@@ -268,6 +281,7 @@ export function createSession(options: SessionOptions): Session {
           continue;
         }
         event.outcome.block = await budget.admit(event.outcome.block);
+        await transcript?.append("user", [event.outcome.block], executor.context.workspace.cwd);
         yield { type: "result", result: event.outcome.block, outcome: event.outcome };
       }
       await feeding;

@@ -209,6 +209,8 @@ export interface SessionState {
   readonly env: Readonly<Record<string, string>>;
   /** Clean-up callbacks run by `session.close()` (background tasks register here). */
   readonly cleanups: Set<() => void | Promise<void>>;
+  /** The transcript file (JSON Lines of the turns), once the session has written it. */
+  transcriptPath?: string;
 }
 
 export interface AgentContext {
