@@ -68,6 +68,27 @@ describe("armature exec", () => {
   });
 });
 
+describe("papercuts", () => {
+  it("--version prints the version from package.json", async () => {
+    const { readFileSync } = await import("node:fs");
+    const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { name: string; version: string };
+    const c = io();
+    expect(await main(["--version"], c)).toBe(0);
+    expect(c.out).toBe(`armature ${pkg.version} (npm package ${pkg.name})\n`);
+    expect(pkg.name).not.toBe("armature"); // that npm name is someone else's package
+  });
+
+  it("exec on a terminal with no FILE says it waits for JSON Lines on stdin", async () => {
+    const c = io("");
+    c.stdinIsTTY = true;
+    expect(await main(["exec"], c)).toBe(0);
+    expect(c.err).toContain("waiting for JSON Lines on stdin");
+    const piped = io("");
+    expect(await main(["exec"], piped)).toBe(0);
+    expect(piped.err).toBe("");
+  });
+});
+
 describe("interactive approvals", () => {
   it("--interactive without a terminal is a usage error", async () => {
     const c = io("[]");
