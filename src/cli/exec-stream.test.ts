@@ -60,6 +60,18 @@ describe("armature exec as a co-process (stdin a pipe, no file)", () => {
   });
 });
 
+const hasPython = spawnSync("python3", ["--version"]).status === 0;
+
+describe("armature exec --interactive on a terminal", () => {
+  it.skipIf(!hasPython)("turns typed on the terminal run; the approval answer typed there is not taken for a turn", async () => {
+    await withTempDir(async (dir) => {
+      const r = spawnSync("python3", ["test/pty-exec.py", process.execPath, "bin/armature.js", dir], { encoding: "utf8", timeout: 240_000 });
+      expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual({ exit: 0, made: true });
+    });
+  }, 300_000);
+});
+
 describe("armature exec with a file (or -): every line is checked before anything runs", () => {
   it.each([["file"], ["-"]])("%s: a bad line names it and nothing runs", async (kind) => {
     await withTempDir(async (dir) => {

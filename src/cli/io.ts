@@ -30,9 +30,57 @@ export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-/** Lines of a stream as each one completes (a last line without a newline included). */
-export function streamLines(stream: NodeJS.ReadableStream): AsyncIterable<string> {
-  return createInterface({ input: stream, crlfDelay: Infinity, terminal: false });
+/**
+ * One reader of a stream's lines for two consumers: the turns `exec` reads, and the answers to
+ * approval questions asked on the same terminal while a turn runs. A line typed while a question
+ * waits answers it; every other line is a turn.
+ */
+export class LineReader {
+  private readonly queued: string[] = [];
+  private readonly waiters: Array<(line: string | undefined) => void> = [];
+  private answer: ((line: string) => void) | undefined;
+  private ended = false;
+
+  constructor(stream: NodeJS.ReadableStream) {
+    const rl = createInterface({ input: stream, crlfDelay: Infinity, terminal: false });
+    rl.on("line", (line) => {
+      const answer = this.answer;
+      if (answer) {
+        this.answer = undefined;
+        answer(line);
+        return;
+      }
+      const waiter = this.waiters.shift();
+      if (waiter) waiter(line);
+      else this.queued.push(line);
+    });
+    rl.on("close", () => {
+      this.ended = true;
+      this.answer?.("");
+      this.answer = undefined;
+      for (const waiter of this.waiters.splice(0)) waiter(undefined);
+    });
+  }
+
+  async *lines(): AsyncGenerator<string> {
+    for (;;) {
+      if (this.queued.length > 0) {
+        yield this.queued.shift()!;
+        continue;
+      }
+      if (this.ended) return;
+      const line = await new Promise<string | undefined>((resolve) => this.waiters.push(resolve));
+      if (line === undefined) return;
+      yield line;
+    }
+  }
+
+  /** Writes the prompt and resolves to the next line ("" once the input has ended). */
+  question(prompt: string, out: { write(text: string): unknown }): Promise<string> {
+    out.write(prompt);
+    if (this.ended) return Promise.resolve("");
+    return new Promise((resolve) => (this.answer = resolve));
+  }
 }
 
 /** The lines of `io`'s stdin, live when the IO can give them so. */

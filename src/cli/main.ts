@@ -2,7 +2,7 @@ import { createInterface } from "node:readline/promises";
 import { readFileSync } from "node:fs";
 import { execCommand, EXEC_HELP } from "./exec.js";
 import { gcCommand, GC_HELP } from "./gc.js";
-import { readAll, streamLines, UsageError, type CliIO } from "./io.js";
+import { LineReader, readAll, UsageError, type CliIO } from "./io.js";
 import { permissionsCommand, PERMISSIONS_HELP } from "./permissions.js";
 
 const HELP = `Usage: armature <command> [options]
@@ -20,15 +20,18 @@ Run 'armature <command> --help' for a command's options.
 `;
 
 export function processIO(): CliIO {
+  // Set once exec streams stdin: approval questions then read their answers from the same reader.
+  let lines: LineReader | undefined;
   return {
     stdout: process.stdout,
     stderr: process.stderr,
     readStdin: () => readAll(process.stdin),
-    stdinLines: () => streamLines(process.stdin),
+    stdinLines: () => (lines ??= new LineReader(process.stdin)).lines(),
     stdinIsTTY: process.stdin.isTTY === true,
     isTTY: process.stdin.isTTY === true && process.stderr.isTTY === true,
     handleSignals: true,
     question: async (prompt) => {
+      if (lines) return lines.question(prompt, process.stderr);
       const rl = createInterface({ input: process.stdin, output: process.stderr });
       try {
         return await rl.question(prompt);
