@@ -1,6 +1,6 @@
 // A session folder that outlives its process (`armature exec --session-dir DIR`): a lock so
 // that one process at a time uses it, and the session's state saved there after every turn.
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { atomicWriteFile } from "../tools/fs/atomic-write.js";
@@ -45,6 +45,16 @@ function readLockPid(path: string): number | undefined {
   }
 }
 
+const UNREADABLE_LOCK_GRACE_MS = 10_000;
+
+function lockAgeMs(path: string): number {
+  try {
+    return Date.now() - statSync(path).mtimeMs;
+  } catch {
+    return Infinity;
+  }
+}
+
 /**
  * Takes the lock: a file created with O_EXCL holding this process's pid. A lock whose process
  * is gone (killed, crashed) is stale and taken over; one held by a live process is an error
@@ -60,15 +70,23 @@ function takeLock(dir: string): () => void {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw new SessionDirError(`cannot lock ${dir}: ${(err as Error).message}`);
       const pid = readLockPid(path);
+      if (pid === undefined && lockAgeMs(path) < UNREADABLE_LOCK_GRACE_MS) {
+        // Just created by another process that has not written its pid yet (or crashed then).
+        throw new SessionDirError(`${dir} is being locked by another armature process; try again in a moment`);
+      }
       if (pid !== undefined && pidAlive(pid)) {
         throw new SessionDirError(
           `${dir} is in use by another armature process (pid ${pid}); run one process at a time per session folder, or wait for it to end`,
         );
       }
-      try {
-        unlinkSync(path); // stale: its process is gone
-      } catch {
-        // another process took it over first; try again
+      // Stale: its process is gone. Removed only if it still names that process (another one
+      // may have taken it over in between; the window left is a few microseconds).
+      if (readLockPid(path) === pid) {
+        try {
+          unlinkSync(path);
+        } catch {
+          // another process removed it first; try again
+        }
       }
       continue;
     }
