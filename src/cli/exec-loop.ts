@@ -11,6 +11,8 @@ export interface ExecRun {
   session: Session;
   sessionDir: string;
   stateDir: SessionDirHandle | undefined;
+  /** The lock of the temp session folder (no --session-dir). */
+  tempLock: SessionDirHandle | undefined;
   format: "anthropic" | "openai" | undefined;
   io: CliIO;
   timing: boolean;

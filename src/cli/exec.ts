@@ -118,6 +118,8 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
   }
   const sessionId = stateDir?.snapshot?.sessionId ?? randomUUID();
   const sessionDir = stateDir?.dir ?? join(tmpdir(), tempSessionDir(sessionId));
+  // The temp folder is locked too, so that `armature gc` leaves it alone while this process runs.
+  const tempLock = stateDir ? undefined : await openSessionDir(sessionDir);
   // The hooks' `if` matcher (built above) reads this session's context when a hook runs.
   const session: Session = createSession({
     sessionId,
@@ -139,6 +141,7 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
     session,
     sessionDir,
     stateDir,
+    tempLock,
     format,
     io,
     timing: process.env.ARMATURE_TIMING === "1",
@@ -201,6 +204,7 @@ async function finishRun(run: ExecRun): Promise<void> {
     }
     return;
   }
+  run.tempLock?.release();
   const { rm } = await import("node:fs/promises");
   if (!run.pointsIntoSessionDir) {
     await rm(run.sessionDir, { recursive: true, force: true });
