@@ -1,4 +1,5 @@
 import { stat } from "node:fs/promises";
+import { join } from "node:path";
 import { runHooks } from "../hooks/runner.js";
 import type { HookOutcome } from "../hooks/types.js";
 import { hookCommonInput } from "../pipeline/run-tool-use.js";
@@ -33,23 +34,27 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
  * the generator's return value is the same result.
  */
 export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentEvent, AgentResult> {
-  const common = hookCommonInput(options.session.context);
+  const state = options.session.context.session;
+  // The loop keeps the transcript hooks are given (whole messages, one JSON line each).
+  const transcriptPath = options.transcriptPath ?? join(state.dir, "transcript.jsonl");
+  if (options.transcriptPath === undefined) state.transcriptByAgentLoop = true;
   const transcript = new TranscriptWriter(
-    [...new Set([options.transcriptPath ?? common.transcript_path, ...(options.conversationPath ? [options.conversationPath] : [])])],
-    common.session_id,
+    [...new Set([transcriptPath, ...(options.conversationPath ? [options.conversationPath] : [])])],
+    state.id,
   );
   try {
-    return yield* loop(options, transcript);
+    return yield* loop(options, transcript, transcriptPath);
   } finally {
     // Also when the consumer stops early: the files are closed, whatever was written stays.
     await transcript.close();
   }
 }
 
-async function* loop(options: RunAgentOptions, transcript: TranscriptWriter): AsyncGenerator<AgentEvent, AgentResult> {
+async function* loop(options: RunAgentOptions, transcript: TranscriptWriter, transcriptPath: string): AsyncGenerator<AgentEvent, AgentResult> {
   const started = performance.now();
   const { session, provider, signal, hooks } = options;
-  const common = hookCommonInput(session.context);
+  const state = session.context.session;
+  const common = { ...hookCommonInput(session.context), transcript_path: transcriptPath };
   // A sub-agent tool started by this loop finds the model here (shared with its sub-contexts;
   // a nested loop keeps the outermost one's entry).
   if (!session.context.extensions.has(AGENT_MODEL_KEY)) session.context.extensions.set(AGENT_MODEL_KEY, { provider, model: options.model, maxTokens: options.maxTokens } satisfies AgentModelInfo);
@@ -85,13 +90,14 @@ async function* loop(options: RunAgentOptions, transcript: TranscriptWriter): As
   };
 
   // The hooks' transcript starts with the conversation so far when it is new (a resumed one has it).
-  const transcriptPath = options.transcriptPath ?? common.transcript_path;
   if (messages.length > 0 && transcriptPath !== options.conversationPath && (await isEmptyFile(transcriptPath))) {
     const first = new TranscriptWriter([transcriptPath], common.session_id);
     await first.append(messages);
     await first.close();
   }
   await transcript.touch();
+  // Tool hooks (through the session's pipeline) get the same file.
+  if (options.transcriptPath === undefined) state.transcriptPath = transcriptPath;
 
   const source = options.sessionStart ?? (options.messages && options.messages.length > 0 ? "resume" : "startup");
   if (source !== "none") {

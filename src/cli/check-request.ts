@@ -38,6 +38,12 @@ function stringField(input: Record<string, unknown>, key: string): string | unde
   return typeof v === "string" && v.length > 0 ? v : undefined;
 }
 
+/** For a tool name that only a stand-in answers for: a note saying exec cannot run it. */
+export function standInNote(name: string, tools: readonly Tool[]): string | undefined {
+  if (findToolByName(tools, name) || !standInTool(name)) return undefined;
+  return `${name} is not a tool armature exec has: this is the decision its rules would give a host that adds it`;
+}
+
 /** The stand-in for a tool this build lacks, or undefined when the name means nothing to us. */
 export function standInTool(name: string): Tool | undefined {
   if (name === "NotebookRead") {

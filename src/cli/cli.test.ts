@@ -43,7 +43,7 @@ describe("armature exec", () => {
 
   it("a line that is not JSON names the line and runs nothing", async () => {
     const c = io(`${JSON.stringify([{ type: "tool_use", id: "a", name: "Missing", input: {} }])}\n{oops\n`);
-    expect(await main(["exec"], c)).toBe(2);
+    expect(await main(["exec", "-"], c)).toBe(2);
     expect(c.err).toContain("stdin: line 2: not JSON");
     expect(c.out).toBe("");
   });
@@ -65,6 +65,27 @@ describe("armature exec", () => {
     });
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout).content[0].tool_use_id).toBe("a");
+  });
+});
+
+describe("papercuts", () => {
+  it("--version prints the version from package.json", async () => {
+    const { readFileSync } = await import("node:fs");
+    const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { name: string; version: string };
+    const c = io();
+    expect(await main(["--version"], c)).toBe(0);
+    expect(c.out).toBe(`armature ${pkg.version} (npm package ${pkg.name})\n`);
+    expect(pkg.name).not.toBe("armature"); // that npm name is someone else's package
+  });
+
+  it("exec on a terminal with no FILE says it waits for JSON Lines on stdin", async () => {
+    const c = io("");
+    c.stdinIsTTY = true;
+    expect(await main(["exec"], c)).toBe(0);
+    expect(c.err).toContain("waiting for JSON Lines on stdin");
+    const piped = io("");
+    expect(await main(["exec"], piped)).toBe(0);
+    expect(piped.err).toBe("");
   });
 });
 

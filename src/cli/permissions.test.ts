@@ -94,6 +94,41 @@ describe("armature permissions check", () => {
       expect(JSON.parse(piped.out).behavior).toBe("allow");
     });
   });
+
+  it("a --batch line whose cwd does not exist is an error for that line", async () => {
+    await withTempDir(async (dir) => {
+      const text = [{ tool: "Bash", input: { command: "ls" }, cwd: "nowhere" }, { tool: "Bash", input: { command: "ls" } }].map((l) => JSON.stringify(l)).join("\n");
+      const r = await check(["--batch", "-", "--cwd", dir], text);
+      const [bad, good] = r.out.trim().split("\n").map((l) => JSON.parse(l));
+      expect(bad).toEqual({ error: `line 1: cwd ${join(dir, "nowhere")} is not a directory`, line: 1 });
+      expect(good.behavior).toBe("allow");
+      expect(r.code).toBe(2);
+    });
+  });
+
+  it("a tool exec does not have gets its decision with a note saying so", async () => {
+    await withTempDir(async (dir) => {
+      const r = await check(["--tool", "WebFetch", "--input", '{"url":"https://a.example.com/"}', "--cwd", dir, "--allow", "WebFetch(domain:a.example.com)"]);
+      expect(JSON.parse(r.out)).toMatchObject({ behavior: "allow", note: "WebFetch is not a tool armature exec has: this is the decision its rules would give a host that adds it" });
+      const own = await check(["--tool", "Read", "--input", '{"file_path":"x"}', "--cwd", dir]);
+      expect(JSON.parse(own.out)).not.toHaveProperty("note");
+    });
+  });
+
+  it("--exit-code: 0 allow, 3 ask, 4 deny; with --batch the strictest line; without it, always 0", async () => {
+    await withTempDir(async (dir) => {
+      const base = ["--cwd", dir, "--deny", "Bash(rm *)"];
+      const allow = ["--tool", "Bash", "--input", '{"command":"ls"}'];
+      const ask = ["--tool", "Bash", "--input", '{"command":"touch x"}'];
+      const deny = ["--tool", "Bash", "--input", '{"command":"rm x"}'];
+      expect((await check([...allow, ...base, "--exit-code"])).code).toBe(0);
+      expect((await check([...ask, ...base, "--exit-code"])).code).toBe(3);
+      expect((await check([...deny, ...base, "--exit-code"])).code).toBe(4);
+      expect((await check([...deny, ...base])).code).toBe(0);
+      const lines = [{ tool: "Bash", input: { command: "ls" } }, { tool: "Bash", input: { command: "touch x" } }].map((l) => JSON.stringify(l)).join("\n");
+      expect((await check(["--batch", "-", ...base, "--exit-code"], lines)).code).toBe(3);
+    });
+  });
 });
 
 describe("armature permissions list", () => {

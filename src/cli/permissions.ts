@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -5,22 +6,30 @@ import { resolvePermission } from "../permissions/resolve.js";
 import type { PermissionDecision } from "../permissions/types.js";
 import type { Tool } from "../tool/types.js";
 import { builtinTools } from "../tools/index.js";
-import { buildCheckRequest } from "./check-request.js";
+import { buildCheckRequest, standInNote } from "./check-request.js";
 import { UsageError, type CliIO } from "./io.js";
 import { checkMode, loadExecSettings, SETTINGS_HELP, SETTINGS_OPTIONS, settingsInputFrom, settingsWarnings, type ExecSettingsInput } from "./settings.js";
 
 export const PERMISSIONS_HELP = `Usage: armature permissions <check|list> [options]
 
   check --tool NAME --input JSON   the decision a call would get, and what decided it:
-                                   {"behavior","reason","rule","source"}; nothing is run
+                                   {"behavior","reason","rule","source"}; nothing is run.
+                                   A tool exec does not have (WebFetch, Agent, mcp__…) adds a "note".
   check --batch FILE               JSON Lines of {tool, input, cwd?, mode?, allow?, ask?, deny?, addDirs?}
-                                   ("-" for stdin); one decision per line
+                                   ("-" for stdin); one decision per line; a bad line gets
+                                   {"error","line"} and the exit code 2
   list                             the effective rules with their sources
 
-Options:
+Options (the settings options are the same as exec's):
 ${SETTINGS_HELP}  --json                 (list) print JSON
+  --exit-code            (check) exit 0 when allowed, 3 when it would ask, 4 when denied
+                         (with --batch: the strictest line; 2 for a bad line wins). Without it,
+                         check exits 0 whatever the decision.
   -h, --help             this text
 `;
+
+/** `check --exit-code`: the exit status of a decision. */
+const DECISION_EXIT = { allow: 0, ask: 3, deny: 4 } as const;
 
 const OPTIONS = {
   ...SETTINGS_OPTIONS,
@@ -28,12 +37,13 @@ const OPTIONS = {
   input: { type: "string" },
   batch: { type: "string" },
   json: { type: "boolean" },
+  "exit-code": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
-/** The printed shape of a decision. */
-export function decisionLine(d: PermissionDecision): { behavior: string; reason: string; rule: string | null; source: string | null } {
-  return { behavior: d.behavior, reason: d.reason, rule: d.rule, source: d.source };
+/** The printed shape of a decision (`note` for a tool exec does not have). */
+export function decisionLine(d: PermissionDecision, note?: string): { behavior: string; reason: string; rule: string | null; source: string | null; note?: string } {
+  return { behavior: d.behavior, reason: d.reason, rule: d.rule, source: d.source, ...(note !== undefined ? { note } : {}) };
 }
 
 export async function permissionsCommand(argv: string[], io: CliIO): Promise<number> {
@@ -55,7 +65,7 @@ export async function permissionsCommand(argv: string[], io: CliIO): Promise<num
 
   if (values.batch !== undefined) {
     if (values.tool !== undefined || values.input !== undefined) throw new UsageError("--batch reads tool and input from the file; drop --tool and --input");
-    return batchCommand(values.batch, base, tools, io);
+    return batchCommand(values.batch, base, tools, io, values["exit-code"] === true);
   }
   if (values.tool === undefined) throw new UsageError("--tool is required (or --batch FILE)");
   if (values.input === undefined) throw new UsageError("--input is required: the tool's input as JSON, e.g. --input '{\"command\":\"ls\"}'");
@@ -66,8 +76,8 @@ export async function permissionsCommand(argv: string[], io: CliIO): Promise<num
     throw new UsageError(`--input is not valid JSON: ${(err as Error).message}`);
   }
   const decision = await checkOne(values.tool, input, base, tools, io);
-  io.stdout.write(`${JSON.stringify(decisionLine(decision))}\n`);
-  return 0;
+  io.stdout.write(`${JSON.stringify(decisionLine(decision, standInNote(values.tool, tools)))}\n`);
+  return values["exit-code"] ? DECISION_EXIT[decision.behavior] : 0;
 }
 
 /** One call through settings → the tool's own checks → the resolver, as a real call would go. */
@@ -98,7 +108,15 @@ function stringList(value: unknown, key: string, line: number): string[] | undef
   return value;
 }
 
-async function batchCommand(file: string, base: ExecSettingsInput, tools: readonly Tool[], io: CliIO): Promise<number> {
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+async function batchCommand(file: string, base: ExecSettingsInput, tools: readonly Tool[], io: CliIO, exitCode: boolean): Promise<number> {
   let text: string;
   try {
     text = file === "-" ? await io.readStdin() : await readFile(file, "utf8");
@@ -106,6 +124,7 @@ async function batchCommand(file: string, base: ExecSettingsInput, tools: readon
     throw new UsageError(`--batch: cannot read ${file}: ${(err as Error).message}`);
   }
   let failed = 0;
+  let strictest = 0;
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!.trim();
@@ -120,9 +139,11 @@ async function batchCommand(file: string, base: ExecSettingsInput, tools: readon
       }
       if (typeof spec !== "object" || spec === null || typeof spec.tool !== "string") throw new UsageError(`line ${n}: needs "tool" (a string) and "input"`);
       if (spec.cwd !== undefined && typeof spec.cwd !== "string") throw new UsageError(`line ${n}: cwd must be a string`);
+      const cwd = typeof spec.cwd === "string" ? resolve(base.cwd, spec.cwd) : base.cwd;
+      if (!isDirectory(cwd)) throw new UsageError(`line ${n}: cwd ${cwd} is not a directory`);
       const lineInput: ExecSettingsInput = {
         ...base,
-        cwd: typeof spec.cwd === "string" ? resolve(base.cwd, spec.cwd) : base.cwd,
+        cwd,
         cli: {
           allow: [...(base.cli.allow ?? []), ...(stringList(spec.allow, "allow", n) ?? [])],
           ask: [...(base.cli.ask ?? []), ...(stringList(spec.ask, "ask", n) ?? [])],
@@ -132,14 +153,16 @@ async function batchCommand(file: string, base: ExecSettingsInput, tools: readon
         },
       };
       const decision = await checkOne(spec.tool, spec.input ?? {}, lineInput, tools);
-      io.stdout.write(`${JSON.stringify(decisionLine(decision))}\n`);
+      io.stdout.write(`${JSON.stringify(decisionLine(decision, standInNote(spec.tool, tools)))}\n`);
+      strictest = Math.max(strictest, DECISION_EXIT[decision.behavior]);
     } catch (err) {
       if (!(err instanceof UsageError)) throw err;
       failed++;
       io.stdout.write(`${JSON.stringify({ error: err.message.startsWith("line ") ? err.message : `line ${n}: ${err.message}`, line: n })}\n`);
     }
   }
-  return failed === 0 ? 0 : 2;
+  if (failed > 0) return 2;
+  return exitCode ? strictest : 0;
 }
 
 async function listCommand(base: ExecSettingsInput, tools: readonly Tool[], json: boolean, io: CliIO): Promise<number> {

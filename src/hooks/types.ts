@@ -24,7 +24,8 @@ export type HookEventName = ToolHookEvent | LoopHookEvent;
 /** The JSON a hook receives (stdin for command hooks, the POST body for HTTP hooks). */
 export interface HookInput {
   session_id: string;
-  transcript_path: string;
+  /** The session's transcript (JSON Lines of the turns); left out when there is none. */
+  transcript_path?: string;
   cwd: string;
   hook_event_name: HookEventName;
   /** Not on every event (the agent-loop events may leave it out). */
@@ -93,7 +94,8 @@ export interface HookRunner {
 /** Fields every hook input carries. */
 export interface HookCommonInput {
   session_id: string;
-  transcript_path: string;
+  /** Only when the transcript file exists. */
+  transcript_path?: string;
   cwd: string;
   permission_mode?: string;
   agent_id?: string;

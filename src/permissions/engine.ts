@@ -29,6 +29,8 @@ export interface PermissionEngineOptions {
   /** For the `user` scope (default: ~/.armature). */
   home?: string;
   userDir?: string;
+  /** Rules remembered earlier in this session (a session restored from its saved state). */
+  rememberedRules?: readonly PermissionRule[];
   /** After this many classifier denials in a row, the classifier's denials go to the human instead (default 3). */
   maxConsecutiveClassifierDenials?: number;
 }
@@ -70,7 +72,7 @@ const cannotAsk = (d: PermissionDecision): string =>
  * rules remembered by "always allow", the auto-mode classifier, denials.
  */
 export function createPermissionEngine(options: PermissionEngineOptions): PermissionEngine {
-  const sessionRules: PermissionRule[] = [];
+  const sessionRules: PermissionRule[] = [...(options.rememberedRules ?? [])];
   const denials: DenialRecord[] = [];
   const notices: string[] = [];
   let consecutiveClassifierDenials = 0;

@@ -214,6 +214,11 @@ describe("rule parsing", () => {
     expect(ruleWarnings([parseRule("Bsh", "deny", "f.json")])).toEqual([expect.stringContaining("unknown tool")]);
     expect(ruleWarnings([parseRule("WebSearch(cats)", "deny", "f.json")])).toEqual([expect.stringContaining("every WebSearch call")]);
     expect(ruleWarnings([parseRule("mcp__*", "allow", "f.json")])).toEqual([expect.stringContaining("ignored")]);
+    expect(ruleWarnings([parseRule("Write(src/**)", "allow", "f.json")])).toEqual([
+      'f.json, permissions.allow: "Write(src/**)" never matches; path rules for writes are Edit(…) rules, which cover Write, MultiEdit and NotebookEdit: write Edit(src/**)',
+    ]);
+    expect(ruleWarnings([parseRule("MultiEdit(/tmp/x)", "deny", "f.json")])).toEqual([expect.stringContaining("applies to every MultiEdit call (MultiEdit takes no specifier); path rules for writes are Edit(…) rules")]);
+    expect(ruleWarnings([parseRule("Edit(src/**)", "allow", "f.json")])).toEqual([]);
     expect(ruleWarnings([parseRule("Bash(ls *)", "allow", "f.json"), parseRule("mcp__gh__x", "deny", "f")])).toEqual([]);
   });
 });

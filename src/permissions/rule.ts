@@ -134,6 +134,9 @@ const WELL_KNOWN_TOOLS = [
   "EnterPlanMode", "ExitPlanMode", "Skill", "SlashCommand", "NotebookRead", "LS", "PowerShell",
 ];
 
+/** Tools whose path rules are `Edit(…)` rules. */
+const EDIT_FAMILY = new Set(["Write", "MultiEdit", "NotebookEdit"]);
+
 /** Tools whose specifier the resolver reads (others take `param:value`, or nothing). */
 const SPECIFIER_TOOLS = new Set(["Bash", "Read", "Edit", "WebFetch", "Agent", "Task"]);
 
@@ -155,6 +158,17 @@ export function ruleWarnings(rules: readonly PermissionRule[], knownToolNames: I
     }
     if (!r.toolName.includes("_") && !known.has(r.toolName)) {
       out.push(`${where}: ${JSON.stringify(r.raw)} names an unknown tool ${JSON.stringify(r.toolName)}`);
+    }
+    if (r.ruleContent !== undefined && EDIT_FAMILY.has(r.toolName)) {
+      // Path rules for writes are Edit rules: they cover Write, MultiEdit and NotebookEdit too.
+      // "Write Write alone" would allow every write, the opposite of what was meant.
+      const instead = `path rules for writes are Edit(…) rules, which cover Write, MultiEdit and NotebookEdit: write ${formatRule({ toolName: "Edit", ruleContent: r.ruleContent })}`;
+      out.push(
+        r.behavior === "allow"
+          ? `${where}: ${JSON.stringify(r.raw)} never matches; ${instead}`
+          : `${where}: ${JSON.stringify(r.raw)} applies to every ${r.toolName} call (${r.toolName} takes no specifier); ${instead}`,
+      );
+      continue;
     }
     if (r.ruleContent !== undefined && !SPECIFIER_TOOLS.has(r.toolName) && !/^[A-Za-z_][A-Za-z0-9_-]*\s*:/.test(r.ruleContent)) {
       out.push(

@@ -79,6 +79,8 @@ export class MalformedToolInput {
   constructor(
     readonly raw: string,
     readonly problem: string,
+    /** `custom`: an OpenAI custom tool call (free-form input), which no armature tool takes. */
+    readonly kind: "json" | "custom" = "json",
   ) {}
 
   toJSON(): string {
@@ -92,8 +94,11 @@ export function prepareToolUse(block: ToolUseBlock, context: ToolUseContext): Pr
   if (block.input instanceof MalformedToolInput) {
     const shown = block.input.raw.length > 200 ? `${block.input.raw.slice(0, 200)}…` : block.input.raw;
     const message =
-      `InputValidationError: ${tool.name} failed because its arguments are not valid JSON (${block.input.problem}): ${shown}\n` +
-      `Send the arguments as one JSON object.`;
+      block.input.kind === "custom"
+        ? `InputValidationError: ${tool.name} was called as a custom tool with free-form input (${shown}); it is a function tool.\n` +
+          `Call it as a function with its arguments as one JSON object.`
+        : `InputValidationError: ${tool.name} failed because its arguments are not valid JSON (${block.input.problem}): ${shown}\n` +
+          `Send the arguments as one JSON object.`;
     return { block, tool, parsed: { ok: false, message }, concurrencySafe: false };
   }
   const parsed = parseToolInput(tool, modelSchema(tool), block.input, context);

@@ -85,7 +85,8 @@ function errorOutcome(toolUseId: string, message: string, extra: Partial<ToolCal
 export function hookCommonInput(context: ToolUseContext): HookCommonInput {
   return {
     session_id: context.session.id,
-    transcript_path: join(context.session.dir, "transcript.jsonl"),
+    // Never a path that does not exist: the session writes one only when it keeps a transcript.
+    ...(context.session.transcriptPath !== undefined ? { transcript_path: context.session.transcriptPath } : {}),
     cwd: context.workspace.cwd,
     permission_mode: context.permissionContext.mode,
   };

@@ -1,5 +1,5 @@
 export { fromOpenAIToolCalls, toOpenAIToolMessages, toolResultText } from "./openai.js";
-export type { OpenAIAssistantMessage, OpenAIToolCall, OpenAIToolMessage } from "./openai.js";
+export type { OpenAIAssistantMessage, OpenAIToolCall, OpenAIFunctionToolCall, OpenAICustomToolCall, OpenAIToolMessage } from "./openai.js";
 export { parseTurn, parseTurnsFile, TurnParseError } from "./turns.js";
 export type { ParsedTurn, TurnShape } from "./turns.js";
 export * from "./model.js";

@@ -19,7 +19,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-const readTool = { name: "Read", description: "Reads a file.", input_schema: { type: "object", properties: { file_path: { type: "string" } }, required: ["file_path"] } };
+const readTool = { name: "Read", description: "Reads a file.", input_schema: { type: "object" as const, properties: { file_path: { type: "string" } }, required: ["file_path"] } };
 
 function request(extra: Partial<ModelRequest> = {}): ModelRequest {
   return { model: "m", system: "You are a test.", messages: [{ role: "user", content: "hi" }], tools: [readTool], maxTokens: 1000, ...extra };

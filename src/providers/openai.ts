@@ -1,16 +1,26 @@
 import { MalformedToolInput } from "../pipeline/prepare.js";
 import type { ToolResultBlock, ToolUseBlock } from "../tool/types.js";
 
-export interface OpenAIToolCall {
+export interface OpenAIFunctionToolCall {
   id: string;
   type?: "function";
   function: { name: string; arguments: string };
 }
 
+/** A call of a custom (free-form input) tool: armature's tools take JSON, so it gets an is_error result. */
+export interface OpenAICustomToolCall {
+  id: string;
+  type: "custom";
+  custom: { name: string; input: string };
+}
+
+export type OpenAIToolCall = OpenAIFunctionToolCall | OpenAICustomToolCall;
+
+/** An assistant message; the `openai` SDK's `ChatCompletionMessage` fits as is. */
 export interface OpenAIAssistantMessage {
   role: "assistant";
   content?: string | null;
-  tool_calls?: OpenAIToolCall[];
+  tool_calls?: readonly OpenAIToolCall[] | null;
 }
 
 export interface OpenAIToolMessage {
@@ -26,7 +36,14 @@ export interface OpenAIToolMessage {
  */
 export function fromOpenAIToolCalls(message: OpenAIAssistantMessage): ToolUseBlock[] {
   return (message.tool_calls ?? []).map((call, index) => {
-    const fn = (call as Partial<OpenAIToolCall>).function;
+    const id = typeof call.id === "string" && call.id !== "" ? call.id : `call_${index}`;
+    if (call.type === "custom") {
+      const custom = (call as Partial<OpenAICustomToolCall>).custom;
+      const name = typeof custom?.name === "string" && custom.name !== "" ? custom.name : `(custom tool call ${id} without a name)`;
+      const raw = typeof custom?.input === "string" ? custom.input : JSON.stringify(custom?.input ?? null);
+      return { type: "tool_use", id, name, input: new MalformedToolInput(raw, "custom tool call", "custom") };
+    }
+    const fn = (call as Partial<OpenAIFunctionToolCall>).function;
     const raw: unknown = fn?.arguments;
     let input: unknown;
     if (raw === undefined || (typeof raw === "string" && raw.trim() === "")) {
@@ -42,8 +59,7 @@ export function fromOpenAIToolCalls(message: OpenAIAssistantMessage): ToolUseBlo
     } else {
       input = new MalformedToolInput(JSON.stringify(raw), "arguments must be a JSON object encoded as a string");
     }
-    const name = typeof fn?.name === "string" ? fn.name : "";
-    const id = typeof call.id === "string" && call.id !== "" ? call.id : `call_${index}`;
+    const name = typeof fn?.name === "string" && fn.name !== "" ? fn.name : `(tool call ${id} without a function name)`;
     return { type: "tool_use", id, name, input };
   });
 }

@@ -5,32 +5,43 @@ import { isDeferredTool, isSchemaLoaded } from "./deferral.js";
 
 export type JsonSchema = Record<string, unknown>;
 
+/** A tool's input schema: always a JSON Schema object type (what both providers require). */
+export interface JsonObjectSchema {
+  type: "object";
+  properties?: Record<string, unknown>;
+  required?: string[];
+  [key: string]: unknown;
+}
+
+/** Fits the `tools` of `@anthropic-ai/sdk`'s `messages.create` as is. */
 export interface AnthropicToolDefinition {
   name: string;
   description: string;
-  input_schema: JsonSchema;
+  input_schema: JsonObjectSchema;
+  /** A deferred tool that ToolSearch has loaded (an unloaded one is not sent at all). */
   defer_loading?: true;
 }
 
 export interface OpenAIToolDefinition {
   type: "function";
-  function: { name: string; description: string; parameters: JsonSchema };
+  function: { name: string; description: string; parameters: JsonObjectSchema };
 }
 
 export type Provider = "anthropic" | "openai";
 
-const schemaCache = new WeakMap<Tool, JsonSchema>();
+const schemaCache = new WeakMap<Tool, JsonObjectSchema>();
 
 /**
  * The model-facing JSON Schema of a tool: a raw JSON Schema tool's own (MCP: the server's, as
  * sent), else Zod v4's conversion of the input schema (internal fields are not in it).
  */
-export function toolJsonSchema(tool: Tool): JsonSchema {
-  if (tool.inputJSONSchema) return tool.inputJSONSchema as JsonSchema;
+export function toolJsonSchema(tool: Tool): JsonObjectSchema {
+  if (tool.inputJSONSchema) return { ...tool.inputJSONSchema, type: "object" } as JsonObjectSchema;
   let schema = schemaCache.get(tool);
   if (!schema) {
     const { $schema: _ignored, ...rest } = z.toJSONSchema(modelSchema(tool), { io: "input", unrepresentable: "any" }) as JsonSchema;
-    schema = dropSafeIntegerBounds(rest) as JsonSchema;
+    // Tool inputs are Zod objects, so the converter's answer is an object type.
+    schema = { ...(dropSafeIntegerBounds(rest) as JsonSchema), type: "object" } as JsonObjectSchema;
     schemaCache.set(tool, schema);
   }
   return schema;

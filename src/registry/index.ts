@@ -20,4 +20,4 @@ export {
   DEFAULT_TOOL_SEARCH_PERCENT,
 } from "./deferral.js";
 export type { ToolSearchMode, DeferralOptions } from "./deferral.js";
-export type { AnthropicToolDefinition, OpenAIToolDefinition, JsonSchema, Provider } from "./definitions.js";
+export type { AnthropicToolDefinition, OpenAIToolDefinition, JsonSchema, JsonObjectSchema, Provider } from "./definitions.js";

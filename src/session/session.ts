@@ -7,7 +7,7 @@ import { resolveMaxConcurrency } from "../orchestration/concurrency.js";
 import { runTools } from "../orchestration/run-tools.js";
 import { StreamingToolExecutor } from "../orchestration/streaming-executor.js";
 import { parseRule, parseRuleLists } from "../permissions/rule.js";
-import { createPermissionEngine, type AutoClassifier } from "../permissions/engine.js";
+import { createPermissionEngine, type AutoClassifier, type PermissionEngine } from "../permissions/engine.js";
 import type { Approver, PermissionResolver } from "../permissions/types.js";
 import { findTaskRegistry } from "../tools/tasks/registry.js";
 import { loadToolsFor, prepareTurn } from "../pipeline/prepare.js";
@@ -33,6 +33,8 @@ import type {
   ToolUseBlock,
   ToolUseContext,
 } from "../tool/types.js";
+import { applySnapshot, takeSnapshot, type SessionSnapshot } from "./snapshot.js";
+import { TranscriptWriter } from "./transcript.js";
 
 export interface SessionOptions {
   cwd: string;
@@ -84,6 +86,17 @@ export interface SessionOptions {
   turnBudgetChars?: number;
   /** Abort running siblings when a shell call fails in `stream` (default true). */
   abortSiblingsOnError?: boolean;
+  /**
+   * State saved by `session.snapshot()` in an earlier process: files read (with their hashes),
+   * the working directory, rules remembered for the session, background task records.
+   */
+  restore?: SessionSnapshot;
+  /**
+   * Keep a transcript in the session dir (`transcript.jsonl`: each assistant turn's tool_use
+   * blocks, then its tool_result blocks); hooks get its path as `transcript_path`. Default: on
+   * when `hooks` are given (without a transcript, hooks get no `transcript_path`).
+   */
+  transcript?: boolean;
 }
 
 export interface RunTurnOptions {
@@ -111,6 +124,9 @@ export interface DynamicToolSource {
   close(): Promise<void>;
 }
 
+/** The tool_use blocks of a turn as they arrive: any iterable, sync (an array) or async (a stream). */
+export type SessionStreamInput = Iterable<ToolUseBlock> | AsyncIterable<ToolUseBlock>;
+
 export type SessionStreamEvent =
   | { type: "progress"; toolUseId: string; data: unknown }
   | { type: "result"; result: ToolResultBlock; outcome: ToolCallOutcome };
@@ -126,7 +142,9 @@ export interface Session {
   /** Like runTurn, with every outcome, new messages and notices. */
   runTurnDetailed(blocks: readonly ToolUseBlock[], options?: RunTurnOptions): Promise<TurnResult>;
   /** Runs calls as their blocks arrive; yields progress as it comes and results in order. */
-  stream(blocks: AsyncIterable<ToolUseBlock>, options?: RunTurnOptions): AsyncGenerator<SessionStreamEvent>;
+  stream(blocks: SessionStreamInput, options?: RunTurnOptions): AsyncGenerator<SessionStreamEvent>;
+  /** What a later process needs to go on with this session (pass it as `restore`). Plain JSON. */
+  snapshot(): SessionSnapshot;
   /**
    * Deferred tools the model has not loaded yet, sorted: name them to the model (see
    * `deferredToolsMessage`); ToolSearch loads them.
@@ -134,7 +152,10 @@ export interface Session {
   deferredToolNames(): string[];
   /** tool_result blocks as OpenAI tool messages. */
   toOpenAIToolMessages(results: readonly ToolResultBlock[]): OpenAIToolMessage[];
-  /** Ends background work, removes temp state. Safe to call twice. */
+  /**
+   * Aborts running calls and waits for them to end (every process they started is stopped),
+   * ends background work, removes temp state. Safe to call twice.
+   */
   close(): Promise<void>;
 }
 
@@ -151,7 +172,7 @@ export function createSession(options: SessionOptions): Session {
     permissionMode: options.permissionMode,
     rules,
     additionalDirectories: options.additionalDirectories,
-    sessionId: options.sessionId,
+    sessionId: options.sessionId ?? options.restore?.sessionId,
     sessionDir: options.sessionDir,
     env: options.env,
     model: options.model,
@@ -169,12 +190,15 @@ export function createSession(options: SessionOptions): Session {
   rebuildPool();
   rootContext.options.tools = current.tools;
   rootContext.options.deferredTools = current.deferred;
+  if (options.restore) applySnapshot(rootContext, options.restore);
   const outputs = backgroundOutputRule(rootContext.session.dir);
   if (outputs) rootContext.permissionContext = { ...rootContext.permissionContext, rules: [...rootContext.permissionContext.rules, outputs] };
   const rootController = rootContext.abortController;
+  const permissions = permissionServices(options, rootContext.workspace.projectDir);
   const services: PipelineServices = defaultPipelineServices({
     hooks: options.hooks,
-    ...permissionServices(options, rootContext.workspace.projectDir),
+    resolvePermission: permissions.resolvePermission,
+    approver: permissions.approver,
     ...(options.abandonGraceMs !== undefined ? { abandonGraceMs: options.abandonGraceMs } : {}),
   });
   // Sub-agents run their calls through the same services (see createContextRunner).
@@ -189,6 +213,18 @@ export function createSession(options: SessionOptions): Session {
     rebuildPool();
     context = withPool(context);
   });
+  const transcript = (options.transcript ?? options.hooks !== undefined) ? new TranscriptWriter(rootContext.session) : undefined;
+  /** Turns under way: close() waits for them, so no process a call started outlives it. */
+  const inflight = new Set<Promise<unknown>>();
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    const settled = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    inflight.add(settled);
+    void settled.then(() => inflight.delete(settled));
+    return work;
+  };
   const postToolBatch = (blocks: readonly ToolUseBlock[], result: TurnResult, after: ToolUseContext): Promise<void> =>
     postToolBatchHooks(options.hooks, blocks, result, after);
 
@@ -221,22 +257,8 @@ export function createSession(options: SessionOptions): Session {
       return provider === "openai" ? openAIToolDefinitions(visible, context) : anthropicToolDefinitions(visible, context);
     }) as Session["toolDefinitions"],
 
-    async runTurnDetailed(blocks, turnOptions) {
-      const ctx = turnContext(turnOptions);
-      await loadToolsFor(blocks, ctx);
-      const calls = prepareTurn(blocks, ctx);
-      const { outcomes, context: after } = await runTools(calls, ctx, services, {
-        maxConcurrency,
-        onProgress: turnOptions?.onProgress,
-      });
-      keep(ctx, after);
-      const budget = new TurnBudget(after.session.dir, options.turnBudgetChars);
-      for (const outcome of outcomes) outcome.block = await budget.admit(outcome.block);
-      const result = summarize(outcomes);
-      // Background tasks that ended since the model was last told: one message each, after the results.
-      for (const note of findTaskRegistry(after)?.takeEndNotifications() ?? []) result.newMessages.push({ role: "user", content: note });
-      if (outcomes.length > 0) await postToolBatch(blocks, result, after);
-      return result;
+    runTurnDetailed(blocks, turnOptions) {
+      return track(runTurnDetailed(blocks, turnOptions));
     },
 
     async runTurn(blocks, turnOptions) {
@@ -244,41 +266,17 @@ export function createSession(options: SessionOptions): Session {
     },
 
     async *stream(blocks, turnOptions) {
-      const ctx = turnContext(turnOptions);
-      const executor = new StreamingToolExecutor(ctx, services, {
-        maxConcurrency,
-        abortSiblingsOnError: options.abortSiblingsOnError,
-      });
-      let feedError: unknown;
-      const feeding = (async () => {
-        try {
-          for await (const block of blocks) {
-            await loadToolsFor([block], ctx);
-            executor.addTool(block);
-          }
-        } catch (err) {
-          feedError = err;
-          executor.discard();
-          return;
-        }
-        executor.done();
-      })();
-      const budget = new TurnBudget(ctx.session.dir, options.turnBudgetChars);
+      let finished!: () => void;
+      track(new Promise<void>((resolve) => (finished = resolve)));
       try {
-        for await (const event of executor.events()) {
-          if (event.type === "progress") {
-            yield event;
-            continue;
-          }
-          event.outcome.block = await budget.admit(event.outcome.block);
-          yield { type: "result", result: event.outcome.block, outcome: event.outcome };
-        }
-        await feeding;
-        if (feedError !== undefined) throw feedError;
+        yield* streamTurn(blocks, turnOptions);
       } finally {
-        executor.discard();
-        keep(ctx, executor.context);
+        finished();
       }
+    },
+
+    snapshot() {
+      return takeSnapshot(context, permissions.engine?.sessionRules ?? []);
     },
 
     deferredToolNames() {
@@ -295,6 +293,8 @@ export function createSession(options: SessionOptions): Session {
       closed = true;
       unsubscribe?.();
       rootController.abort(new Error("session closed"));
+      // A call that ignores the abort is abandoned after abandonGraceMs; a shell gets its kill grace.
+      await settleWithin([...inflight], (options.abandonGraceMs ?? 2_000) + 5_000);
       const cleanups = [...rootContext.session.cleanups];
       rootContext.session.cleanups.clear();
       await Promise.allSettled([...cleanups.map(async (fn) => fn()), options.toolSource?.close()]);
@@ -302,13 +302,93 @@ export function createSession(options: SessionOptions): Session {
     },
   };
   return session;
+
+  async function runTurnDetailed(blocks: readonly ToolUseBlock[], turnOptions: RunTurnOptions | undefined): Promise<TurnResult> {
+    const ctx = turnContext(turnOptions);
+    await loadToolsFor(blocks, ctx);
+    await transcript?.append("assistant", blocks, ctx.workspace.cwd);
+    const calls = prepareTurn(blocks, ctx);
+    const { outcomes, context: after } = await runTools(calls, ctx, services, {
+      maxConcurrency,
+      onProgress: turnOptions?.onProgress,
+    });
+    keep(ctx, after);
+    const budget = new TurnBudget(after.session.dir, options.turnBudgetChars);
+    for (const outcome of outcomes) outcome.block = await budget.admit(outcome.block);
+    const result = summarize(outcomes);
+    // Background tasks that ended since the model was last told: one message each, after the results.
+    for (const note of findTaskRegistry(after)?.takeEndNotifications() ?? []) result.newMessages.push({ role: "user", content: note });
+    await transcript?.append("user", result.results, after.workspace.cwd);
+    if (outcomes.length > 0) await postToolBatch(blocks, result, after);
+    return result;
+  }
+
+  async function* streamTurn(blocks: SessionStreamInput, turnOptions: RunTurnOptions | undefined): AsyncGenerator<SessionStreamEvent> {
+    const ctx = turnContext(turnOptions);
+    const executor = new StreamingToolExecutor(ctx, services, {
+      maxConcurrency,
+      abortSiblingsOnError: options.abortSiblingsOnError,
+    });
+    let feedError: unknown;
+    const feeding = (async () => {
+      try {
+        for await (const block of blocks) {
+          await loadToolsFor([block], ctx);
+          await transcript?.append("assistant", [block], ctx.workspace.cwd);
+          executor.addTool(block);
+        }
+      } catch (err) {
+        feedError = err;
+        executor.discard();
+        return;
+      }
+      executor.done();
+    })();
+    const budget = new TurnBudget(ctx.session.dir, options.turnBudgetChars);
+    try {
+      for await (const event of executor.events()) {
+        if (event.type === "progress") {
+          yield event;
+          continue;
+        }
+        event.outcome.block = await budget.admit(event.outcome.block);
+        await transcript?.append("user", [event.outcome.block], executor.context.workspace.cwd);
+        yield { type: "result", result: event.outcome.block, outcome: event.outcome };
+      }
+      await feeding;
+      if (feedError !== undefined) throw feedError;
+    } finally {
+      executor.discard();
+      keep(ctx, executor.context);
+    }
+  }
+}
+
+/** Waits for every promise to settle, or for `ms`, whichever comes first. */
+async function settleWithin(work: readonly Promise<unknown>[], ms: number): Promise<void> {
+  if (work.length === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+    timer.unref();
+  });
+  await Promise.race([Promise.allSettled(work), timeout]);
+  clearTimeout(timer);
 }
 
 /** The decision function and the approver: the caller's own, or a permission engine around canUseTool. */
-function permissionServices(options: SessionOptions, projectDir: string): Pick<PipelineServices, "resolvePermission" | "approver"> {
+function permissionServices(
+  options: SessionOptions,
+  projectDir: string,
+): Pick<PipelineServices, "resolvePermission" | "approver"> & { engine?: PermissionEngine } {
   if (options.resolvePermission) return { resolvePermission: options.resolvePermission, approver: options.canUseTool };
-  const engine = createPermissionEngine({ projectDir, approver: options.canUseTool, classifier: options.classifier });
-  return { resolvePermission: engine.resolvePermission, approver: engine.approver };
+  const engine = createPermissionEngine({
+    projectDir,
+    approver: options.canUseTool,
+    classifier: options.classifier,
+    rememberedRules: options.restore?.rememberedRules,
+  });
+  return { resolvePermission: engine.resolvePermission, approver: engine.approver, engine };
 }
 
 /** PostToolBatch hooks see every call of the turn with what the model saw; their context joins the turn. */

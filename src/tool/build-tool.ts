@@ -62,7 +62,25 @@ export function defaultResultText(data: unknown): string {
  * not read-only, not destructive, raises no objection of its own (the general permission
  * system still decides), and is persisted to disk past 50,000 characters.
  */
+/**
+ * A Zod 4 schema carries `_zod`; a Zod 3 one only `_def`. Mixing them fails deep inside parsing
+ * and schema conversion, so it is refused here with what to do instead.
+ */
+function assertZod4(name: string, key: string, schema: unknown): void {
+  if (schema === undefined) return;
+  if (typeof schema === "object" && schema !== null && "_zod" in schema) return;
+  const zod3 = typeof schema === "object" && schema !== null && "_def" in schema;
+  throw new TypeError(
+    zod3
+      ? `buildTool(${JSON.stringify(name)}): ${key} is a Zod 3 schema; armature needs Zod 4 (zod ≥ 4.0.0, a peer dependency: npm install zod@^4, then import { z } from "zod")`
+      : `buildTool(${JSON.stringify(name)}): ${key} must be a Zod 4 object schema, e.g. z.object({ … }) from zod ≥ 4.0.0`,
+  );
+}
+
 export function buildTool<S extends AnyObjectSchema, Out>(def: ToolDef<S, Out>): Tool<S, Out> {
+  assertZod4(def.name, "inputSchema", def.inputSchema);
+  assertZod4(def.name, "internalInputSchema", def.internalInputSchema);
+  assertZod4(def.name, "outputSchema", def.outputSchema);
   const description = def.description;
   return {
     name: def.name,

@@ -49,6 +49,11 @@ export class ReadFileState {
     return this.entries.size;
   }
 
+  /** Every entry, least recently used first (what a saved session state holds). */
+  list(): Array<[string, ReadFileEntry]> {
+    return [...this.entries].map(([path, entry]) => [path, { ...entry }]);
+  }
+
   /** An independent copy (sub-agents start with what the parent knew, and diverge). */
   clone(): ReadFileState {
     const copy = new ReadFileState(this.maxEntries);

@@ -240,6 +240,13 @@ export interface SessionState {
   readonly env: Readonly<Record<string, string>>;
   /** Clean-up callbacks run by `session.close()` (background tasks register here). */
   readonly cleanups: Set<() => void | Promise<void>>;
+  /** The transcript file (JSON Lines of the turns), once the session has written it. */
+  transcriptPath?: string;
+  /**
+   * An agent loop keeps the transcript (whole messages) itself: the session's own turn
+   * transcript stays out of its way.
+   */
+  transcriptByAgentLoop?: boolean;
 }
 
 export interface AgentContext {

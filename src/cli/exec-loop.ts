@@ -1,0 +1,82 @@
+// The turns of one `armature exec` run: from a checked file, or line by line from stdin as
+// another program writes them (each result line is out before the next line is read).
+import { performance } from "node:perf_hooks";
+import { toOpenAIToolMessages } from "../providers/openai.js";
+import { parseTurn, TurnParseError, type ParsedTurn } from "../providers/turns.js";
+import type { Session } from "../session/session.js";
+import type { SessionDirHandle } from "../session/state-dir.js";
+import { stdinLines, writeOut, type CliIO } from "./io.js";
+
+export interface ExecRun {
+  session: Session;
+  sessionDir: string;
+  stateDir: SessionDirHandle | undefined;
+  /** The lock of the temp session folder (no --session-dir). */
+  tempLock: SessionDirHandle | undefined;
+  format: "anthropic" | "openai" | undefined;
+  io: CliIO;
+  timing: boolean;
+  /** Some output named a file in the session folder (a temp folder is then kept). */
+  pointsIntoSessionDir: boolean;
+  /** A signal arrived: the signal handler ends the run; the loop stops taking turns. */
+  stopping: boolean;
+}
+
+const round = (ms: number): number => Math.round(ms * 1000) / 1000;
+
+/** Runs the turns; resolves to the number of bad input lines (streaming only). */
+export async function runTurnLines(run: ExecRun, fileTurns: ParsedTurn[] | undefined): Promise<number> {
+  if (fileTurns) {
+    for (const [index, turn] of fileTurns.entries()) {
+      if (run.stopping) return 0;
+      await runOne(run, turn, index + 1);
+    }
+    return 0;
+  }
+  let bad = 0;
+  let lineNo = 0;
+  let turnNo = 0;
+  for await (const raw of stdinLines(run.io)) {
+    lineNo++;
+    if (run.stopping) return bad;
+    const text = raw.trim();
+    if (text === "") continue;
+    let turn: ParsedTurn;
+    try {
+      turn = parseLine(text);
+    } catch (err) {
+      bad++;
+      const message = err instanceof Error ? err.message : String(err);
+      await writeOut(run.io, `${JSON.stringify({ error: `line ${lineNo}: ${message}`, line: lineNo })}\n`);
+      continue;
+    }
+    await runOne(run, turn, ++turnNo);
+  }
+  return bad;
+}
+
+function parseLine(text: string): ParsedTurn {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new TurnParseError(
+      `not JSON (${err instanceof Error ? err.message : String(err)}); on stdin every line must be one whole turn (pass a multi-line JSON document as a FILE, or as - to read all of stdin first)`,
+    );
+  }
+  return parseTurn(value);
+}
+
+async function runOne(run: ExecRun, turn: ParsedTurn, turnNo: number): Promise<void> {
+  const { io, session } = run;
+  const t0 = performance.now();
+  const { results, notices } = await session.runTurnDetailed(turn.blocks);
+  if (run.stopping) return; // the signal handler closes the session and ends the process
+  for (const notice of notices) io.stderr.write(`armature: ${notice}\n`);
+  if (run.timing) io.stderr.write(`${JSON.stringify({ turn: turnNo, calls: turn.blocks.length, toolPhaseMs: round(performance.now() - t0) })}\n`);
+  const shape = run.format ?? turn.shape;
+  const line = JSON.stringify(shape === "openai" ? toOpenAIToolMessages(results) : { role: "user", content: results });
+  if (!run.pointsIntoSessionDir && line.includes(JSON.stringify(run.sessionDir).slice(1, -1))) run.pointsIntoSessionDir = true;
+  await writeOut(io, `${line}\n`);
+  if (run.stateDir) await run.stateDir.save(session.snapshot());
+}

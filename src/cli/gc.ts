@@ -1,0 +1,89 @@
+// `armature gc`: removes session folders that `exec` kept in the temp dir because their results
+// named files in them (large outputs saved to disk, background task output).
+import { readdir, readFile, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { LOCK_FILE } from "../session/state-dir.js";
+import { UsageError, type CliIO } from "./io.js";
+
+const PREFIX = "armature-exec-";
+const DEFAULT_DAYS = 7;
+
+/** The name of the temp session folder of an `exec` run without `--session-dir`. */
+export function tempSessionDir(sessionId: string): string {
+  return `${PREFIX}${sessionId}`;
+}
+
+export const TEMP_HELP = `Temp state: without --session-dir the session's files go to $TMPDIR/${PREFIX}<id>/ (${tmpdir()}).
+The folder is removed on exit, unless a result names a file in it (a large output saved to disk,
+a background task's output): then it is kept so the caller can still read the file, and stderr
+says so. 'armature gc' removes such folders older than ${DEFAULT_DAYS} days.`;
+
+export const GC_HELP = `Usage: armature gc [options]
+
+Removes the session folders that 'armature exec' kept in the temp dir (${join(tmpdir(), `${PREFIX}*`)})
+because its results named files in them. Folders of a running exec (locked) are left alone;
+folders given with --session-dir are yours and never touched.
+
+Options:
+  --older-than DAYS   only folders not modified for this many days (default ${DEFAULT_DAYS}; 0 = all)
+  --dry-run           print what would be removed, remove nothing
+  --dir DIR           look in DIR instead of the temp dir
+  -h, --help          this text
+`;
+
+async function lockedByLiveProcess(dir: string): Promise<boolean> {
+  try {
+    const pid = Number((JSON.parse(await readFile(join(dir, LOCK_FILE), "utf8")) as { pid?: unknown }).pid);
+    if (!Number.isInteger(pid) || pid <= 0) return false;
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+export async function gcCommand(argv: string[], io: CliIO): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      "older-than": { type: "string" },
+      "dry-run": { type: "boolean" },
+      dir: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) {
+    io.stdout.write(GC_HELP);
+    return 0;
+  }
+  const days = values["older-than"] === undefined ? DEFAULT_DAYS : Number(values["older-than"]);
+  if (!Number.isFinite(days) || days < 0) throw new UsageError(`--older-than must be a number of days ≥ 0; got ${JSON.stringify(values["older-than"])}`);
+  const root = values.dir ?? tmpdir();
+  let names: string[];
+  try {
+    names = await readdir(root);
+  } catch (err) {
+    throw new UsageError(`--dir: cannot list ${root}: ${(err as Error).message}`);
+  }
+  const cutoff = Date.now() - days * 86_400_000;
+  let removed = 0;
+  for (const name of names.filter((n) => n.startsWith(PREFIX)).sort()) {
+    const dir = join(root, name);
+    try {
+      const info = await stat(dir);
+      if (!info.isDirectory() || info.mtimeMs > cutoff) continue;
+      if (await lockedByLiveProcess(dir)) continue;
+      if (!values["dry-run"]) await rm(dir, { recursive: true, force: true });
+      io.stdout.write(`${values["dry-run"] ? "would remove" : "removed"} ${dir}\n`);
+      removed++;
+    } catch (err) {
+      io.stderr.write(`armature: cannot remove ${dir}: ${(err as Error).message}\n`);
+    }
+  }
+  if (removed === 0) io.stderr.write(`armature: no session folders older than ${days} days in ${root}\n`);
+  return 0;
+}
