@@ -131,7 +131,8 @@ class JqLexer {
         // jq 1.7.1 continues a comment after an odd number of backslashes; 1.6 does not.
         if (s[this.i - 1] === "\\") this.fail("a comment ending in a backslash");
       } else if (c === '"') {
-        objection ??= this.string();
+        const inner = this.string();
+        objection ??= inner;
       } else if (/[A-Za-z_]/.test(c)) {
         const field = s[this.i - 1] === "." && s[this.i - 2] !== ".";
         const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(s.slice(this.i)) as RegExpExecArray;
@@ -183,7 +184,8 @@ class JqLexer {
       if (c !== "\\") continue;
       const e = this.s[this.i++];
       if (e === "(") {
-        objection ??= this.code(true);
+        const inner = this.code(true);
+        objection ??= inner;
         this.i++;
       } else if (e === "u") {
         if (!/^[0-9A-Fa-f]{4}/.test(this.s.slice(this.i))) this.fail("a bad \\u escape");
