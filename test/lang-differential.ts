@@ -7,7 +7,7 @@
 //   tokenizer must have reported `secret.txt` as a read;
 // - jq: no module loading: the library path holds poisoned modules whose loading shows in
 //   the output (a syntax error naming the file, or a module lookup failing).
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -49,14 +49,14 @@ export function available(tool: string): boolean {
 export class Sandbox {
   readonly root = mkdtempSync(join(tmpdir(), "armature-lang-"));
   private readonly bin = join(this.root, "bin");
-  private readonly log = join(this.root, "exec.log");
   private readonly lib = join(this.root, "lib");
   private n = 0;
 
   constructor() {
     mkdirSync(this.bin);
     mkdirSync(this.lib);
-    const script = `#!/bin/sh\necho "$0 $*" >> '${this.log}'\n`;
+    mkdirSync(join(this.root, "logs"));
+    const script = '#!/bin/sh\necho "$0 $*" >> "$PWN_LOG"\n';
     for (const name of ["pwn", "id"]) {
       writeFileSync(join(this.bin, name), script);
       chmodSync(join(this.bin, name), 0o755);
@@ -80,31 +80,39 @@ export class Sandbox {
       .join("\n");
   }
 
-  /** Runs one program; returns the effects it really had. */
-  run(interpreter: Language, program: string): { effects: string[]; output: string } {
-    const dir = join(this.root, `w${this.n++}`);
+  /** Runs one program; resolves to the effects it really had. */
+  async run(interpreter: Language, program: string): Promise<string[]> {
+    const id = this.n++;
+    const dir = join(this.root, `w${id}`);
+    const log = join(this.root, "logs", `w${id}.log`);
     mkdirSync(dir);
     for (const [f, text] of Object.entries(INPUTS)) writeFileSync(join(dir, f), text);
     const before = this.snapshot(dir);
-    const logBefore = existsSync(this.log) ? readFileSync(this.log, "utf8").length : 0;
     const args =
       interpreter === "sed" ? ["-n", program, "in.txt"] : interpreter === "jq" ? ["-L", this.lib, program, "in.json"] : [program, "in.txt"];
-    const r = spawnSync(interpreter, args, {
+    const child = spawn(interpreter, args, {
       cwd: dir,
-      input: "",
-      encoding: "utf8",
-      timeout: 5000,
-      env: { PATH: `${this.bin}:/usr/bin:/bin`, HOME: dir, LC_ALL: "C" },
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { PATH: `${this.bin}:/usr/bin:/bin`, HOME: dir, LC_ALL: "C", PWN_LOG: log },
     });
-    const output = `${r.stdout ?? ""}${r.stderr ?? ""}`;
+    let output = "";
+    child.stdout.on("data", (d: Buffer) => (output += d.toString("utf8")));
+    child.stderr.on("data", (d: Buffer) => (output += d.toString("utf8")));
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill("SIGKILL");
+    }, 10_000);
+    await new Promise<void>((resolve) => child.on("close", () => resolve()));
+    clearTimeout(timer);
     const effects: string[] = [];
-    if ((existsSync(this.log) ? readFileSync(this.log, "utf8").length : 0) > logBefore) effects.push("executed a command");
+    if (existsSync(log)) effects.push("executed a command");
     if (this.snapshot(dir) !== before) effects.push("changed files in its directory");
     if (output.includes(SECRET)) effects.push("read secret.txt");
     if (interpreter === "jq" && /POISON|module not found|\/lib\//.test(output)) effects.push("loaded a module");
-    if (r.error && (r.error as NodeJS.ErrnoException).code === "ETIMEDOUT") effects.push("timed out");
+    if (timedOut) effects.push("timed out");
     rmSync(dir, { recursive: true, force: true });
-    return { effects, output };
+    return effects;
   }
 }
 
@@ -121,13 +129,17 @@ function verdict(language: "sed" | "awk" | "jq", program: string): Verdict {
 }
 
 /**
- * Generates `count` programs of `language` from `seed` and runs them. Safe programs all run;
- * of the flagged ones, every `flaggedEvery`-th runs too (to show the attacks are real).
+ * Generates `count` programs of `language` from `seed` and runs them, a few at a time. Safe
+ * programs all run; of the flagged ones, every `flaggedEvery`-th runs too (to show the attacks
+ * are real).
  */
-export function differential(sandbox: Sandbox, language: "sed" | "awk" | "jq", interpreters: Language[], seed: number, count: number, flaggedEvery = 4): Figures {
+export async function differential(
+  sandbox: Sandbox, language: "sed" | "awk" | "jq", interpreters: Language[], seed: number, count: number, flaggedEvery = 4, parallel = 4,
+): Promise<Figures> {
   const r = rng(seed);
   const make = language === "sed" ? sedProgram : language === "awk" ? awkProgram : jqProgram;
   const figures: Figures = { generated: 0, safe: 0, runs: 0, flaggedWithEffect: 0, violations: [] };
+  const jobs: Array<() => Promise<void>> = [];
   for (let k = 0; k < count; k++) {
     const program = make(r);
     figures.generated++;
@@ -135,14 +147,21 @@ export function differential(sandbox: Sandbox, language: "sed" | "awk" | "jq", i
     if (v.safe) figures.safe++;
     else if (k % flaggedEvery !== 0) continue;
     for (const interpreter of interpreters) {
-      figures.runs++;
-      const { effects } = sandbox.run(interpreter, program);
-      // A read the tokenizer reported is for the permission engine to judge, not a violation.
-      const unreported = effects.filter((e) => !(e === "read secret.txt" && v.reads.includes("secret.txt")));
-      if (!v.safe) {
-        if (effects.length > 0) figures.flaggedWithEffect++;
-      } else for (const what of unreported) figures.violations.push({ program, interpreter, what });
+      jobs.push(async () => {
+        figures.runs++;
+        const effects = await sandbox.run(interpreter, program);
+        // A read the tokenizer reported is for the permission engine to judge, not a violation.
+        const unreported = effects.filter((e) => !(e === "read secret.txt" && v.reads.includes("secret.txt")));
+        if (!v.safe) {
+          if (effects.length > 0) figures.flaggedWithEffect++;
+        } else for (const what of unreported) figures.violations.push({ program, interpreter, what });
+      });
     }
   }
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < jobs.length) await (jobs[next++] as () => Promise<void>)();
+  };
+  await Promise.all(Array.from({ length: parallel }, worker));
   return figures;
 }

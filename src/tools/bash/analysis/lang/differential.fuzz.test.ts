@@ -12,14 +12,14 @@ const count = Number(process.env.ARMATURE_FUZZ_PROGRAMS ?? 400);
 describe("embedded-language tokenizers: long differential sweep", () => {
   const languages: Array<["sed" | "awk" | "jq", Language[]]> = [["sed", ["sed"]], ["awk", ["mawk", "gawk"]], ["jq", ["jq"]]];
   for (const [language, interpreters] of languages) {
-    it(language, () => {
+    it(language, async () => {
       const present = interpreters.filter(available);
       if (present.length === 0) return;
       let generated = 0;
       let safe = 0;
       let effects = 0;
       for (let seed = 1000; seed < 1000 + seeds; seed++) {
-        const f = differential(sandbox, language, present, seed, count, 1);
+        const f = await differential(sandbox, language, present, seed, count, 1);
         generated += f.generated;
         safe += f.safe;
         effects += f.flaggedWithEffect;

@@ -58,8 +58,14 @@ export function parseJqCommand(words: readonly Word[]): JqInvocation {
       else if (t === "--run-tests") object("jq --run-tests reads a test file");
       else if (!LONG_FLAGS.has(t)) object(`jq option ${t} is not known to be read-only`);
     } else if (!optionsDone && t.startsWith("-") && t !== "-") {
-      for (const letter of t.slice(1)) {
-        if (letter === "L") object("jq -L loads modules");
+      const letters = t.slice(1);
+      for (const [k, letter] of [...letters].entries()) {
+        if (letter === "L") {
+          object("jq -L loads modules");
+          // `-Ldir` or `-L dir`: the directory is not an operand.
+          if (k === letters.length - 1) i++;
+          break;
+        }
         else if (letter === "f") fromFile = true;
         else if (!SHORT_FLAGS.has(letter)) object(`jq option -${letter} is not known to be read-only`);
       }

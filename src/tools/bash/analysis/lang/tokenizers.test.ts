@@ -131,6 +131,8 @@ describe("jq tokenizer and command line", () => {
     expect(reads(["--slurpfile", "a", "s.json", ".", "f.json", "-"])).toEqual(["s.json", "f.json"]);
     expect(reads(["-nf", "prog.jq", "f.json"])).toEqual(["prog.jq", "f.json"]);
     expect(reads(["--args", ".", "a", "b"])).toEqual([]);
+    expect(reads(["-L", "lib", "import \"x\" as x; .", "f.json"])).toEqual(["f.json"]);
+    expect(reads(["-Llib", ".", "f.json"])).toEqual(["f.json"]);
     expect(reads(["--arg", "x", "y", ".", "--", "-n"])).toEqual(["-n"]);
   });
 
