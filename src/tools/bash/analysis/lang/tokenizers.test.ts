@@ -91,6 +91,13 @@ describe("awk tokenizer", () => {
     expect(f.writes).toEqual(writes);
   });
 
+  it("names the literal files of a program it cannot read, for deny rules", () => {
+    const f = files();
+    expect(awkProgramObjection("{ x = /[/]/; print > \".git/config\"; getline < \".env\" }", f)).toBeDefined();
+    expect(f.writes).toContain(".git/config");
+    expect(f.reads).toContain(".env");
+  });
+
   it.each([
     "BEGIN{system(\"id\")}", "{print | \"sh\"}", "BEGIN{\"id\" | getline}", "BEGIN { \"id\" | getline x }", "{print |& \"cmd\"}",
     "BEGIN{f=\"system\"; @f(\"id\")}", "@include \"x\"", "@load \"ordchr\"", "x++ /1; print | \"sh\" #/",
