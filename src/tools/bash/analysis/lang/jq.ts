@@ -135,7 +135,7 @@ class JqLexer {
       } else if (c === "#") {
         while (this.i < s.length && s[this.i] !== "\n") this.i++;
         // jq 1.7.1 continues a comment after an odd number of backslashes; 1.6 does not.
-        if (s[this.i - 1] === "\\") this.fail("a comment ending in a backslash");
+        if (/\\\r?$/.test(s.slice(0, this.i))) this.fail("a comment ending in a backslash");
       } else if (c === '"') {
         const inner = this.string();
         objection ??= inner;
