@@ -60,6 +60,10 @@ export function awkProgramObjection(program: string, files: AwkFiles = { writes:
   } catch (e) {
     if (!(e instanceof NotUnderstood)) throw e;
     objection = e.message;
+    // Past the point it could not read, name every literal that might be a file, so deny
+    // rules still see them (over-inclusive: the command asks anyway).
+    for (const m of program.matchAll(/>>?\s*"((?:[^"\\\n]|\\.)*)"/g)) found.writes.push(m[1] as string);
+    for (const m of program.matchAll(/<\s*"((?:[^"\\\n]|\\.)*)"/g)) found.reads.push(m[1] as string);
   }
   files.writes.push(...found.writes);
   files.reads.push(...found.reads);

@@ -58,8 +58,14 @@ export function parseJqCommand(words: readonly Word[]): JqInvocation {
       else if (t === "--run-tests") object("jq --run-tests reads a test file");
       else if (!LONG_FLAGS.has(t)) object(`jq option ${t} is not known to be read-only`);
     } else if (!optionsDone && t.startsWith("-") && t !== "-") {
-      for (const letter of t.slice(1)) {
-        if (letter === "L") object("jq -L loads modules");
+      const letters = t.slice(1);
+      for (const [k, letter] of [...letters].entries()) {
+        if (letter === "L") {
+          object("jq -L loads modules");
+          // `-Ldir` or `-L dir`: the directory is not an operand.
+          if (k === letters.length - 1) i++;
+          break;
+        }
         else if (letter === "f") fromFile = true;
         else if (!SHORT_FLAGS.has(letter)) object(`jq option -${letter} is not known to be read-only`);
       }
@@ -129,9 +135,10 @@ class JqLexer {
       } else if (c === "#") {
         while (this.i < s.length && s[this.i] !== "\n") this.i++;
         // jq 1.7.1 continues a comment after an odd number of backslashes; 1.6 does not.
-        if (s[this.i - 1] === "\\") this.fail("a comment ending in a backslash");
+        if (/\\\r?$/.test(s.slice(0, this.i))) this.fail("a comment ending in a backslash");
       } else if (c === '"') {
-        objection ??= this.string();
+        const inner = this.string();
+        objection ??= inner;
       } else if (/[A-Za-z_]/.test(c)) {
         const field = s[this.i - 1] === "." && s[this.i - 2] !== ".";
         const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(s.slice(this.i)) as RegExpExecArray;
@@ -183,7 +190,8 @@ class JqLexer {
       if (c !== "\\") continue;
       const e = this.s[this.i++];
       if (e === "(") {
-        objection ??= this.code(true);
+        const inner = this.code(true);
+        objection ??= inner;
         this.i++;
       } else if (e === "u") {
         if (!/^[0-9A-Fa-f]{4}/.test(this.s.slice(this.i))) this.fail("a bad \\u escape");
