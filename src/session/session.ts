@@ -124,6 +124,7 @@ export function createSession(options: SessionOptions): Session {
     sessionDir: options.sessionDir,
     env: options.env,
     model: options.model,
+    canAskUser: options.canUseTool !== undefined || options.hooks?.has("PermissionRequest") === true,
   });
   rootContext.options.tools = getTools(pool, { ...rootContext.permissionContext, rules: [] });
   const rootController = rootContext.abortController;
@@ -159,7 +160,10 @@ export function createSession(options: SessionOptions): Session {
       return context;
     },
     toolDefinitions: ((provider: "anthropic" | "openai") => {
-      const visible = context.options.tools.filter((t) => !isDeniedOutright(t, context.permissionContext));
+      // Tools that need a human (questions, plan approval) are not offered when nobody can answer.
+      const visible = context.options.tools.filter(
+        (t) => !isDeniedOutright(t, context.permissionContext) && (context.options.canAskUser || !t.requiresUserInteraction()),
+      );
       return provider === "openai" ? openAIToolDefinitions(visible, context) : anthropicToolDefinitions(visible, context);
     }) as Session["toolDefinitions"],
 

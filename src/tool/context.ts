@@ -26,6 +26,8 @@ export interface CreateContextOptions {
   env?: Record<string, string>;
   model?: string;
   debug?: boolean;
+  /** A human or host answers approvals and questions (default false). */
+  canAskUser?: boolean;
   signal?: AbortSignal;
 }
 
@@ -54,6 +56,7 @@ export function createToolUseContext(options: CreateContextOptions): ToolUseCont
       mcpClients: new Map(),
       model: options.model,
       debug: options.debug ?? false,
+      canAskUser: options.canAskUser ?? false,
     },
     abortController,
     readFileState: new ReadFileState(),
