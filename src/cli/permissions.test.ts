@@ -81,7 +81,7 @@ describe("armature permissions check", () => {
         { tool: "Bash", input: { command: "rm -rf src" }, deny: ["Bash(rm *)"] },
         { tool: "Read", input: { file_path: "/etc/passwd" }, mode: "dontAsk" },
         "not json",
-        { tool: "WebFetch", input: { url: "https://a.example.com/" }, allow: ["WebFetch(domain:*.example.com)"] },
+        { tool: "WebFetch", input: { url: "https://a.example.com/", prompt: "p" }, allow: ["WebFetch(domain:*.example.com)"] },
       ].map((l) => (typeof l === "string" ? l : JSON.stringify(l)));
       const file = join(dir, "cases.jsonl");
       writeFileSync(file, lines.join("\n"));

@@ -14,7 +14,7 @@ const questionSchema = z.object({
   question: z.string().describe("The full question, ending with a question mark"),
   header: z.string().describe("A very short label for the question (a few words)"),
   options: z.array(optionSchema).min(2).max(4).describe("The choices (2 to 4)"),
-  multiSelect: z.boolean().default(false).describe("Whether several options may be chosen"),
+  multiSelect: z.boolean().describe("Whether several options may be chosen (false: one)"),
 });
 
 export const askUserQuestionInputSchema = z.object({
