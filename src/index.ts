@@ -41,3 +41,4 @@ export { EnterPlanModeTool, ExitPlanModeTool, createEnterPlanModeTool, createExi
 export { AskUserQuestionTool, createAskUserQuestionTool, type AskUserQuestionData, type AskUserQuestionInput } from "./tools/ask-user-question/index.js";
 export { WebFetchTool, createWebFetchTool, nonPublicReason, type WebFetchData, type WebFetchOptions, type WebFetchSummarizer } from "./tools/web-fetch/index.js";
 export { createWebSearchTool, anthropicWebSearch, type WebSearchBackend, type WebSearchData, type WebSearchHit, type WebSearchRequest, type WebSearchResponse, type AnthropicWebSearchOptions } from "./tools/web-search/index.js";
+export * from "./agent/index.js";

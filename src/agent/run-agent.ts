@@ -1,0 +1,211 @@
+import { stat } from "node:fs/promises";
+import { runHooks } from "../hooks/runner.js";
+import type { HookOutcome } from "../hooks/types.js";
+import { hookCommonInput } from "../pipeline/run-tool-use.js";
+import { addUsage, emptyUsage, type AgentMessage, type StopReason, type UserContentBlock } from "../providers/model.js";
+import type { ConversationMessage } from "../tool/types.js";
+import { runRound } from "./round.js";
+import { TranscriptWriter } from "./transcript.js";
+import type { AgentEvent, AgentResult, AgentResultSubtype, PermissionDenial, RunAgentOptions } from "./types.js";
+
+const DEFAULT_MAX_TOKENS = 16_384;
+
+/**
+ * The agent loop. Each round streams the model's reply, runs its tool calls as their blocks
+ * complete, appends the assistant message and one user message with the results in tool_use
+ * order, and repeats until a reply has no calls (and no Stop hook objects), `maxTurns`, a
+ * hook's stop, an error or an abort. Yields events as they happen; the last is `result`, and
+ * the generator's return value is the same result.
+ */
+export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentEvent, AgentResult> {
+  const started = performance.now();
+  const { session, provider, signal, hooks } = options;
+  const common = hookCommonInput(session.context);
+  const transcript = new TranscriptWriter(
+    [...new Set([options.transcriptPath ?? common.transcript_path, ...(options.conversationPath ? [options.conversationPath] : [])])],
+    session.context.session.id,
+  );
+  const messages: AgentMessage[] = [...(options.messages ?? [])];
+  const usage = emptyUsage();
+  const denials: PermissionDenial[] = [];
+  let turns = 0;
+  let apiMs = 0;
+  let stopReason: StopReason | null = null;
+  let system = options.system ?? "";
+
+  const finish = async (subtype: AgentResultSubtype, terminal: string, error?: string, status?: number): Promise<AgentResult> => {
+    if (options.sessionEnd !== false) {
+      await runHooks(hooks, "SessionEnd", { ...hookCommonInput(session.context), transcript_path: common.transcript_path, reason: terminal === "aborted" ? "other" : "prompt_input_exit" });
+    }
+    const result: AgentResult = {
+      subtype,
+      is_error: subtype !== "success" || error !== undefined,
+      text: lastText(messages),
+      messages,
+      usage,
+      num_turns: turns,
+      duration_ms: Math.round(performance.now() - started),
+      duration_api_ms: Math.round(apiMs),
+      denials,
+      stop_reason: stopReason,
+      terminal_reason: terminal,
+    };
+    if (error !== undefined) result.error = error;
+    if (status !== undefined) result.api_error_status = status;
+    return result;
+  };
+
+  // The hooks' transcript starts with the conversation so far when it is new (a resumed one has it).
+  const transcriptPath = options.transcriptPath ?? common.transcript_path;
+  if (messages.length > 0 && transcriptPath !== options.conversationPath && (await isEmptyFile(transcriptPath))) {
+    await new TranscriptWriter([transcriptPath], common.session_id).append(messages);
+  }
+  await transcript.touch();
+
+  const source = options.sessionStart ?? (options.messages && options.messages.length > 0 ? "resume" : "startup");
+  if (source !== "none") {
+    const out = await runHooks(hooks, "SessionStart", { ...common, source, model: options.model }, signal);
+    yield* notices(out);
+    if (out.additionalContext.length > 0) system = `${system}\n\n# Session context (SessionStart hooks)\n${out.additionalContext.join("\n")}`.trim();
+  }
+
+  if (options.prompt !== undefined) {
+    const promptText = typeof options.prompt === "string" ? options.prompt : options.prompt.map((b) => (b.type === "text" ? b.text : "")).join("\n");
+    const out = await runHooks(hooks, "UserPromptSubmit", { ...common, prompt: promptText }, signal);
+    yield* notices(out);
+    if (out.blockReason !== undefined || out.stopReason !== undefined) {
+      const why = out.blockReason ?? out.stopReason!;
+      const result = await finish("error_during_execution", "prompt_blocked", `The prompt was blocked by a UserPromptSubmit hook: ${why}`);
+      yield { type: "result", result };
+      return result;
+    }
+    const content: UserContentBlock[] = typeof options.prompt === "string" ? [{ type: "text", text: options.prompt }] : [...options.prompt];
+    for (const context of out.additionalContext) content.push({ type: "text", text: context });
+    const user: AgentMessage = { role: "user", content: content.length === 1 && typeof options.prompt === "string" ? options.prompt : content };
+    messages.push(user);
+    await transcript.append([user]);
+  }
+
+  let stopHookActive = false;
+  for (;;) {
+    if (signal?.aborted) return yield* end(await finish("error_during_execution", "aborted", "aborted by the user"));
+    if (options.maxTurns !== undefined && turns >= options.maxTurns) {
+      return yield* end(await finish("error_max_turns", "max_turns", `stopped after ${turns} turns (--max-turns ${options.maxTurns})`));
+    }
+    turns++;
+    const tools = await session.toolDefinitions("anthropic");
+    const round = yield* runRound(
+      session,
+      provider,
+      { model: options.model, system, messages, tools, maxTokens: options.maxTokens ?? DEFAULT_MAX_TOKENS },
+      signal,
+    );
+    apiMs += round.apiMs;
+    addUsage(usage, round.usage);
+    if (round.error) {
+      // Nothing of a reply that did not complete enters the history.
+      const aborted = signal?.aborted === true;
+      return yield* end(await finish("error_during_execution", aborted ? "aborted" : "model_error", aborted ? "aborted by the user" : `model request failed: ${round.error.message}`, round.error.status));
+    }
+    stopReason = round.stopReason!;
+    const assistant = { role: "assistant" as const, content: round.blocks };
+    messages.push(assistant);
+    yield { type: "assistant_message", message: assistant, messageId: round.messageId, stopReason, usage: round.usage };
+    const added: AgentMessage[] = [assistant];
+
+    if (round.toolUses.length > 0) {
+      for (const outcome of round.outcomes) {
+        if (outcome.permission?.behavior === "deny") {
+          denials.push({ tool_name: outcome.tool?.name ?? "", tool_use_id: outcome.block.tool_use_id, tool_input: outcome.input ?? {}, reason: outcome.permission.reason });
+        }
+        for (const notice of outcome.notices) yield { type: "notice", text: notice };
+      }
+      const user = resultsMessage(round.outcomes.map((o) => o.block), round.outcomes.flatMap((o) => o.newMessages));
+      messages.push(...user);
+      added.push(...user);
+      await transcript.append(added);
+      yield { type: "turn_end", turn: turns, message: user[0] as Extract<AgentMessage, { role: "user" }>, stopReason };
+      const stop = round.outcomes.find((o) => o.preventContinuation !== undefined)?.preventContinuation;
+      if (stop !== undefined) {
+        yield { type: "notice", text: `A hook stopped the agent: ${stop}` };
+        return yield* end(await finish("success", "hook_stopped"));
+      }
+      if (signal?.aborted) return yield* end(await finish("error_during_execution", "aborted", "aborted by the user"));
+      stopHookActive = false;
+      continue;
+    }
+
+    await transcript.append(added);
+    yield { type: "turn_end", turn: turns, stopReason };
+    if (stopReason === "pause_turn") continue; // the server paused a long turn: send it back to go on
+    if (stopReason === "refusal" || stopReason === "max_tokens") return yield* end(await finish("success", "completed"));
+
+    const out = await runHooks(
+      hooks,
+      "Stop",
+      { ...hookCommonInput(session.context), stop_hook_active: stopHookActive, last_assistant_message: lastText(messages) },
+      signal,
+    );
+    yield* notices(out);
+    if (out.stopReason !== undefined) return yield* end(await finish("success", "hook_stopped"));
+    if (out.blockReason !== undefined) {
+      // Exit code 2 (or decision "block"): the model goes on, with the hook's reason.
+      stopHookActive = true;
+      const feedback: AgentMessage = { role: "user", content: `Stop hook feedback:\n${out.blockReason}` };
+      messages.push(feedback);
+      await transcript.append([feedback]);
+      continue;
+    }
+    return yield* end(await finish("success", "completed"));
+  }
+}
+
+function* end(result: AgentResult): Generator<AgentEvent, AgentResult> {
+  yield { type: "result", result };
+  return result;
+}
+
+function* notices(out: HookOutcome): Generator<AgentEvent> {
+  for (const text of [...out.systemMessages, ...out.errors]) yield { type: "notice", text };
+}
+
+/**
+ * The user message after a round: the results in tool_use order, then what tools asked to add
+ * (user content joins the same message, keeping the roles alternating; assistant content follows).
+ */
+function resultsMessage(results: UserContentBlock[], extra: readonly ConversationMessage[]): AgentMessage[] {
+  const content: UserContentBlock[] = [...results];
+  const after: AgentMessage[] = [];
+  for (const m of extra) {
+    if (m.role === "user") {
+      if (typeof m.content === "string") content.push({ type: "text", text: m.content });
+      else content.push(...(m.content.filter((b) => b.type !== "tool_use") as UserContentBlock[]));
+    } else {
+      after.push({ role: "assistant", content: typeof m.content === "string" ? [{ type: "text", text: m.content }] : (m.content.filter((b) => b.type === "text" || b.type === "tool_use") as Extract<AgentMessage, { role: "assistant" }>["content"]) });
+    }
+  }
+  return [{ role: "user", content }, ...after];
+}
+
+function lastText(messages: readonly AgentMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role !== "assistant") continue;
+    return m.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+  }
+  return "";
+}
+
+/** Runs the loop to its end and returns the result (events are dropped). */
+export async function runAgentToEnd(options: RunAgentOptions): Promise<AgentResult> {
+  const it = runAgent(options);
+  for (;;) {
+    const next = await it.next();
+    if (next.done) return next.value;
+  }
+}
+
+async function isEmptyFile(path: string): Promise<boolean> {
+  const s = await stat(path).catch(() => undefined);
+  return s === undefined || s.size === 0;
+}

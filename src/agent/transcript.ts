@@ -1,0 +1,106 @@
+import { randomUUID } from "node:crypto";
+import { appendFile, mkdir, readFile, readdir, stat } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import type { AgentMessage } from "../providers/model.js";
+
+/**
+ * A conversation as JSON Lines, one line per message (`{type, uuid, timestamp, session_id,
+ * message}`), appended as the conversation grows: what hooks get as `transcript_path`, and
+ * what `--resume` reads back.
+ */
+export class TranscriptWriter {
+  private readonly ready = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly paths: readonly string[],
+    private readonly sessionId: string,
+  ) {}
+
+  async append(messages: readonly AgentMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    const timestamp = new Date().toISOString();
+    const text = messages
+      .map((message) => `${JSON.stringify({ type: message.role, uuid: randomUUID(), timestamp, session_id: this.sessionId, message })}\n`)
+      .join("");
+    await Promise.all(
+      this.paths.map(async (path) => {
+        let ready = this.ready.get(path);
+        if (!ready) {
+          ready = mkdir(dirname(path), { recursive: true }).then(() => undefined);
+          this.ready.set(path, ready);
+        }
+        await ready;
+        await appendFile(path, text, "utf8");
+      }),
+    );
+  }
+
+  /** Makes sure every file exists (hooks are told the path before the first message). */
+  async touch(): Promise<void> {
+    await Promise.all(
+      this.paths.map(async (path) => {
+        await mkdir(dirname(path), { recursive: true });
+        await appendFile(path, "", "utf8");
+      }),
+    );
+  }
+}
+
+export class TranscriptError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "TranscriptError";
+  }
+}
+
+/** The messages of a saved conversation; a bad line is an error naming the file and the line. */
+export async function loadConversation(path: string): Promise<AgentMessage[]> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (err) {
+    throw new TranscriptError(`cannot read the saved conversation ${path}: ${(err as Error).message}`);
+  }
+  const messages: AgentMessage[] = [];
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.trim();
+    if (line === "") continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      // A last line cut by a crash mid-write is dropped; anything else is damage worth naming.
+      if (i >= lines.length - 2) continue;
+      throw new TranscriptError(`${path}: line ${i + 1} is not JSON`);
+    }
+    const message = (value as { message?: unknown }).message ?? value;
+    const role = (message as { role?: unknown }).role;
+    if ((role !== "user" && role !== "assistant") || !("content" in (message as object))) {
+      throw new TranscriptError(`${path}: line ${i + 1} is not a user or assistant message`);
+    }
+    messages.push(message as AgentMessage);
+  }
+  return messages;
+}
+
+/** Where a session's conversation is saved: `<dir>/<id>.jsonl`. */
+export function conversationFile(sessionsDir: string, id: string): string {
+  return join(sessionsDir, `${id}.jsonl`);
+}
+
+/** The id of the most recently written conversation in `sessionsDir` (for `--continue`). */
+export async function latestConversationId(sessionsDir: string): Promise<string | undefined> {
+  let names: string[];
+  try {
+    names = (await readdir(sessionsDir)).filter((n) => n.endsWith(".jsonl"));
+  } catch {
+    return undefined;
+  }
+  let best: { id: string; mtime: number } | undefined;
+  for (const name of names) {
+    const s = await stat(join(sessionsDir, name)).catch(() => undefined);
+    if (s?.isFile() && (!best || s.mtimeMs > best.mtime)) best = { id: name.slice(0, -".jsonl".length), mtime: s.mtimeMs };
+  }
+  return best?.id;
+}

@@ -1,0 +1,182 @@
+import type { AnthropicToolDefinition } from "../registry/definitions.js";
+import type { ImageBlock, TextBlock, ToolResultBlock } from "../tool/types.js";
+import {
+  emptyUsage,
+  errorFields,
+  imageDataUrl,
+  toolUseEvent,
+  type AgentMessage,
+  type ModelEvent,
+  type ModelProvider,
+  type ModelRequest,
+  type ProviderOptions,
+  type StopReason,
+} from "./model.js";
+import { loadOpenAIClient, type OpenAIClient } from "./openai-client.js";
+
+type Json = Record<string, unknown>;
+
+/** Tools as Chat Completions functions; a deferred tool without a schema is left out. */
+export function chatTools(tools: readonly AnthropicToolDefinition[]): Json[] {
+  return tools
+    .filter((t) => t.input_schema !== undefined)
+    .map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.input_schema } }));
+}
+
+/**
+ * The history as Chat Completions messages. Results go back as `role: "tool"` messages in
+ * tool_use order; their images (tool messages take text only) follow in one user message as
+ * `image_url` parts. Thinking blocks have no Chat equivalent and are left out.
+ */
+export function toChatMessages(system: string, messages: readonly AgentMessage[]): Json[] {
+  const out: Json[] = system !== "" ? [{ role: "system", content: system }] : [];
+  for (const message of messages) {
+    if (message.role === "assistant") {
+      const text = message.content.filter((b): b is TextBlock => b.type === "text").map((b) => b.text).join("");
+      const calls = message.content.flatMap((b) =>
+        b.type === "tool_use" ? [{ id: b.id, type: "function", function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } }] : [],
+      );
+      const m: Json = { role: "assistant", content: text === "" && calls.length > 0 ? null : text };
+      if (calls.length > 0) m.tool_calls = calls;
+      out.push(m);
+      continue;
+    }
+    if (typeof message.content === "string") {
+      out.push({ role: "user", content: message.content });
+      continue;
+    }
+    const parts: Json[] = [];
+    for (const block of message.content) {
+      if (block.type === "tool_result") {
+        const { text, images } = splitResult(block);
+        out.push({ role: "tool", tool_call_id: block.tool_use_id, content: text });
+        for (const image of images) parts.push({ type: "image_url", image_url: { url: imageDataUrl(image) } });
+      } else if (block.type === "text") {
+        parts.push({ type: "text", text: block.text });
+      } else {
+        parts.push({ type: "image_url", image_url: { url: imageDataUrl(block) } });
+      }
+    }
+    if (parts.length > 0) out.push({ role: "user", content: parts });
+  }
+  return out;
+}
+
+function splitResult(block: ToolResultBlock): { text: string; images: ImageBlock[] } {
+  if (typeof block.content === "string") return { text: block.content, images: [] };
+  const images = block.content.filter((b): b is ImageBlock => b.type === "image");
+  const text = block.content
+    .map((b) => (b.type === "text" ? b.text : `[image ${b.source.media_type} attached below]`))
+    .join("\n");
+  return { text, images };
+}
+
+const FINISH: Record<string, StopReason> = {
+  stop: "end_turn",
+  tool_calls: "tool_use",
+  function_call: "tool_use",
+  length: "max_tokens",
+  content_filter: "refusal",
+};
+
+interface OpenCall {
+  id: string;
+  name: string;
+  args: string;
+}
+
+/**
+ * OpenAI Chat Completions through the official SDK, streaming, with `baseURL` for any
+ * compatible server. Tool-call deltas are assembled by index; a call is complete when a later
+ * index starts or the choice finishes.
+ */
+export class OpenAIChatProvider implements ModelProvider {
+  readonly name = "openai";
+  private client: Promise<OpenAIClient> | undefined;
+
+  constructor(
+    private readonly options: ProviderOptions & { parallelToolCalls?: boolean } = {},
+  ) {}
+
+  requestBody(request: ModelRequest): Json {
+    const body: Json = {
+      model: request.model,
+      messages: toChatMessages(request.system, request.messages),
+      max_completion_tokens: request.maxTokens,
+      stream: true,
+      stream_options: { include_usage: true },
+      ...this.options.extraBody,
+    };
+    const tools = chatTools(request.tools);
+    if (tools.length > 0) {
+      body.tools = tools;
+      body.parallel_tool_calls = this.options.parallelToolCalls ?? true;
+    }
+    return body;
+  }
+
+  async *stream(request: ModelRequest): AsyncGenerator<ModelEvent> {
+    const usage = emptyUsage();
+    const calls: OpenCall[] = [];
+    let emitted = 0;
+    let text = "";
+    let textDone = false;
+    let finish: string | undefined;
+    let started = false;
+    const flushText = function* (): Generator<ModelEvent> {
+      if (!textDone && text !== "") yield { type: "block", block: { type: "text", text } };
+      textDone = true;
+    };
+    const flushCalls = function* (upTo: number): Generator<ModelEvent> {
+      for (; emitted < upTo; emitted++) {
+        const call = calls[emitted];
+        if (call) yield toolUseEvent(call.id || `call_${emitted}`, call.name, call.args);
+      }
+    };
+    try {
+      this.client ??= loadOpenAIClient(this.options);
+      const client = await this.client;
+      const stream = await client.chat.completions.create(this.requestBody(request), { signal: request.signal });
+      for await (const chunk of stream) {
+        if (!started) {
+          started = true;
+          yield { type: "message_start", id: String(chunk.id ?? ""), model: String(chunk.model ?? request.model), usage: emptyUsage() };
+        }
+        const u = chunk.usage as { prompt_tokens?: number; completion_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } } | null | undefined;
+        if (u) {
+          usage.input_tokens = u.prompt_tokens ?? 0;
+          usage.output_tokens = u.completion_tokens ?? 0;
+          usage.cache_read_input_tokens = u.prompt_tokens_details?.cached_tokens ?? 0;
+        }
+        const choice = (chunk.choices as Json[] | undefined)?.[0];
+        if (!choice) continue;
+        const delta = (choice.delta ?? {}) as { content?: string | null; tool_calls?: Array<{ index?: number; id?: string; function?: { name?: string; arguments?: string } }> };
+        if (typeof delta.content === "string" && delta.content !== "") {
+          text += delta.content;
+          yield { type: "text_delta", text: delta.content };
+        }
+        for (const d of delta.tool_calls ?? []) {
+          const index = d.index ?? calls.length;
+          yield* flushText();
+          if (index > emitted) yield* flushCalls(index); // earlier calls are complete
+          const call = (calls[index] ??= { id: "", name: "", args: "" });
+          if (d.id) call.id = d.id;
+          if (d.function?.name) call.name += d.function.name;
+          if (d.function?.arguments) call.args += d.function.arguments;
+        }
+        if (typeof choice.finish_reason === "string") finish = choice.finish_reason;
+      }
+    } catch (err) {
+      yield { type: "error", ...errorFields(err) };
+      return;
+    }
+    if (finish === undefined) {
+      yield { type: "error", message: "the stream ended before the reply was complete (no finish_reason)" };
+      return;
+    }
+    yield* flushText();
+    yield* flushCalls(calls.length);
+    const stopReason = FINISH[finish] ?? "end_turn";
+    yield { type: "message_end", stopReason: stopReason === "end_turn" && calls.length > 0 ? "tool_use" : stopReason, usage };
+  }
+}
