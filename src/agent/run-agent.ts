@@ -3,10 +3,11 @@ import { runHooks } from "../hooks/runner.js";
 import type { HookOutcome } from "../hooks/types.js";
 import { hookCommonInput } from "../pipeline/run-tool-use.js";
 import { addUsage, emptyUsage, type AgentMessage, type StopReason, type UserContentBlock } from "../providers/model.js";
-import type { ConversationMessage } from "../tool/types.js";
+import type { ConversationMessage, ToolUseContext } from "../tool/types.js";
+import { findTaskRegistry } from "../tools/tasks/registry.js";
 import { runRound } from "./round.js";
 import { TranscriptWriter } from "./transcript.js";
-import type { AgentEvent, AgentResult, AgentResultSubtype, PermissionDenial, RunAgentOptions } from "./types.js";
+import { AGENT_RUNTIME_KEY, type AgentEvent, type AgentResult, type AgentResultSubtype, type AgentRuntime, type PermissionDenial, type RunAgentOptions } from "./types.js";
 
 const DEFAULT_MAX_TOKENS = 16_384;
 
@@ -32,6 +33,11 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
   let apiMs = 0;
   let stopReason: StopReason | null = null;
   let system = options.system ?? "";
+  // The Agent tool's sub-agents use this loop's model unless told otherwise (the first loop's wins).
+  const extensions = session.context.extensions;
+  if (!extensions.has(AGENT_RUNTIME_KEY)) {
+    extensions.set(AGENT_RUNTIME_KEY, { provider, model: options.model, ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}) } satisfies AgentRuntime);
+  }
 
   const finish = async (subtype: AgentResultSubtype, terminal: string, error?: string, status?: number): Promise<AgentResult> => {
     if (options.sessionEnd !== false) {
@@ -138,6 +144,14 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
     await transcript.append(added);
     yield { type: "turn_end", turn: turns, stopReason };
     if (stopReason === "pause_turn") continue; // the server paused a long turn: send it back to go on
+    // Background agents still working: wait for their reports and give them to the model.
+    const reports = await backgroundReports(session.context, signal);
+    if (reports.length > 0) {
+      const note: AgentMessage = { role: "user", content: reports.map((text) => ({ type: "text" as const, text })) };
+      messages.push(note);
+      await transcript.append([note]);
+      continue;
+    }
     if (stopReason === "refusal" || stopReason === "max_tokens") return yield* end(await finish("success", "completed"));
 
     const out = await runHooks(
@@ -158,6 +172,19 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
     }
     return yield* end(await finish("success", "completed"));
   }
+}
+
+/** Waits for the session's background agents and takes their reports (none running: none). */
+async function backgroundReports(context: ToolUseContext, signal: AbortSignal | undefined): Promise<string[]> {
+  const registry = findTaskRegistry(context);
+  if (!registry) return [];
+  // Only the agents this agent started: a background sub-agent must not wait for itself.
+  const agents = registry.running().filter((t) => t.type === "local_agent" && t.ownerAgentId === context.agent.agentId);
+  if (agents.length > 0) {
+    const aborted = new Promise<void>((resolve) => signal?.addEventListener("abort", () => resolve(), { once: true }));
+    await Promise.race([Promise.all(agents.map((t) => t.done)), aborted]);
+  }
+  return registry.takeNotifications(context.agent.agentId);
 }
 
 function* end(result: AgentResult): Generator<AgentEvent, AgentResult> {

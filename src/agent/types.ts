@@ -15,6 +15,16 @@ export interface AgentToolRunner {
   stream(blocks: AsyncIterable<ToolUseBlock>, options?: RunTurnOptions): AsyncGenerator<SessionStreamEvent>;
 }
 
+/** The model sub-agents talk to: the running loop's, unless the Agent tool is given its own. */
+export interface AgentRuntime {
+  provider: ModelProvider;
+  model: string;
+  maxTokens?: number;
+}
+
+/** Where `runAgent` leaves its provider and model for the Agent tool (shared with sub-agents). */
+export const AGENT_RUNTIME_KEY = "armature.agentRuntime";
+
 export interface RunAgentOptions {
   session: AgentToolRunner;
   provider: ModelProvider;

@@ -18,6 +18,7 @@ import {
   type OpenAIToolDefinition,
 } from "../registry/definitions.js";
 import { assembleToolPool, getTools, isDeniedOutright } from "../registry/pool.js";
+import { findTaskRegistry } from "../tools/tasks/registry.js";
 import { childAbortController, createToolUseContext, linkAbort, releaseAbortController } from "../tool/context.js";
 import type {
   ConversationMessage,
@@ -103,8 +104,36 @@ export interface Session {
   stream(blocks: AsyncIterable<ToolUseBlock>, options?: RunTurnOptions): AsyncGenerator<SessionStreamEvent>;
   /** tool_result blocks as OpenAI tool messages. */
   toOpenAIToolMessages(results: readonly ToolResultBlock[]): OpenAIToolMessage[];
+  /**
+   * Runs calls in a sub-agent's context (from `createSubagentContext`) with this session's
+   * permission engine, hooks and limits; the runner keeps the sub-agent's context across turns.
+   */
+  subagent(context: ToolUseContext): SubagentRunner;
   /** Ends background work, removes temp state. Safe to call twice. */
   close(): Promise<void>;
+}
+
+/** A sub-agent's own run of calls: its context, its tools, the session's services. */
+export interface SubagentRunner {
+  readonly context: ToolUseContext;
+  toolDefinitions(provider: "anthropic"): Promise<AnthropicToolDefinition[]>;
+  stream(blocks: AsyncIterable<ToolUseBlock>, options?: RunTurnOptions): AsyncGenerator<SessionStreamEvent>;
+}
+
+/** Where a run of calls reads its context and keeps the one it ends with. */
+interface ContextHolder {
+  context: ToolUseContext;
+  /** The controller a kept context goes back to between turns. */
+  readonly rootController: AbortController;
+}
+
+/** Where a session puts itself in its context's extensions, for tools that start sub-agents. */
+export const SESSION_EXTENSION_KEY = "armature.session";
+
+/** The session a context belongs to (undefined for a context made without one). */
+export function sessionOf(context: ToolUseContext): Session | undefined {
+  const found = context.extensions.get(SESSION_EXTENSION_KEY);
+  return found !== undefined && typeof (found as Session).subagent === "function" ? (found as Session) : undefined;
 }
 
 export function createSession(options: SessionOptions): Session {
@@ -138,46 +167,96 @@ export function createSession(options: SessionOptions): Session {
   const postToolBatch = (blocks: readonly ToolUseBlock[], result: TurnResult, after: ToolUseContext): Promise<void> =>
     postToolBatchHooks(options.hooks, blocks, result, after);
 
-  const turnContext = (turnOptions: RunTurnOptions | undefined): ToolUseContext => {
+  const root: ContextHolder = {
+    get context() {
+      return context;
+    },
+    set context(next) {
+      context = next;
+    },
+    rootController,
+  };
+  const turnContext = (holder: ContextHolder, turnOptions: RunTurnOptions | undefined): ToolUseContext => {
     if (closed) throw new Error("the session is closed");
-    const controller = childAbortController(rootController);
+    const controller = childAbortController(holder.rootController);
     if (turnOptions?.signal) {
       const unlink = linkAbort(turnOptions.signal, controller);
       turnUnlinks.set(controller, unlink);
     }
-    return { ...context, abortController: controller };
+    return { ...holder.context, abortController: controller };
   };
   const turnUnlinks = new WeakMap<AbortController, () => void>();
   /** Keeps the context a turn ended with, and detaches the turn's controller from both signals. */
-  const keep = (turn: ToolUseContext, after: ToolUseContext): void => {
+  const keep = (holder: ContextHolder, turn: ToolUseContext, after: ToolUseContext): void => {
     releaseAbortController(turn.abortController);
     turnUnlinks.get(turn.abortController)?.();
-    context = { ...after, abortController: rootController };
+    holder.context = { ...after, abortController: holder.rootController };
   };
+  const definitions = (ctx: ToolUseContext, provider: "anthropic" | "openai") => {
+    // Tools that need a human (questions, plan approval) are not offered when nobody can answer.
+    const visible = ctx.options.tools.filter(
+      (t) => !isDeniedOutright(t, ctx.permissionContext) && (ctx.options.canAskUser || !t.requiresUserInteraction()),
+    );
+    return provider === "openai" ? openAIToolDefinitions(visible, ctx) : anthropicToolDefinitions(visible, ctx);
+  };
+
+  async function* streamIn(holder: ContextHolder, blocks: AsyncIterable<ToolUseBlock>, turnOptions: RunTurnOptions | undefined): AsyncGenerator<SessionStreamEvent> {
+    const ctx = turnContext(holder, turnOptions);
+    const executor = new StreamingToolExecutor(ctx, services, {
+      maxConcurrency,
+      abortSiblingsOnError: options.abortSiblingsOnError,
+    });
+    let feedError: unknown;
+    const feeding = (async () => {
+      try {
+        for await (const block of blocks) executor.addTool(block);
+      } catch (err) {
+        feedError = err;
+        executor.discard();
+        return;
+      }
+      executor.done();
+    })();
+    const budget = new TurnBudget(ctx.session.dir, options.turnBudgetChars);
+    try {
+      let last: ToolCallOutcome | undefined;
+      for await (const event of executor.events()) {
+        if (event.type === "progress") {
+          yield event;
+          continue;
+        }
+        event.outcome.block = await budget.admit(event.outcome.block);
+        last = event.outcome;
+        yield { type: "result", result: event.outcome.block, outcome: event.outcome };
+      }
+      // Reports of background agents that finished meanwhile join the turn's new messages.
+      last?.newMessages.push(...pendingNotifications(executor.context));
+      await feeding;
+      if (feedError !== undefined) throw feedError;
+    } finally {
+      executor.discard();
+      keep(holder, ctx, executor.context);
+    }
+  }
 
   const session: Session = {
     get context() {
       return context;
     },
-    toolDefinitions: ((provider: "anthropic" | "openai") => {
-      // Tools that need a human (questions, plan approval) are not offered when nobody can answer.
-      const visible = context.options.tools.filter(
-        (t) => !isDeniedOutright(t, context.permissionContext) && (context.options.canAskUser || !t.requiresUserInteraction()),
-      );
-      return provider === "openai" ? openAIToolDefinitions(visible, context) : anthropicToolDefinitions(visible, context);
-    }) as Session["toolDefinitions"],
+    toolDefinitions: ((provider: "anthropic" | "openai") => definitions(context, provider)) as Session["toolDefinitions"],
 
     async runTurnDetailed(blocks, turnOptions) {
-      const ctx = turnContext(turnOptions);
+      const ctx = turnContext(root, turnOptions);
       const calls = prepareTurn(blocks, ctx);
       const { outcomes, context: after } = await runTools(calls, ctx, services, {
         maxConcurrency,
         onProgress: turnOptions?.onProgress,
       });
-      keep(ctx, after);
+      keep(root, ctx, after);
       const budget = new TurnBudget(after.session.dir, options.turnBudgetChars);
       for (const outcome of outcomes) outcome.block = await budget.admit(outcome.block);
       const result = summarize(outcomes);
+      result.newMessages.push(...pendingNotifications(after));
       if (outcomes.length > 0) await postToolBatch(blocks, result, after);
       return result;
     },
@@ -186,42 +265,22 @@ export function createSession(options: SessionOptions): Session {
       return (await session.runTurnDetailed(blocks, turnOptions)).results;
     },
 
-    async *stream(blocks, turnOptions) {
-      const ctx = turnContext(turnOptions);
-      const executor = new StreamingToolExecutor(ctx, services, {
-        maxConcurrency,
-        abortSiblingsOnError: options.abortSiblingsOnError,
-      });
-      let feedError: unknown;
-      const feeding = (async () => {
-        try {
-          for await (const block of blocks) executor.addTool(block);
-        } catch (err) {
-          feedError = err;
-          executor.discard();
-          return;
-        }
-        executor.done();
-      })();
-      const budget = new TurnBudget(ctx.session.dir, options.turnBudgetChars);
-      try {
-        for await (const event of executor.events()) {
-          if (event.type === "progress") {
-            yield event;
-            continue;
-          }
-          event.outcome.block = await budget.admit(event.outcome.block);
-          yield { type: "result", result: event.outcome.block, outcome: event.outcome };
-        }
-        await feeding;
-        if (feedError !== undefined) throw feedError;
-      } finally {
-        executor.discard();
-        keep(ctx, executor.context);
-      }
+    stream(blocks, turnOptions) {
+      return streamIn(root, blocks, turnOptions);
     },
 
     toOpenAIToolMessages,
+
+    subagent(subContext) {
+      const holder: ContextHolder = { context: subContext, rootController: subContext.abortController };
+      return {
+        get context() {
+          return holder.context;
+        },
+        toolDefinitions: (provider: "anthropic") => definitions(holder.context, provider) as Promise<AnthropicToolDefinition[]>,
+        stream: (blocks, turnOptions) => streamIn(holder, blocks, turnOptions),
+      };
+    },
 
     async close() {
       if (closed) return;
@@ -233,6 +292,7 @@ export function createSession(options: SessionOptions): Session {
       if (options.sessionDir === undefined) await rm(rootContext.session.dir, { recursive: true, force: true });
     },
   };
+  rootContext.extensions.set(SESSION_EXTENSION_KEY, session);
   return session;
 }
 
@@ -264,6 +324,11 @@ async function postToolBatchHooks(
   const context_ = [...out.additionalContext, ...(out.blockReason !== undefined ? [`PostToolBatch hook feedback: ${out.blockReason}`] : [])];
   if (context_.length > 0) result.newMessages.push({ role: "user", content: context_.join("\n") });
   if (out.stopReason !== undefined && result.preventContinuation === undefined) result.preventContinuation = out.stopReason;
+}
+
+/** Notifications of background tasks (agents' reports) that ended since the model was last told. */
+export function pendingNotifications(context: ToolUseContext): ConversationMessage[] {
+  return (findTaskRegistry(context)?.takeNotifications(context.agent.agentId) ?? []).map((text) => ({ role: "user" as const, content: text }));
 }
 
 function summarize(outcomes: ToolCallOutcome[]): TurnResult {

@@ -15,6 +15,7 @@ import { EnterPlanModeTool, ExitPlanModeTool } from "./plan-mode/index.js";
 import { TodoWriteTool } from "./todo-write/index.js";
 import { createWebFetchTool, WebFetchTool, type WebFetchOptions } from "./web-fetch/index.js";
 import { createWebSearchTool, type WebSearchBackend } from "./web-search/index.js";
+import { createAgentTool, type AgentToolOptions } from "./agent/index.js";
 
 /**
  * The built-in tools, each behind its feature flag where it has one. Tools register here as
@@ -39,6 +40,8 @@ export function builtinToolRegistrations(options: BuiltinToolOptions = {}): Tool
     { tool: options.webFetch ? createWebFetchTool(options.webFetch) : WebFetchTool, feature: "web", defaultOn: true },
     // WebSearch exists only with a backend: a tool that always fails is worse than none.
     ...(options.webSearch ? [{ tool: createWebSearchTool({ backend: options.webSearch }), feature: "web", defaultOn: true }] : []),
+    // Agent needs a model: it is there for agent loops that ask for it, not for `exec`.
+    ...(options.subagents ? [{ tool: createAgentTool(options.subagents === true ? {} : options.subagents) }] : []),
   ];
 }
 
@@ -49,6 +52,8 @@ export interface BuiltinToolOptions {
   webFetch?: WebFetchOptions;
   /** Where WebSearch searches; without one there is no WebSearch tool. */
   webSearch?: WebSearchBackend;
+  /** The Agent tool (sub-agents), for sessions an agent loop drives; its options or true. */
+  subagents?: AgentToolOptions | true;
 }
 
 /** The standard tool set, ready for `createSession({ tools: builtinTools() })`. */

@@ -23,6 +23,10 @@ export interface BackgroundTask {
   readOffset: number;
   /** The model has been told that it ended. */
   endReported: boolean;
+  /** What the model is told when it has ended (a background agent's report), instead of the one-line note. */
+  notification?: string;
+  /** The agent that started it (undefined: the main agent); its notification goes to that agent only. */
+  ownerAgentId?: string;
   /** Resolves when the task has ended. */
   readonly done: Promise<void>;
   /** Stops it and everything it started; resolves when it has ended. */
@@ -58,11 +62,25 @@ export class TaskRegistry {
     return this.list().filter((t) => t.status === "running");
   }
 
+  /**
+   * Full notifications (background agents' reports) of the tasks `ownerAgentId` started that
+   * ended since it was last told, marking them told.
+   */
+  takeNotifications(ownerAgentId: string | undefined): string[] {
+    const out: string[] = [];
+    for (const task of this.tasks.values()) {
+      if (task.status === "running" || task.endReported || task.notification === undefined || task.ownerAgentId !== ownerAgentId) continue;
+      task.endReported = true;
+      out.push(task.notification);
+    }
+    return out;
+  }
+
   /** One line per task that ended since the model was last told, marking them told. */
   takeEndNotes(): string[] {
     const notes: string[] = [];
     for (const task of this.tasks.values()) {
-      if (task.status === "running" || task.endReported) continue;
+      if (task.status === "running" || task.endReported || task.notification !== undefined) continue;
       task.endReported = true;
       const code = task.exitCode === undefined || task.exitCode === null ? "" : ` with exit code ${task.exitCode}`;
       notes.push(
