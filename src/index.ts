@@ -40,4 +40,9 @@ export type { EditInput, EditOutput, EditToolOptions, MultiEditInput, MultiEditO
 export { createNotebookEditTool, NotebookEditTool } from "./tools/notebook-edit/index.js";
 export type { NotebookEditInput, NotebookEditOutput, NotebookEditToolOptions } from "./tools/notebook-edit/index.js";
 export type { WriterOptions, AtomicWriteHooks } from "./tools/fs/index.js";
+export { TodoWriteTool, createTodoWriteTool, TodoStore, todoStore, type TodoItem, type TodoChange, type TodoStatus, type TodoWriteData } from "./tools/todo-write/index.js";
+export { EnterPlanModeTool, ExitPlanModeTool, createEnterPlanModeTool, createExitPlanModeTool, type EnterPlanModeData, type ExitPlanModeData } from "./tools/plan-mode/index.js";
+export { AskUserQuestionTool, createAskUserQuestionTool, type AskUserQuestionData, type AskUserQuestionInput } from "./tools/ask-user-question/index.js";
+export { WebFetchTool, createWebFetchTool, nonPublicReason, type WebFetchData, type WebFetchOptions, type WebFetchSummarizer } from "./tools/web-fetch/index.js";
+export { createWebSearchTool, anthropicWebSearch, type WebSearchBackend, type WebSearchData, type WebSearchHit, type WebSearchRequest, type WebSearchResponse, type AnthropicWebSearchOptions } from "./tools/web-search/index.js";
 export * from "./agent/index.js";

@@ -4,7 +4,8 @@ import { runHooks } from "../hooks/runner.js";
 import type { HookOutcome } from "../hooks/types.js";
 import { hookCommonInput } from "../pipeline/run-tool-use.js";
 import { addUsage, emptyUsage, type AgentMessage, type StopReason, type UserContentBlock } from "../providers/model.js";
-import type { ConversationMessage } from "../tool/types.js";
+import type { ConversationMessage, ToolUseContext } from "../tool/types.js";
+import { findTaskRegistry } from "../tools/tasks/registry.js";
 import { AGENT_MODEL_KEY, type AgentModelInfo } from "./context-runner.js";
 import { runRound } from "./round.js";
 import { TranscriptWriter } from "./transcript.js";
@@ -187,6 +188,14 @@ async function* loop(options: RunAgentOptions, transcript: TranscriptWriter, tra
     await transcript.append(added);
     yield { type: "turn_end", turn: turns, stopReason };
     if (stopReason === "pause_turn") continue; // the server paused a long turn: send it back to go on
+    // Background agents still working: wait for their reports and give them to the model.
+    const reports = await backgroundReports(session.context, signal);
+    if (reports.length > 0) {
+      const note: AgentMessage = { role: "user", content: reports.map((text) => ({ type: "text" as const, text })) };
+      messages.push(note);
+      await transcript.append([note]);
+      continue;
+    }
     if (stopReason === "refusal" || stopReason === "max_tokens") return yield* end(await finish("success", "completed"));
 
     const out = await runHooks(
@@ -207,6 +216,19 @@ async function* loop(options: RunAgentOptions, transcript: TranscriptWriter, tra
     }
     return yield* end(await finish("success", "completed"));
   }
+}
+
+/** Waits for the session's background agents and takes their reports (none running: none). */
+async function backgroundReports(context: ToolUseContext, signal: AbortSignal | undefined): Promise<string[]> {
+  const registry = findTaskRegistry(context);
+  if (!registry) return [];
+  // Only the agents this agent started: a background sub-agent must not wait for itself.
+  const agents = registry.running().filter((t) => t.type === "local_agent" && t.ownerAgentId === context.agent.agentId);
+  if (agents.length > 0) {
+    const aborted = new Promise<void>((resolve) => signal?.addEventListener("abort", () => resolve(), { once: true }));
+    await Promise.race([Promise.all(agents.map((t) => t.done)), aborted]);
+  }
+  return registry.takeEndNotifications(context.agent.agentId);
 }
 
 function* end(result: AgentResult): Generator<AgentEvent, AgentResult> {

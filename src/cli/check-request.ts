@@ -14,7 +14,7 @@ import { UsageError } from "./io.js";
  * Tools that rules commonly name but that this build does not contain (yet): their subject is
  * built from the input the way their definitions would, so a policy can be checked anyway.
  */
-const STAND_IN_NAMES = ["NotebookRead", "WebFetch", "WebSearch", "Agent", "Task", "TodoWrite", "mcp__<server>__<tool>"];
+const STAND_IN_NAMES = ["NotebookRead", "WebSearch", "Agent", "Task", "mcp__<server>__<tool>"];
 
 const standIns = new WeakSet<Tool>();
 
@@ -49,14 +49,8 @@ export function standInTool(name: string): Tool | undefined {
   if (name === "NotebookRead") {
     return standIn(name, true, (input, cwd) => ({ kind: "file", access: "read", paths: [resolve(cwd, stringField(input, "notebook_path") ?? ".")] }));
   }
-  if (name === "WebFetch") {
-    return standIn(name, false, (input) => {
-      const url = stringField(input, "url");
-      return url === undefined ? undefined : { kind: "url", url };
-    });
-  }
-  if (name.startsWith("mcp__") || name === "WebSearch" || name === "Agent" || name === "Task" || name === "TodoWrite") {
-    return standIn(name, name === "TodoWrite", () => undefined);
+  if (name.startsWith("mcp__") || name === "WebSearch" || name === "Agent" || name === "Task") {
+    return standIn(name, false, () => undefined);
   }
   return undefined;
 }

@@ -81,7 +81,7 @@ describe("armature permissions check", () => {
         { tool: "Bash", input: { command: "rm -rf src" }, deny: ["Bash(rm *)"] },
         { tool: "Read", input: { file_path: "/etc/passwd" }, mode: "dontAsk" },
         "not json",
-        { tool: "WebFetch", input: { url: "https://a.example.com/" }, allow: ["WebFetch(domain:*.example.com)"] },
+        { tool: "WebFetch", input: { url: "https://a.example.com/", prompt: "p" }, allow: ["WebFetch(domain:*.example.com)"] },
       ].map((l) => (typeof l === "string" ? l : JSON.stringify(l)));
       const file = join(dir, "cases.jsonl");
       writeFileSync(file, lines.join("\n"));
@@ -108,8 +108,8 @@ describe("armature permissions check", () => {
 
   it("a tool exec does not have gets its decision with a note saying so", async () => {
     await withTempDir(async (dir) => {
-      const r = await check(["--tool", "WebFetch", "--input", '{"url":"https://a.example.com/"}', "--cwd", dir, "--allow", "WebFetch(domain:a.example.com)"]);
-      expect(JSON.parse(r.out)).toMatchObject({ behavior: "allow", note: "WebFetch is not a tool armature exec has: this is the decision its rules would give a host that adds it" });
+      const r = await check(["--tool", "WebSearch", "--input", '{"query":"zod"}', "--cwd", dir, "--allow", "WebSearch"]);
+      expect(JSON.parse(r.out)).toMatchObject({ behavior: "allow", note: "WebSearch is not a tool armature exec has: this is the decision its rules would give a host that adds it" });
       const own = await check(["--tool", "Read", "--input", '{"file_path":"x"}', "--cwd", dir]);
       expect(JSON.parse(own.out)).not.toHaveProperty("note");
     });

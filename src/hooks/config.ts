@@ -5,7 +5,7 @@ import { HOOK_MATCH_FIELD, LOOP_HOOK_EVENTS, TOOL_HOOK_EVENTS, type HookEventNam
 
 /** Claude Code events armature does not fire (yet): accepted with a warning, never run. */
 const FOREIGN_EVENTS = new Set([
-  "Setup", "InstructionsLoaded", "UserPromptExpansion", "MessageDisplay", "SubagentStart", "TaskCreated",
+  "Setup", "InstructionsLoaded", "UserPromptExpansion", "MessageDisplay", "TaskCreated",
   "TaskCompleted", "StopFailure", "TeammateIdle", "ConfigChange", "CwdChanged", "DirectoryAdded", "FileChanged",
   "WorktreeCreate", "WorktreeRemove", "PostCompact", "Elicitation", "ElicitationResult",
 ]);

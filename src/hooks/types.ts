@@ -11,6 +11,7 @@ export const LOOP_HOOK_EVENTS = [
   "SessionStart",
   "UserPromptSubmit",
   "Stop",
+  "SubagentStart",
   "SubagentStop",
   "PreCompact",
   "Notification",
@@ -132,6 +133,7 @@ export interface HookEventPayloads {
     background_tasks?: unknown[];
     session_crons?: unknown[];
   };
+  SubagentStart: { agent_id: string; agent_type: string };
   SubagentStop: {
     stop_hook_active: boolean;
     agent_id: string;
@@ -158,6 +160,7 @@ export const HOOK_MATCH_FIELD: Partial<Record<HookEventName, string>> = {
   SessionStart: "source",
   SessionEnd: "reason",
   Notification: "notification_type",
+  SubagentStart: "agent_type",
   SubagentStop: "agent_type",
   PreCompact: "trigger",
 };

@@ -176,6 +176,7 @@ export function createSession(options: SessionOptions): Session {
     sessionDir: options.sessionDir,
     env: options.env,
     model: options.model,
+    canAskUser: options.canUseTool !== undefined || options.hooks?.has("PermissionRequest") === true,
   });
   /** The pool as it is now: rebuilt when the tool source changes; every turn starts from it. */
   const current = { tools: [] as Tool[], deferred: new Set<string>() };
@@ -251,8 +252,12 @@ export function createSession(options: SessionOptions): Session {
     },
     toolDefinitions: ((provider: "anthropic" | "openai") => {
       const nothingDeferred = (context.options.deferredTools?.size ?? 0) === 0;
+      // Tools that need a human (questions, plan approval) are not offered when nobody can answer.
       const visible = context.options.tools.filter(
-        (t) => !isDeniedOutright(t, context.permissionContext) && !(nothingDeferred && t === ToolSearchTool),
+        (t) =>
+          !isDeniedOutright(t, context.permissionContext) &&
+          !(nothingDeferred && t === ToolSearchTool) &&
+          (context.options.canAskUser || !t.requiresUserInteraction()),
       );
       return provider === "openai" ? openAIToolDefinitions(visible, context) : anthropicToolDefinitions(visible, context);
     }) as Session["toolDefinitions"],
@@ -317,7 +322,7 @@ export function createSession(options: SessionOptions): Session {
     for (const outcome of outcomes) outcome.block = await budget.admit(outcome.block);
     const result = summarize(outcomes);
     // Background tasks that ended since the model was last told: one message each, after the results.
-    for (const note of findTaskRegistry(after)?.takeEndNotifications() ?? []) result.newMessages.push({ role: "user", content: note });
+    result.newMessages.push(...pendingNotifications(after));
     await transcript?.append("user", result.results, after.workspace.cwd);
     if (outcomes.length > 0) await postToolBatch(blocks, result, after);
     return result;
@@ -346,6 +351,7 @@ export function createSession(options: SessionOptions): Session {
     })();
     const budget = new TurnBudget(ctx.session.dir, options.turnBudgetChars);
     try {
+      let last: ToolCallOutcome | undefined;
       for await (const event of executor.events()) {
         if (event.type === "progress") {
           yield event;
@@ -353,8 +359,11 @@ export function createSession(options: SessionOptions): Session {
         }
         event.outcome.block = await budget.admit(event.outcome.block);
         await transcript?.append("user", [event.outcome.block], executor.context.workspace.cwd);
+        last = event.outcome;
         yield { type: "result", result: event.outcome.block, outcome: event.outcome };
       }
+      // Background tasks that ended meanwhile join the turn's new messages (read after the stream ends).
+      last?.newMessages.push(...pendingNotifications(executor.context));
       await feeding;
       if (feedError !== undefined) throw feedError;
     } finally {
@@ -412,6 +421,11 @@ async function postToolBatchHooks(
   const context_ = [...out.additionalContext, ...(out.blockReason !== undefined ? [`PostToolBatch hook feedback: ${out.blockReason}`] : [])];
   if (context_.length > 0) result.newMessages.push({ role: "user", content: labelHookContext("PostToolBatch", context_.join("\n")) });
   if (out.stopReason !== undefined && result.preventContinuation === undefined) result.preventContinuation = out.stopReason;
+}
+
+/** Notifications of background tasks this agent started that ended since it was last told. */
+export function pendingNotifications(context: ToolUseContext): ConversationMessage[] {
+  return (findTaskRegistry(context)?.takeEndNotifications(context.agent.agentId) ?? []).map((text) => ({ role: "user" as const, content: text }));
 }
 
 function summarize(outcomes: ToolCallOutcome[]): TurnResult {

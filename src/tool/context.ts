@@ -26,6 +26,8 @@ export interface CreateContextOptions {
   env?: Record<string, string>;
   model?: string;
   debug?: boolean;
+  /** A human or host answers approvals and questions (default false). */
+  canAskUser?: boolean;
   signal?: AbortSignal;
 }
 
@@ -54,6 +56,7 @@ export function createToolUseContext(options: CreateContextOptions): ToolUseCont
       mcpClients: new Map(),
       model: options.model,
       debug: options.debug ?? false,
+      canAskUser: options.canAskUser ?? false,
     },
     abortController,
     readFileState: new ReadFileState(),
@@ -75,6 +78,13 @@ export interface SubagentOverrides {
   model?: string;
   /** Share the parent's abort controller instead of a child one (a synchronous sub-agent the user interrupts with its parent). */
   shareAbortController?: boolean;
+  /** Hang the child's controller off this one instead of the parent's (a background sub-agent outlives the turn). */
+  parentController?: AbortController;
+  /**
+   * The project directory the child's relative rules and working directories are anchored at,
+   * when it works somewhere else (its own worktree). Default: the parent's.
+   */
+  projectDir?: string;
 }
 
 /**
@@ -84,7 +94,9 @@ export interface SubagentOverrides {
 export function createSubagentContext(parent: ToolUseContext, overrides: SubagentOverrides = {}): ToolUseContext {
   // Abort: a child controller. Aborting the parent aborts the child; a child that is aborted
   // (its own timeout, a failed sibling) does not take the parent down with it.
-  const abortController = overrides.shareAbortController ? parent.abortController : childAbortController(parent.abortController);
+  const abortController = overrides.shareAbortController
+    ? parent.abortController
+    : childAbortController(overrides.parentController ?? parent.abortController);
   const agent: AgentContext = {
     agentId: overrides.agentId ?? randomUUID(),
     parentAgentId: parent.agent.agentId,
@@ -107,7 +119,11 @@ export function createSubagentContext(parent: ToolUseContext, overrides: Subagen
     // Messages: fresh. A sub-agent has its own conversation.
     messages: [],
     // Workspace: a copy, so a `cd` inside the sub-agent does not move the parent's shell.
-    workspace: { projectDir: parent.workspace.projectDir, cwd: overrides.cwd ?? parent.workspace.cwd },
+    // A child that works elsewhere (its own worktree) has its rules anchored there, not at the parent's project.
+    workspace: {
+      projectDir: overrides.projectDir !== undefined ? resolve(overrides.projectDir) : parent.workspace.projectDir,
+      cwd: overrides.cwd ?? (overrides.projectDir !== undefined ? resolve(overrides.projectDir) : parent.workspace.cwd),
+    },
     // Permissions: the same rules; the mode may be changed (e.g. `bubble` to send asks to the
     // parent), but never to something more permissive than the parent's bypass state.
     permissionContext: {

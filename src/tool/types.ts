@@ -199,6 +199,11 @@ export interface ToolUseOptions {
   mcpClients: ReadonlyMap<string, unknown>;
   model?: string;
   debug: boolean;
+  /**
+   * A human or host can answer questions and approvals (an approver or a PermissionRequest hook).
+   * Without one, tools that only make sense with a human (AskUserQuestion, plan mode) are disabled.
+   */
+  canAskUser: boolean;
 }
 
 export type RuleBehavior = "allow" | "ask" | "deny";

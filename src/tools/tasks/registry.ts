@@ -25,6 +25,10 @@ export interface BackgroundTask {
   readOffset: number;
   /** The model has been told that it ended. */
   endReported: boolean;
+  /** What the model is told when it has ended (a background agent's report), instead of the one-line note. */
+  notification?: string;
+  /** The agent that started it (undefined: the main agent); its notification goes to that agent only. */
+  ownerAgentId?: string;
   /** Resolves when the task has ended. */
   readonly done: Promise<void>;
   /** Stops it and everything it started; resolves when it has ended. */
@@ -61,15 +65,16 @@ export class TaskRegistry {
   }
 
   /**
-   * One notification per task that ended since the model was last told (by a notification,
-   * TaskOutput or TaskStop), marking them told: the session adds them to a turn's newMessages.
+   * One notification per task `ownerAgentId` started (undefined: the main agent) that ended since
+   * it was last told (by a notification, TaskOutput or TaskStop), marking them told: the session
+   * adds them to a turn's newMessages. A background agent's carries its report.
    */
-  takeEndNotifications(): string[] {
+  takeEndNotifications(ownerAgentId?: string): string[] {
     const notes: string[] = [];
     for (const task of this.tasks.values()) {
-      if (task.status === "running" || task.endReported) continue;
+      if (task.status === "running" || task.endReported || task.ownerAgentId !== ownerAgentId) continue;
       task.endReported = true;
-      notes.push(taskNotification(task));
+      notes.push(task.notification ?? taskNotification(task));
     }
     return notes;
   }
