@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import type { Span } from "@opentelemetry/api";
 import { persistOversizedResult, resultTextLength } from "../budget/persist.js";
 import type { HookCommonInput, HookInput, HookOutcome, HookRunner, HookEventName } from "../hooks/types.js";
