@@ -46,3 +46,4 @@ export { AskUserQuestionTool, createAskUserQuestionTool, type AskUserQuestionDat
 export { WebFetchTool, createWebFetchTool, nonPublicReason, type WebFetchData, type WebFetchOptions, type WebFetchSummarizer } from "./tools/web-fetch/index.js";
 export { createWebSearchTool, anthropicWebSearch, type WebSearchBackend, type WebSearchData, type WebSearchHit, type WebSearchRequest, type WebSearchResponse, type AnthropicWebSearchOptions } from "./tools/web-search/index.js";
 export * from "./agent/index.js";
+export { AgentTool, createAgentTool, loadAgentDefinitions, parseAgentFile, BUILTIN_AGENTS, type AgentDefinition, type AgentToolOptions, type AgentToolData } from "./tools/agent/index.js";

@@ -12,3 +12,4 @@ export {
   type AgentModelInfo,
   type ContextRunnerOptions,
 } from "./context-runner.js";
+export { providerSummarizer } from "./summarizer.js";

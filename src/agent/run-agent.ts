@@ -6,6 +6,8 @@ import { hookCommonInput } from "../pipeline/run-tool-use.js";
 import { addUsage, emptyUsage, type AgentMessage, type StopReason, type UserContentBlock } from "../providers/model.js";
 import type { ConversationMessage, ToolUseContext } from "../tool/types.js";
 import { findTaskRegistry } from "../tools/tasks/registry.js";
+import { deferredToolsMessage } from "../registry/deferral.js";
+import { ConversationBudget } from "../budget/conversation-budget.js";
 import { AGENT_MODEL_KEY, type AgentModelInfo } from "./context-runner.js";
 import { runRound } from "./round.js";
 import { TranscriptWriter } from "./transcript.js";
@@ -66,6 +68,17 @@ async function* loop(options: RunAgentOptions, transcript: TranscriptWriter, tra
   let apiMs = 0;
   let stopReason: StopReason | null = null;
   let system = options.system ?? "";
+  const budget =
+    options.contextBudgetChars === false
+      ? undefined
+      : new ConversationBudget({
+          sessionDir: session.context.session.dir,
+          ...(options.contextBudgetChars !== undefined ? { budgetChars: options.contextBudgetChars } : {}),
+          beforeCompact: async () => (await runHooks(hooks, "PreCompact", { ...common, trigger: "auto", custom_instructions: "" }, signal)).blockReason === undefined,
+        });
+  // Deferred tools are named, not sent: the model loads the ones it needs with ToolSearch.
+  const deferredNote = deferredToolsMessage(session.deferredToolNames?.() ?? []);
+  if (deferredNote !== undefined) system = `${system}\n\n${deferredNote}`.trim();
 
   const finish = async (subtype: AgentResultSubtype, terminal: string, error?: string, status?: number): Promise<AgentResult> => {
     await transcript.close();
@@ -174,6 +187,11 @@ async function* loop(options: RunAgentOptions, transcript: TranscriptWriter, tra
       messages.push(...user);
       added.push(...user);
       await transcript.append(added);
+      // The transcript keeps every result whole; the history sent to the model keeps within budget.
+      const compaction = await budget?.apply(messages as ConversationMessage[]);
+      if (compaction && compaction.compacted > 0) {
+        yield { type: "notice", text: `Context budget: ${compaction.compacted} old tool results moved to files (${compaction.charsBefore} → ${compaction.charsAfter} characters)` };
+      }
       yield { type: "turn_end", turn: turns, message: user[0] as Extract<AgentMessage, { role: "user" }>, stopReason };
       const stop = round.outcomes.find((o) => o.preventContinuation !== undefined)?.preventContinuation;
       if (stop !== undefined) {

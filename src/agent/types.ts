@@ -13,6 +13,8 @@ export interface AgentToolRunner {
   readonly context: ToolUseContext;
   toolDefinitions(provider: "anthropic"): Promise<AnthropicToolDefinition[]>;
   stream(blocks: AsyncIterable<ToolUseBlock>, options?: RunTurnOptions): AsyncGenerator<SessionStreamEvent>;
+  /** Deferred tools the model has not loaded yet (named in the system prompt; ToolSearch loads them). */
+  deferredToolNames?(): string[];
 }
 
 export interface RunAgentOptions {
@@ -42,6 +44,12 @@ export interface RunAgentOptions {
   sessionEnd?: boolean;
   /** For sub-agents: the id put on every event (the parent's Agent tool_use id). */
   parentToolUseId?: string;
+  /**
+   * Characters of tool results the conversation may hold before the oldest large ones are
+   * replaced by a placeholder naming the file that keeps them (microcompact; default 400,000;
+   * `false` turns it off). A PreCompact hook runs first and may block it.
+   */
+  contextBudgetChars?: number | false;
 }
 
 /** A call the permission engine or a hook denied, as the reference's `permission_denials` lists them. */

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { mkdir } from "node:fs/promises";
+import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { providerSummarizer } from "../agent/summarizer.js";
 import { buildSystemPrompt } from "../agent/system-prompt.js";
 import { conversationFile, latestConversationId, loadConversation, TranscriptError } from "../agent/transcript.js";
 import type { AgentMessage } from "../providers/model.js";
@@ -11,7 +13,10 @@ import { createProvider, PROVIDER_NAMES, resolveProviderConfig, type ProviderCon
 import { isDeniedOutright } from "../registry/pool.js";
 import { permissionRuleIfMatcher } from "../session/hook-if.js";
 import { createSession, type Session } from "../session/session.js";
+import { loadAgentDefinitions } from "../tools/agent/index.js";
 import { builtinTools } from "../tools/index.js";
+import { anthropicWebSearch } from "../tools/web-search/index.js";
+import { connectCliMcp, MCP_CONFIG_HELP, MCP_CONFIG_OPTIONS } from "./mcp-config.js";
 import { runAgentOnce } from "./agent-run.js";
 import { OUTPUT_FORMATS, type OutputFormat } from "./agent-output.js";
 import { interactiveLoop } from "./agent-interactive.js";
@@ -41,7 +46,7 @@ Session:
   --resume ID            continue the saved conversation ID
   -c, --continue         continue the most recent conversation
 Permissions and settings:
-${SETTINGS_HELP}  --permission-mode MODE same as --mode
+${SETTINGS_HELP}${MCP_CONFIG_HELP}  --permission-mode MODE same as --mode
   --allowed-tools RULES, --allowedTools RULES        allow rules, comma or space separated (repeatable)
   --disallowed-tools RULES, --disallowedTools RULES  deny rules (a bare tool name hides the tool)
   --max-concurrency N    concurrency-safe calls at once (default 10)
@@ -91,6 +96,7 @@ export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
     strict: true,
     options: {
       ...SETTINGS_OPTIONS,
+      ...MCP_CONFIG_OPTIONS,
       print: { type: "boolean", short: "p" },
       provider: { type: "string" },
       model: { type: "string" },
@@ -144,8 +150,7 @@ export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
     throw new UsageError(`--provider: ${(err as Error).message}`);
   }
   const thinking = thinkingConfig(values.thinking, config.provider);
-  const tools = builtinTools();
-  for (const warning of settingsWarnings(settings, tools)) io.stderr.write(`armature: ${warning}\n`);
+  const provider = createProvider(config.provider, { ...config, ...(thinking ? { extraBody: { thinking } } : {}) });
 
   // Where the conversation lives: a new id, or the one resumed.
   const sessionsDir = resolve(cwd, values["session-dir"] ?? join(".armature", "sessions"));
@@ -185,6 +190,25 @@ export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
     }
     for (const warning of hooks.warnings) io.stderr.write(`armature: ${warning}\n`);
   }
+  // Sub-agent types: the user's own, and the project's once the project is trusted.
+  const home = settingsInput.home ?? homedir();
+  const claude = (values["settings-from"] ?? []).includes("claude");
+  const agentDirs = [
+    join(home, ".armature", "agents"),
+    ...(claude ? [join(home, ".claude", "agents")] : []),
+    ...(settings.loaded.trust.trusted ? [join(cwd, ".armature", "agents"), ...(claude ? [join(cwd, ".claude", "agents")] : [])] : []),
+  ];
+  const agentFiles = await loadAgentDefinitions(agentDirs);
+  for (const problem of agentFiles.errors) io.stderr.write(`armature: agent file left out: ${problem}\n`);
+  const tools = builtinTools({
+    subagents: { agents: agentFiles.agents, ...(hooks ? { hooks } : {}) },
+    // WebFetch answers its prompt with the run's model; WebSearch is the Anthropic server tool.
+    webFetch: { summarize: providerSummarizer(provider, config.model) },
+    ...(config.provider === "anthropic"
+      ? { webSearch: anthropicWebSearch({ model: config.model, ...(config.apiKey !== undefined ? { apiKey: config.apiKey } : {}), ...(config.baseURL !== undefined ? { baseURL: config.baseURL } : {}) }) }
+      : {}),
+  });
+  for (const warning of settingsWarnings(settings, tools)) io.stderr.write(`armature: ${warning}\n`);
   const session = createSession({
     sessionId,
     sessionDir: join(sessionsDir, sessionId),
@@ -199,13 +223,13 @@ export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
     model: config.model,
     // -p: a call that needs approval is denied (no approver); interactive: asked on the terminal.
     canUseTool: interactive ? terminalApprover(io) : undefined,
+    toolSource: await connectCliMcp(values, settings, cwd, io),
   });
   ref.session = session;
   const visible = session.context.options.tools.filter((t) => !isDeniedOutright(t, session.context.permissionContext)).map((t) => t.name);
   let system = values["system-prompt"] ?? (await buildSystemPrompt({ cwd, toolNames: visible }));
   if (values["append-system-prompt"] !== undefined) system = `${system}\n\n${values["append-system-prompt"]}`;
 
-  const provider = createProvider(config.provider, { ...config, ...(thinking ? { extraBody: { thinking } } : {}) });
   const run = {
     session,
     provider,

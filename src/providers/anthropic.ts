@@ -33,6 +33,9 @@ export function anthropicRequestBody(request: ModelRequest, extraBody: Json = {}
   return body;
 }
 
+/** The beta the API needs for `defer_loading` tools and `tool_reference` results. */
+export const TOOL_SEARCH_BETA = "advanced-tool-use-2025-11-20";
+
 /** Tools sent with their schema; a deferred tool (no schema yet) is listed to the model elsewhere. */
 function anthropicTools(tools: readonly AnthropicToolDefinition[]): Json[] {
   return tools.filter((t) => t.input_schema !== undefined).map((t) => ({ ...t }));
@@ -103,7 +106,12 @@ export class AnthropicProvider implements ModelProvider {
     let stopped = false;
     try {
       const client = await this.getClient();
-      const stream = await client.messages.create(anthropicRequestBody(request, this.options.extraBody), { signal: request.signal });
+      // Deferred tools (sent with defer_loading once ToolSearch loads them) need the tool-search beta.
+      const deferred = request.tools.some((t) => t.defer_loading === true);
+      const stream = await client.messages.create(anthropicRequestBody(request, this.options.extraBody), {
+        signal: request.signal,
+        ...(deferred ? { headers: { "anthropic-beta": TOOL_SEARCH_BETA } } : {}),
+      });
       for await (const event of stream) {
         switch (event.type) {
           case "message_start": {
