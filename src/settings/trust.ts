@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { chmod, mkdir, readFile, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { describeWidening, wideningValues } from "./project-policy.js";
@@ -155,6 +155,9 @@ async function scriptsNamed(lines: string[], dir: string): Promise<string[]> {
  * the project that a project hook or MCP server names. Deny and ask rules are not pinned: adding
  * one never makes a project untrusted.
  */
+/** Where a project keeps sub-agent definitions (loaded only once the project is trusted). */
+const PROJECT_AGENT_DIRS = [join(".armature", "agents"), join(".claude", "agents")];
+
 export async function projectFingerprint(dir: string): Promise<ProjectFingerprint> {
   const real = await realDir(dir);
   const entries: Record<string, string> = {};
@@ -200,6 +203,14 @@ export async function projectFingerprint(dir: string): Promise<ProjectFingerprin
   for (const script of await scriptsNamed(commands, real)) {
     const content = await readOptional(resolve(real, script));
     if (content !== undefined) entries[`script ${script}`] = sha(content);
+  }
+  // Sub-agent definitions (system prompts and tool lists the Agent tool loads from the project).
+  for (const agentsDir of PROJECT_AGENT_DIRS) {
+    const names = await readdir(join(real, agentsDir)).catch(() => [] as string[]);
+    for (const name of names.filter((n) => n.endsWith(".md")).sort()) {
+      const content = await readOptional(join(real, agentsDir, name));
+      if (content !== undefined) entries[`agent ${agentsDir}/${name}`] = sha(content);
+    }
   }
   const hash = sha(JSON.stringify(Object.entries(entries).sort(([a], [b]) => a.localeCompare(b))));
   return { dir: real, hash, entries, shown };
