@@ -106,6 +106,27 @@ describe("armature agent -p", () => {
     });
   });
 
+  it("--resume restores the session state too: a file read in one run can be edited in the next without reading it again", async () => {
+    await withTempDir(async (dir) => {
+      const file = join(dir, "notes.txt");
+      await writeFile(file, "alpha\n");
+      server = await startMockModelServer([
+        anthropicReply([{ type: "tool_use", id: "toolu_read", name: "Read", input: { file_path: file } }]),
+        anthropicReply([{ type: "text", text: "Read it." }]),
+        anthropicReply([{ type: "tool_use", id: "toolu_edit", name: "Edit", input: { file_path: file, old_string: "alpha", new_string: "beta" } }]),
+        anthropicReply([{ type: "text", text: "Edited." }]),
+      ]);
+      expect(await main(["agent", "-p", "read notes.txt", "--base-url", server.url, "--cwd", dir], captureIO())).toBe(0);
+      const { readdir } = await import("node:fs/promises");
+      const id = (await readdir(join(dir, ".armature", "sessions"))).find((n) => n.endsWith(".jsonl"))!.slice(0, -6);
+      const io = captureIO();
+      expect(await main(["agent", "-p", "change alpha to beta", "--resume", id, "--mode", "acceptEdits", "--base-url", server.url, "--cwd", dir], io)).toBe(0);
+      const editResult = (server.requests[3]!.body.messages as Array<{ content: Json[] }>).at(-1)!.content[0]!;
+      expect(editResult.is_error).not.toBe(true);
+      expect(await readFile(file, "utf8")).toBe("beta\n");
+    });
+  });
+
   it("text output, the prompt from stdin, --disallowedTools hides a tool, --resume and --continue reload the conversation", async () => {
     await withTempDir(async (dir) => {
       server = await startMockModelServer([
@@ -118,7 +139,7 @@ describe("armature agent -p", () => {
       expect(io.out).toBe("First answer.\n");
       const first = server.requests[0]!.body;
       expect((first.tools as Json[]).map((t) => t.name)).not.toContain("Bash");
-      expect((first.system as Json[])[0]!.text).toMatch(/Working directory: .*\n[\s\S]*Be terse\.$/);
+      expect((first.system as Json[])[0]!.text).toMatch(/Working directory: .*\n[\s\S]*Be terse\./);
 
       const sessions = join(dir, ".armature", "sessions");
       const { readdir } = await import("node:fs/promises");

@@ -13,6 +13,7 @@ import { createProvider, PROVIDER_NAMES, resolveProviderConfig, type ProviderCon
 import { isDeniedOutright } from "../registry/pool.js";
 import { permissionRuleIfMatcher } from "../session/hook-if.js";
 import { createSession, type Session } from "../session/session.js";
+import { openSessionDir, SessionDirError, type SessionDirHandle } from "../session/state-dir.js";
 import { loadAgentDefinitions } from "../tools/agent/index.js";
 import { builtinTools } from "../tools/index.js";
 import { anthropicWebSearch } from "../tools/web-search/index.js";
@@ -173,6 +174,15 @@ export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
   } catch (err) {
     throw new UsageError(`--session-dir: cannot use ${sessionsDir} as a folder: ${(err as Error).message}`);
   }
+  // The session's state (files read with their hashes, cwd, rules allowed "always", task records)
+  // is kept beside the conversation, so --resume goes on where the run stopped; one process at a time.
+  let stateDir: SessionDirHandle;
+  try {
+    stateDir = await openSessionDir(join(sessionsDir, sessionId));
+  } catch (err) {
+    if (err instanceof SessionDirError) throw new UsageError(`--resume: ${err.message}`);
+    throw err;
+  }
 
   let hooks: ConfiguredHookRunner | undefined;
   const ref: { session?: Session } = {};
@@ -224,6 +234,7 @@ export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
     // -p: a call that needs approval is denied (no approver); interactive: asked on the terminal.
     canUseTool: interactive ? terminalApprover(io) : undefined,
     toolSource: await connectCliMcp(values, settings, cwd, io),
+    ...(resumeId !== undefined && stateDir.snapshot ? { restore: stateDir.snapshot } : {}),
   });
   ref.session = session;
   const visible = session.context.options.tools.filter((t) => !isDeniedOutright(t, session.context.permissionContext)).map((t) => t.name);
@@ -248,5 +259,12 @@ export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
     return await runAgentOnce({ ...run, prompt: prompt! }, io, format, info);
   } finally {
     await session.close();
+    try {
+      await stateDir.save(session.snapshot());
+    } catch (err) {
+      io.stderr.write(`armature: could not save the session state in ${stateDir.dir}: ${(err as Error).message}\n`);
+    } finally {
+      stateDir.release();
+    }
   }
 }

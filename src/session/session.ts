@@ -286,7 +286,12 @@ export function createSession(options: SessionOptions): Session {
 
     deferredToolNames() {
       return context.options.tools
-        .filter((t) => !isSchemaLoaded(t, context) && !isDeniedOutright(t, context.permissionContext))
+        .filter(
+          (t) =>
+            !isSchemaLoaded(t, context) &&
+            !isDeniedOutright(t, context.permissionContext) &&
+            (context.options.canAskUser || !t.requiresUserInteraction()),
+        )
         .map((t) => t.name)
         .sort();
     },
