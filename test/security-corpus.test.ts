@@ -98,6 +98,9 @@ describe("security corpus", () => {
   const check = (c: CorpusCase, i: number): void => {
     const d = decisions[i]!;
     const shown = `${c.id} (${c.source}): ${JSON.stringify(d)}`;
+    // A call the tool refuses before any decision (its input does not validate) never runs: for an
+    // attack that is as good as a deny; for everything else the case itself is broken.
+    if (c.expect === "not-allow" && typeof d.error === "string" && d.error.includes("InputValidationError")) return;
     expect(d.error, shown).toBeUndefined();
     if (c.expect === "allow") expect(d.behavior, shown).toBe("allow");
     else if (c.expect === "deny") expect(d.behavior, shown).toBe("deny");

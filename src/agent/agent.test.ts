@@ -74,7 +74,8 @@ describe("runAgent against the Anthropic SDK and a scripted server", () => {
       // The requests the mock received.
       expect(server.requests).toHaveLength(4);
       for (const r of server.requests) {
-        expect(r.body.system).toEqual([{ type: "text", text: "SYSTEM", cache_control: { type: "ephemeral" } }]);
+        // The system prompt, then the names of the deferred tools (WebFetch is one: ToolSearch loads it).
+        expect(r.body.system).toEqual([{ type: "text", text: expect.stringMatching(/^SYSTEM\n\nThe following deferred tools are available via ToolSearch\.[\s\S]*\nWebFetch$/), cache_control: { type: "ephemeral" } }]);
         const tools = r.body.tools as Json[];
         expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["Bash", "Edit", "Grep", "Read"]));
         expect(tools.every((t) => t.cache_control === undefined && typeof t.input_schema === "object")).toBe(true);
