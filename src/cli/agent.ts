@@ -7,11 +7,8 @@ import { providerSummarizer } from "../agent/summarizer.js";
 import { buildSystemPrompt } from "../agent/system-prompt.js";
 import { conversationFile, latestConversationId, loadConversation, TranscriptError } from "../agent/transcript.js";
 import type { AgentMessage } from "../providers/model.js";
-import { HookConfigError } from "../hooks/config.js";
-import { createHookRunner, type ConfiguredHookRunner } from "../hooks/runner.js";
 import { createProvider, PROVIDER_NAMES, resolveProviderConfig, type ProviderConfig } from "../providers/create-provider.js";
 import { isDeniedOutright } from "../registry/pool.js";
-import { permissionRuleIfMatcher } from "../session/hook-if.js";
 import { createSession, type Session } from "../session/session.js";
 import { openSessionDir, SessionDirError, type SessionDirHandle } from "../session/state-dir.js";
 import { loadAgentDefinitions } from "../tools/agent/index.js";
@@ -23,7 +20,7 @@ import { OUTPUT_FORMATS, type OutputFormat } from "./agent-output.js";
 import { interactiveLoop } from "./agent-interactive.js";
 import { UsageError, type CliIO } from "./io.js";
 import { terminalApprover } from "./prompt.js";
-import { loadExecSettings, SETTINGS_HELP, SETTINGS_OPTIONS, settingsInputFrom, settingsWarnings } from "./settings.js";
+import { loadExecSettings, SETTINGS_HELP, SETTINGS_OPTIONS, settingsHooks, settingsInputFrom, settingsWarnings } from "./settings.js";
 
 export const AGENT_HELP = `Usage: armature agent [-p] [PROMPT] [options]
 
@@ -184,22 +181,8 @@ export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
     throw err;
   }
 
-  let hooks: ConfiguredHookRunner | undefined;
   const ref: { session?: Session } = {};
-  if (settings.hookConfigs.length > 0) {
-    try {
-      hooks = createHookRunner(settings.hookConfigs, {
-        projectDir: resolve(cwd),
-        env: settings.env,
-        ...settings.hookPolicy,
-        ifMatcher: permissionRuleIfMatcher(() => ref.session!.context),
-      });
-    } catch (err) {
-      if (err instanceof HookConfigError) throw new UsageError(err.message);
-      throw err;
-    }
-    for (const warning of hooks.warnings) io.stderr.write(`armature: ${warning}\n`);
-  }
+  const hooks = settingsHooks(settings, cwd, () => ref.session!.context, io);
   // Sub-agent types: the user's own, and the project's once the project is trusted.
   const home = settingsInput.home ?? homedir();
   const claude = (values["settings-from"] ?? []).includes("claude");

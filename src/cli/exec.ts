@@ -5,9 +5,6 @@ import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { parseTurnsFile, TurnParseError, type ParsedTurn } from "../providers/turns.js";
-import { HookConfigError } from "../hooks/config.js";
-import { createHookRunner, type ConfiguredHookRunner } from "../hooks/runner.js";
-import { permissionRuleIfMatcher } from "../session/hook-if.js";
 import { createSession, type Session } from "../session/session.js";
 import { exitOnSignals } from "../session/signals.js";
 import { openSessionDir, SessionDirError, type SessionDirHandle } from "../session/state-dir.js";
@@ -18,7 +15,7 @@ import { terminalApprover } from "./prompt.js";
 import { TEMP_HELP, tempSessionDir } from "./gc.js";
 import { offerTrust } from "./trust.js";
 import { connectCliMcp, MCP_CONFIG_HELP, MCP_CONFIG_OPTIONS } from "./mcp-config.js";
-import { loadExecSettings, SETTINGS_HELP, SETTINGS_OPTIONS, settingsInputFrom, settingsWarnings } from "./settings.js";
+import { loadExecSettings, SETTINGS_HELP, SETTINGS_OPTIONS, settingsHooks, settingsInputFrom, settingsWarnings } from "./settings.js";
 
 export const EXEC_HELP = `Usage: armature exec [FILE|-] [options]
 
@@ -95,21 +92,8 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
   const tools = builtinTools();
   for (const warning of settingsWarnings(settings, tools)) io.stderr.write(`armature: ${warning}\n`);
   if (values.interactive && !io.isTTY) throw new UsageError("--interactive needs a terminal; without one, calls that ask are denied");
-  let hooks: ConfiguredHookRunner | undefined;
-  if (settings.hookConfigs.length > 0) {
-    try {
-      hooks = createHookRunner(settings.hookConfigs, {
-        projectDir: resolve(cwd),
-        env: settings.env,
-        ...settings.hookPolicy,
-        ifMatcher: permissionRuleIfMatcher(() => session.context),
-      });
-    } catch (err) {
-      if (err instanceof HookConfigError) throw new UsageError(err.message);
-      throw err;
-    }
-    for (const warning of hooks.warnings) io.stderr.write(`armature: ${warning}\n`);
-  }
+  // The hooks' `if` matcher reads this session's context when a hook runs.
+  const hooks = settingsHooks(settings, cwd, () => session.context, io);
 
   let stateDir: SessionDirHandle | undefined;
   if (values["session-dir"] !== undefined) {

@@ -1,15 +1,11 @@
-import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { HookConfigError } from "../hooks/config.js";
-import { createHookRunner } from "../hooks/runner.js";
 import type { McpManager } from "../mcp/manager.js";
 import type { Approver } from "../permissions/types.js";
-import { permissionRuleIfMatcher } from "../session/hook-if.js";
 import { createSession, type DynamicToolSource, type Session } from "../session/session.js";
 import { builtinTools } from "../tools/index.js";
 import { UsageError, type CliIO } from "./io.js";
 import { connectCliMcp, MCP_CONFIG_HELP, MCP_CONFIG_OPTIONS } from "./mcp-config.js";
-import { loadExecSettings, SETTINGS_HELP, SETTINGS_OPTIONS, settingsInputFrom, settingsWarnings, type ExecSettings } from "./settings.js";
+import { loadExecSettings, SETTINGS_HELP, SETTINGS_OPTIONS, settingsHooks, settingsInputFrom, settingsWarnings, type ExecSettings } from "./settings.js";
 
 export const MCP_HELP = `Usage: armature mcp serve [options]
 
@@ -42,18 +38,10 @@ function sharedSource(manager: McpManager | undefined): DynamicToolSource | unde
   return { tools: () => manager.tools(), onToolsChanged: (l) => manager.onToolsChanged(l), close: async () => {} };
 }
 
-function sessionFactory(settings: ExecSettings, cwd: string, manager: McpManager | undefined): (approver: Approver) => Session {
+function sessionFactory(settings: ExecSettings, cwd: string, manager: McpManager | undefined, io: CliIO): (approver: Approver) => Session {
   return (approver) => {
     const holder: { session?: Session } = {};
-    let hooks;
-    if (settings.hookConfigs.length > 0) {
-      hooks = createHookRunner(settings.hookConfigs, {
-        projectDir: resolve(cwd),
-        env: settings.env,
-        ...settings.hookPolicy,
-        ifMatcher: permissionRuleIfMatcher(() => holder.session!.context),
-      });
-    }
+    const hooks = settingsHooks(settings, cwd, () => holder.session!.context, io);
     const session = createSession({
       cwd,
       tools: builtinTools(),
@@ -104,19 +92,14 @@ export async function mcpCommand(argv: string[], io: CliIO, stop: Promise<void> 
   const cwd = settingsInput.cwd;
   const settings = await loadExecSettings(settingsInput);
   for (const warning of settingsWarnings(settings, builtinTools())) io.stderr.write(`armature: ${warning}\n`);
-  const makeSession = sessionFactory(settings, cwd, undefined);
-  try {
-    // Hook configuration errors show before anything is served.
-    await makeSession(async () => ({ behavior: "deny" })).close();
-  } catch (err) {
-    if (err instanceof HookConfigError) throw new UsageError(err.message);
-    throw err;
-  }
+  const makeSession = sessionFactory(settings, cwd, undefined, io);
+  // Hook configuration errors show before anything is served.
+  await makeSession(async () => ({ behavior: "deny" })).close();
   const manager = await connectCliMcp(values, settings, cwd, io);
   const options = { includeMcpTools: values["include-mcp-tools"] === true };
   const { serveHttp, serveStdio } = await import("../mcp/serve-transports.js");
   try {
-    const factory = sessionFactory(settings, cwd, manager);
+    const factory = sessionFactory(settings, cwd, manager, io);
     if (!http) {
       await Promise.race([serveStdio(factory, options), stop]);
       return 0;

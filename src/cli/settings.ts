@@ -5,7 +5,11 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { ruleWarnings } from "../permissions/rule.js";
 import { PERMISSION_MODES, type Tool } from "../tool/types.js";
-import { UsageError } from "./io.js";
+import { HookConfigError } from "../hooks/config.js";
+import { createHookRunner, type ConfiguredHookRunner } from "../hooks/runner.js";
+import { permissionRuleIfMatcher } from "../session/hook-if.js";
+import type { ToolUseContext } from "../tool/types.js";
+import { UsageError, type CliIO } from "./io.js";
 
 /** The options `exec` and `permissions` share: where settings come from and what the command line adds. */
 export const SETTINGS_OPTIONS = {
@@ -153,4 +157,27 @@ export function settingsErrorMessage(err: SettingsError): string {
   if (err.file !== "command line") return err.message;
   const m = /^permissions\.(allow|ask|deny)/.exec(err.key ?? "");
   return m ? `--${m[1]}: ${err.problem}` : `${err.key ?? "command line"}: ${err.problem}`;
+}
+
+/**
+ * The settings' hooks as a runner (undefined without any), its warnings on stderr; a hook's `if`
+ * rule reads the context `context()` returns when the hook runs. A bad `hooks` object is a
+ * usage error naming the file and key.
+ */
+export function settingsHooks(settings: ExecSettings, cwd: string, context: () => ToolUseContext, io: CliIO): ConfiguredHookRunner | undefined {
+  if (settings.hookConfigs.length === 0) return undefined;
+  let hooks: ConfiguredHookRunner;
+  try {
+    hooks = createHookRunner(settings.hookConfigs, {
+      projectDir: resolve(cwd),
+      env: settings.env,
+      ...settings.hookPolicy,
+      ifMatcher: permissionRuleIfMatcher(context),
+    });
+  } catch (err) {
+    if (err instanceof HookConfigError) throw new UsageError(err.message);
+    throw err;
+  }
+  for (const warning of hooks.warnings) io.stderr.write(`armature: ${warning}\n`);
+  return hooks;
 }
