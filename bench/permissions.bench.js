@@ -84,7 +84,8 @@ files.forEach((file, n) => {
   const list = (b) => Array.from({ length: 34 }, (_, i) => `Bash(${verbs[i % verbs.length]} ${b}${n}x${i} *)`);
   writeFileSync(file, JSON.stringify({ permissions: { allow: list("a"), ask: list("k"), deny: list("d"), additionalDirectories: [`../d${n}`] }, env: { [`V${n}`]: "1" }, hooks: { PreToolUse: [] } }));
 });
-const options = { cwd: proj, home, managedPath, cli: { settingsFile: files[1], allow: ["Bash(ls *)"] } };
+// A trusted project: its own allow rules, env and directories count (an untrusted one may only restrict).
+const options = { cwd: proj, home, managedPath, trustProject: true, cli: { settingsFile: files[1], allow: ["Bash(ls *)"] } };
 const loaded = await loadSettings(options);
 if (loaded.rules.length !== 5 * 102 + 1) throw new Error(`bench setup: ${loaded.rules.length} rules`);
 const loadTimes = await timeRuns(() => loadSettings(options), { runs: 200, warmup: 20 });
