@@ -4,6 +4,7 @@ import { posix } from "node:path";
 import type { ShellCommandFacts, ShellSubcommand } from "../../../tool/types.js";
 import { fallbackSegments } from "./fallback.js";
 import { readOnlyObjection } from "./read-only.js";
+import { isReadOnlyToolInvocation } from "./read-only-tools.js";
 import { isModelledCommand, ruleTextsOf } from "./rule-texts.js";
 import { commandTargets, type Targets } from "./targets.js";
 import { newWalkState, type SimpleCommand } from "./command.js";
@@ -197,6 +198,6 @@ function ruleFacts(cmd: SimpleCommand): Pick<ShellSubcommand, "ruleTexts" | "opa
   const first = cmd.words[0];
   if (!first || cmd.declaration) return {};
   const ruleTexts = ruleTextsOf(cmd.words);
-  const opaque = !first.isStatic || !isModelledCommand(first.text);
+  const opaque = !first.isStatic || (!isModelledCommand(first.text) && !isReadOnlyToolInvocation(cmd.words));
   return { ...(ruleTexts.length > 0 ? { ruleTexts } : {}), ...(opaque ? { opaque } : {}) };
 }

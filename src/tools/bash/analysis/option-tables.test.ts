@@ -145,6 +145,12 @@ describe("class 7: global options and wrappers", () => {
     expect(sub("ls -la").opaque).toBeUndefined();
     expect(sub("git status").opaque).toBeUndefined();
     expect(sub("prlimit ls").opaque).toBeUndefined();
+    // Developer tools are seen into only where the invocation is a modelled read-only one.
+    expect(sub("npm ls --depth=0").opaque).toBeUndefined();
+    expect(sub("docker ps -a").opaque).toBeUndefined();
+    expect(sub("docker exec web rm -rf /").opaque).toBe(true);
+    expect(sub("kubectl --context x delete pod a").opaque).toBe(true);
+    expect(sub("node -e 1").opaque).toBe(true);
   });
 
   it("wrappers that do not run a command have no inner subcommand", () => {

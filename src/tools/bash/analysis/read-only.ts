@@ -6,6 +6,7 @@ import { gitObjection } from "./git.js";
 import { findOption, parseCommand, tableObjection, xxdParse, type ParsedArgs } from "./options.js";
 import { sedScriptObjection } from "./sed.js";
 import { jqCommandObjection } from "./lang/jq.js";
+import { TOOL_CHECKERS } from "./read-only-tools.js";
 import { readBuiltinObjection } from "./shell-state.js";
 import { tarParse } from "./tar.js";
 import type { Redirect, SimpleCommand } from "./command.js";
@@ -169,7 +170,11 @@ export function isWriteRedirect(r: Redirect): boolean {
   return OUTPUT_OPS.has(r.op);
 }
 
-/** Whether the classifier knows this command (read-only always, or by a checker of its own). */
+/**
+ * Whether the classifier knows this command (read-only always, or by a checker of its own). The
+ * developer tools of read-only-tools.ts are not counted: their other subcommands run anything
+ * (`npm test`, `docker exec`), so they stay opaque unless the invocation itself is read-only.
+ */
 export function hasReadOnlyModel(name: string): boolean {
   return ALWAYS_READ_ONLY.has(name) || Object.hasOwn(CHECKERS, name);
 }
@@ -206,7 +211,7 @@ export function readOnlyObjection(cmd: SimpleCommand): string | undefined {
     if (objection) return objection;
   }
   if (ALWAYS_READ_ONLY.has(name)) return undefined;
-  const checker = CHECKERS[name];
+  const checker = Object.hasOwn(TOOL_CHECKERS, name) ? TOOL_CHECKERS[name] : CHECKERS[name];
   if (!checker) return `${name} is not a known read-only command`;
   return checker(cmd.words);
 }
