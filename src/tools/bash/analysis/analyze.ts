@@ -3,6 +3,8 @@
 import { posix } from "node:path";
 import type { ShellCommandFacts, ShellSubcommand } from "../../../tool/types.js";
 import { fallbackSegments } from "./fallback.js";
+import { tableFor, wrapperTable } from "./commands/index.js";
+import { parseCommand } from "./options.js";
 import { readOnlyObjection } from "./read-only.js";
 import { isReadOnlyToolInvocation } from "./read-only-tools.js";
 import { isModelledCommand, ruleTextsOf } from "./rule-texts.js";
@@ -84,6 +86,11 @@ export function analyzeCommand(command: string): ShellCommandFacts {
   for (const cmd of state.commands) {
     const objection = readOnlyObjection(cmd);
     if (objection) reasons.push(objection);
+    const refused = refusedArgv(cmd);
+    if (refused) {
+      complete = false;
+      reasons.push(refused);
+    }
     const targets = commandTargets(cmd, backup);
     subcommands.push(toSubcommand(cmd, targets));
     const loopValues = (paths: string[]): string[] => paths.flatMap((p) => substituteLoopVariables(state, p));
@@ -191,6 +198,21 @@ function toSubcommand(cmd: SimpleCommand, targets: Targets): ShellSubcommand {
     targets: { read: targets.read, write: targets.write },
     ...ruleFacts(cmd),
   };
+}
+
+/**
+ * An argv its command's option table cannot read (an unknown or ambiguous option, a missing
+ * value): the real tool refuses it, or it is a version the table does not know. Either way what
+ * the command does is not known, so the analysis is incomplete (the decision is at least ask).
+ * git, tar and xxd are read by their own parsers, which report their own errors.
+ */
+function refusedArgv(cmd: SimpleCommand): string | undefined {
+  const first = cmd.words[0];
+  if (!first?.isStatic || cmd.declaration) return undefined;
+  const name = first.text;
+  if (name === "git" || name === "tar" || name === "xxd" || tableFor(name) === undefined || wrapperTable(name) !== undefined) return undefined;
+  const error = parseCommand(name, cmd.words).errors[0];
+  return error === undefined ? undefined : `${name}: ${error}, so what it does is not known`;
 }
 
 /** Rule texts with global options removed, and whether the command is opaque to the analysis. */
