@@ -158,3 +158,26 @@ describe("class 7: global options and wrappers", () => {
     expect(analyzeCommand("prlimit --pid 123 --nofile=10").subcommands).toHaveLength(1);
   });
 });
+
+describe("argv the real tool refuses", () => {
+  it.each([
+    "wget --ou .git/hooks/post-checkout http://127.0.0.1:9/x",
+    "valgrind --log=.git/hooks/pre-commit ls",
+    "grep -r. .",
+    "rg --fo k",
+    "cp -r. ../other",
+  ])("%s leaves the analysis incomplete", (c) => {
+    const r = analyzeCommand(c);
+    expect(r.complete).toBe(false);
+    expect(r.readOnly).toBe(false);
+  });
+
+  it.each(["grep -rn TODO src", "rg --follow k", "wget -O out.html http://127.0.0.1:9/x", "valgrind --leak-check=full ls", "date -Ihours"])("%s stays complete", (c) => {
+    expect(analyzeCommand(c).complete).toBe(true);
+  });
+
+  it("date -I with a format date does not know is not read-only", () => {
+    expect(analyzeCommand("date -I123123592030").readOnly).toBe(false);
+    expect(analyzeCommand("date -Ih").readOnly).toBe(true);
+  });
+});

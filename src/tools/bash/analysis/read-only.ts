@@ -78,7 +78,14 @@ const CHECKERS: Record<string, Checker> = {
     return files.length > 0 ? "tee writes files" : undefined;
   },
   date: (words) => {
-    if (parsedFor("date", words).operands.some((o) => !o.word.text.startsWith("+"))) return "date with an operand sets the clock";
+    const parsed = parsedFor("date", words);
+    if (parsed.operands.some((o) => !o.word.text.startsWith("+"))) return "date with an operand sets the clock";
+    // `-I[FMT]`, `--rfc-3339=FMT`: date refuses a format it does not know (argmatch: a prefix of one it knows).
+    for (const o of parsed.options) {
+      const formats = o.name === "-I" || o.name === "--iso-8601" ? ["hours", "minutes", "date", "seconds", "ns"] : o.name === "--rfc-3339" ? ["date", "seconds", "ns"] : [];
+      const v = o.value?.text;
+      if (v !== undefined && formats.length > 0 && (v === "" || !formats.some((f) => f.startsWith(v)))) return `date ${o.name} ${v}: not a format date knows, so what it does is not known`;
+    }
     return undefined;
   },
   hostname: (words) => {
