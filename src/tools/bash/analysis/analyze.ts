@@ -4,6 +4,7 @@ import { posix } from "node:path";
 import type { ShellCommandFacts, ShellSubcommand } from "../../../tool/types.js";
 import { fallbackSegments } from "./fallback.js";
 import { tableFor, wrapperTable } from "./commands/index.js";
+import { parseGit } from "./git-argv.js";
 import { parseCommand } from "./options.js";
 import { readOnlyObjection } from "./read-only.js";
 import { isReadOnlyToolInvocation } from "./read-only-tools.js";
@@ -210,7 +211,15 @@ function refusedArgv(cmd: SimpleCommand): string | undefined {
   const first = cmd.words[0];
   if (!first?.isStatic || cmd.declaration) return undefined;
   const name = first.text;
-  if (name === "git" || name === "tar" || name === "xxd" || tableFor(name) === undefined || wrapperTable(name) !== undefined) return undefined;
+  if (name === "git") {
+    const git = parseGit(cmd.words);
+    const error = git.globals.errors[0] ?? (git.complete ? git.parsed.errors[0] : undefined);
+    return error === undefined ? undefined : `git${git.sub === undefined ? "" : ` ${git.sub}`}: ${error}, so what it does is not known`;
+  }
+  // find's options -H/-L/-P are whole words; `-L.` is an unknown predicate, which find refuses.
+  const glued = name === "find" ? cmd.words.find((w) => /^-[HLP]./.test(w.text)) : undefined;
+  if (glued) return `find: unknown predicate ${glued.text}, so what it does is not known`;
+  if (name === "tar" || name === "xxd" || tableFor(name) === undefined || wrapperTable(name) !== undefined) return undefined;
   const error = parseCommand(name, cmd.words).errors[0];
   return error === undefined ? undefined : `${name}: ${error}, so what it does is not known`;
 }

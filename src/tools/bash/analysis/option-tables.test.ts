@@ -166,13 +166,15 @@ describe("argv the real tool refuses", () => {
     "grep -r. .",
     "rg --fo k",
     "cp -r. ../other",
+    "git cat-file --batc --ba",
+    "find -L. -name key",
   ])("%s leaves the analysis incomplete", (c) => {
     const r = analyzeCommand(c);
     expect(r.complete).toBe(false);
     expect(r.readOnly).toBe(false);
   });
 
-  it.each(["grep -rn TODO src", "rg --follow k", "wget -O out.html http://127.0.0.1:9/x", "valgrind --leak-check=full ls", "date -Ihours"])("%s stays complete", (c) => {
+  it.each(["grep -rn TODO src", "rg --follow k", "wget -O out.html http://127.0.0.1:9/x", "valgrind --leak-check=full ls", "date -Ihours", "git cat-file --batch-check", "find -L . -name key"])("%s stays complete", (c) => {
     expect(analyzeCommand(c).complete).toBe(true);
   });
 
