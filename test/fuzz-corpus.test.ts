@@ -2,60 +2,42 @@ import { describe, expect, it } from "vitest";
 import { fuzzCorpus } from "./fuzz/fuzz-corpus.js";
 
 /**
- * Option-operator findings (long-option abbreviation, attached vs separate values) that hold
- * until the declarative option tables of issue 8 (branch i8-tables) are merged: `id|JSON command`.
- * Printed by the test; delete the list after that merge (the test then requires none). Some are
- * not equivalent rewrites (the `attach` operator cannot know which short options take a value:
- * `grep -r. .` is an invalid option, which the tool refuses), some are real class-1/2 holes
- * (`diff --to=secret/key x` is `--to-file`; `git cat-file --batc…`).
+ * Option-operator mutations (long-option abbreviation, attached vs separate values) that the
+ * analysis allows but that are not equivalent to the attack they come from: the `attach`
+ * operator cannot know which short options take a value, so it glues an operand onto an option
+ * cluster and the real tool reads something else. Each was run against the real tool (bash 5,
+ * GNU coreutils, util-linux, Info-ZIP): it refuses the argv or does something harmless, and
+ * nothing the attack wanted happens. `id|JSON command` — reason. Any other allowed mutation of
+ * an attack fails the test. Ambiguous or unknown options (`wget --ou`, `valgrind --log=`,
+ * `rg --fo`, `grep -r.`) are not here: an argv the option table cannot read asks in every mode.
  */
-const KNOWN_HOLES_UNTIL_OPTION_TABLES = new Set<string>([
-  // Mutations of the option-table cases (merged 2026-12-01): the abbreviation and attach
-  // operators make these ambiguous or malformed for the real tool, which refuses them; the
-  // analysis must say "ask" for them all the same. Open: see the closing note of issue 8.
-  "c1-wget-output-docu|\"wget --ou .git/hooks/post-checkout http://127.0.0.1:9/x\"",
-  "c2-date-I-sets-clock|\"date -I123123592030\"",
-  "c7-valgrind-log-file|\"valgrind --log=.git/hooks/pre-commit ls\"",
-  "c7-valgrind-log-file|\"valgrind --lo=.git/hooks/pre-commit ls\"",
-  "c7-unshare-rm|\"unshare -rrm -rf /\"",
-  "review-cp-r-read-deny-bypass|\"cp -r. ../other\"",
-  "review-grep-r-dot-read-deny-bypass|\"grep -r. .\"",
-  "review-grep-r-dot-read-deny|\"grep -r. .\"",
-  "review-readlink-outside|\"readlink -f{R}/secrets/key\"",
-  "review-zip-outside|\"zip -rout.zip {R}/secrets\"",
-  "review-zip-r-read-deny-bypass|\"zip -rout.zip .\"",
-  "review2-cp-backup-env-suffix|\"SIMPLE_BACKUP_SUFFIX=t cp -bx .gi\"",
-  "review2-git-content-6|\"git cat-file --batc --ba\"",
-  "review2-git-content-6|\"git cat-file --batch-all-objects --ba\"",
-  "review2-option-read-14|\"od -An -csecret/key\"",
-  "review2-option-read-15|\"hexdump -Csecret/key\"",
-  "review2-option-read-23|\"diff -r. src\"",
-  "review2-option-read-5|\"diff --to=secret/key x\"",
-  "review2-path-test-0|\"test -ssecret/key\"",
-  "review2-path-test-1|\"[ -fsecret/key ]\"",
-  "review2-path-test-3|\"git ls-files -ssecret\"",
-  "review2026-12-c4-expand-aliases|\"shopt -sexpand_aliases; alias ls='touch pwned'\\nls\"",
-  "review2026-12-c4-mapfile-name|\"mapfile -t'a[$(touch pwned)]' < README.md\"",
-  "review2026-12-c4-test-v|\"test -v'a[$(touch pwned)]'\"",
-  "review2026-12-c6-find-L|\"find -L. -name key\"",
-  "review2026-12-c6-rg-follow|\"rg --fo k\"",
-  "review2026-12-c6-rg-follow|\"rg --fol k\"",
-  "tree-write-above-edit-deny-8|\"rsync -a/tmp/x/ ./\"",
-  "tree-write-protected-unzip|\"unzip -oa.zip\"",
-  "wrap-deny-bash-c|\"bash -c'rm -rf src'\"",
-  "wrap-deny-sh-c|\"sh -c\\\"rm -rf src\\\"\"",
+const ACCEPTED_NON_EQUIVALENT_MUTATIONS = new Map<string, string>([
+  ["wrap-deny-bash-c|\"bash -c'rm -rf src'\"", "bash reads `-crm -rf src` as options: `- : invalid option`, nothing runs"],
+  ["wrap-deny-sh-c|\"sh -c\\\"rm -rf src\\\"\"", "sh reads `-crm -rf src` as options: illegal option, nothing runs"],
+  ["review-zip-r-read-deny-bypass|\"zip -rout.zip .\"", "zip reads -r -o -u -t with `.zip` as the -t date: invalid date, nothing is read"],
+  ["review-zip-outside|\"zip -rout.zip {R}/secrets\"", "zip reads -r -o -u -t with `.zip` as the -t date: invalid date, nothing is read"],
+  ["tree-write-above-edit-deny-8|\"rsync -a/tmp/x/ ./\"", "rsync (popt) refuses the unknown option `-/`, nothing is copied"],
+  ["tree-write-protected-unzip|\"unzip -oa.zip\"", "unzip reads -o -a -. -z -i -p with no archive: prints its usage, nothing is extracted"],
+  ["review2-cp-backup-env-suffix|\"SIMPLE_BACKUP_SUFFIX=t cp -bx .gi\"", "cp -b -x with one operand: missing destination, nothing is written"],
+  ["review2-option-read-15|\"hexdump -Csecret/key\"", "hexdump reads -C -s `ecret/key`: fails to parse the offset, no file is read"],
+  ["review2-path-test-0|\"test -ssecret/key\"", "one argument: test checks that the string is non-empty, the file is not looked at"],
+  ["review2-path-test-1|\"[ -fsecret/key ]\"", "one argument: [ checks that the string is non-empty, the file is not looked at"],
+  ["review2026-12-c4-mapfile-name|\"mapfile -t'a[$(touch pwned)]' < README.md\"", "mapfile reads `-ta[…` as options: `-a: invalid option`, the subscript is never evaluated"],
+  ["review2026-12-c4-test-v|\"test -v'a[$(touch pwned)]'\"", "one argument: a string test, the subscript is never evaluated (no file created)"],
+  ["review2026-12-c4-expand-aliases|\"shopt -sexpand_aliases; alias ls='touch pwned'\\nls\"", "shopt reads `-sexpand_aliases` as options: `-e: invalid option`, aliases stay off, ls runs"],
+  ["c7-unshare-rm|\"unshare -rrm -rf /\"", "unshare -r -r -m -r -f runs `/`: execve fails (Permission denied), rm never runs"],
 ]);
 
 describe("fuzzed security corpus (bounded: fixed seed)", () => {
   it("no semantics-preserving mutation of an attack is allowed", async () => {
     const r = await fuzzCorpus({ seed: 20261201, mutations: 2, depth: 2 });
     const holes = [...new Set(r.optionAllowed.map((f) => `${f.id}|${JSON.stringify(f.command)}`))];
-    const unknown = holes.filter((h) => !KNOWN_HOLES_UNTIL_OPTION_TABLES.has(h));
+    const unknown = holes.filter((h) => !ACCEPTED_NON_EQUIVALENT_MUTATIONS.has(h));
     console.log(
       `fuzz: ${r.attacksRun} attack mutations, ${r.allowed.length} allowed; ${r.optionAllowed.length} option-operator holes ` +
-        `(${KNOWN_HOLES_UNTIL_OPTION_TABLES.size} listed in KNOWN_HOLES_UNTIL_OPTION_TABLES); ` +
+        `(${ACCEPTED_NON_EQUIVALENT_MUTATIONS.size} listed as accepted non-equivalent mutations); ` +
         `controls: ${r.controlsAllowed}/${r.controlsRun} mutations still allowed` +
-        (holes.length > 0 ? `\n  option holes:\n  ${holes.join("\n  ")}` : ""),
+        (holes.length > 0 ? `\n  option-operator findings:\n  ${holes.map((h) => `${h} — ${ACCEPTED_NON_EQUIVALENT_MUTATIONS.get(h) ?? "NOT ACCEPTED"}`).join("\n  ")}` : ""),
     );
     expect(r.errors).toEqual([]);
     expect(r.attacksRun).toBeGreaterThan(500);

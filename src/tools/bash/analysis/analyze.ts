@@ -3,7 +3,11 @@
 import { posix } from "node:path";
 import type { ShellCommandFacts, ShellSubcommand } from "../../../tool/types.js";
 import { fallbackSegments } from "./fallback.js";
+import { tableFor, wrapperTable } from "./commands/index.js";
+import { parseGit } from "./git-argv.js";
+import { parseCommand } from "./options.js";
 import { readOnlyObjection } from "./read-only.js";
+import { isReadOnlyToolInvocation } from "./read-only-tools.js";
 import { isModelledCommand, ruleTextsOf } from "./rule-texts.js";
 import { commandTargets, type Targets } from "./targets.js";
 import { newWalkState, type SimpleCommand } from "./command.js";
@@ -83,6 +87,11 @@ export function analyzeCommand(command: string): ShellCommandFacts {
   for (const cmd of state.commands) {
     const objection = readOnlyObjection(cmd);
     if (objection) reasons.push(objection);
+    const refused = refusedArgv(cmd);
+    if (refused) {
+      complete = false;
+      reasons.push(refused);
+    }
     const targets = commandTargets(cmd, backup);
     subcommands.push(toSubcommand(cmd, targets));
     const loopValues = (paths: string[]): string[] => paths.flatMap((p) => substituteLoopVariables(state, p));
@@ -192,11 +201,34 @@ function toSubcommand(cmd: SimpleCommand, targets: Targets): ShellSubcommand {
   };
 }
 
+/**
+ * An argv its command's option table cannot read (an unknown or ambiguous option, a missing
+ * value): the real tool refuses it, or it is a version the table does not know. Either way what
+ * the command does is not known, so the analysis is incomplete (the decision is at least ask).
+ * git, tar and xxd are read by their own parsers, which report their own errors.
+ */
+function refusedArgv(cmd: SimpleCommand): string | undefined {
+  const first = cmd.words[0];
+  if (!first?.isStatic || cmd.declaration) return undefined;
+  const name = first.text;
+  if (name === "git") {
+    const git = parseGit(cmd.words);
+    const error = git.globals.errors[0] ?? (git.complete ? git.parsed.errors[0] : undefined);
+    return error === undefined ? undefined : `git${git.sub === undefined ? "" : ` ${git.sub}`}: ${error}, so what it does is not known`;
+  }
+  // find's options -H/-L/-P are whole words; `-L.` is an unknown predicate, which find refuses.
+  const glued = name === "find" ? cmd.words.find((w) => /^-[HLP]./.test(w.text)) : undefined;
+  if (glued) return `find: unknown predicate ${glued.text}, so what it does is not known`;
+  if (name === "tar" || name === "xxd" || tableFor(name) === undefined || wrapperTable(name) !== undefined) return undefined;
+  const error = parseCommand(name, cmd.words).errors[0];
+  return error === undefined ? undefined : `${name}: ${error}, so what it does is not known`;
+}
+
 /** Rule texts with global options removed, and whether the command is opaque to the analysis. */
 function ruleFacts(cmd: SimpleCommand): Pick<ShellSubcommand, "ruleTexts" | "opaque"> {
   const first = cmd.words[0];
   if (!first || cmd.declaration) return {};
   const ruleTexts = ruleTextsOf(cmd.words);
-  const opaque = !first.isStatic || !isModelledCommand(first.text);
+  const opaque = !first.isStatic || (!isModelledCommand(first.text) && !isReadOnlyToolInvocation(cmd.words));
   return { ...(ruleTexts.length > 0 ? { ruleTexts } : {}), ...(opaque ? { opaque } : {}) };
 }

@@ -77,6 +77,15 @@ describe("getopt: GNU getopt_long", () => {
     expect(canonical(parse(["--foo", "x", "y"], { partial: true }))).toEqual(["--foo", "--", "x", "y"]);
     expect(canonical(parse(["--foo", "x", "y"], { partial: true, unknownTakesValue: true }))).toEqual(["--foo=x", "--", "y"]);
   });
+
+  it("partial tables: an unknown name that is a prefix of listed ones is an error (the tool refuses it, or which one is not known)", () => {
+    const VALGRIND: CommandTable = { partial: true, style: "exact", long: ["log-file=?", "log-fd=?", "tool=?"] };
+    expect(parse(["--log=x", "ls"], VALGRIND).errors).toEqual(["unknown option --log"]);
+    expect(parse(["--lo=x", "ls"], VALGRIND).errors).toEqual(["unknown option --lo"]);
+    expect(parse(["--leak-check=full", "ls"], VALGRIND).errors).toEqual([]);
+    expect(parse(["--log-file=x", "ls"], VALGRIND).errors).toEqual([]);
+    expect(parse(["--out", "x"], { partial: true, long: ["output-file=", "output-document="] }).errors.length).toBe(1);
+  });
 });
 
 describe("getopt: git parse-options", () => {

@@ -138,7 +138,9 @@ export function getopt(words: readonly Word[], table: CommandTable, start = 1): 
       const given = eq === -1 ? t.slice(2) : t.slice(2, eq);
       const m = matchLong(table, c, given);
       if ("error" in m) {
-        if (!table.partial) out.errors.push(m.error);
+        // A partial table lists only some options, so an unknown name is no error, unless it is a
+        // prefix of listed ones: the tool refuses it (exact names, or ambiguous) or we cannot tell which.
+        if (!table.partial || (given !== "" && c.long.some((l) => l.name.startsWith(given)))) out.errors.push(m.error);
         if (eq === -1 && table.unknownTakesValue && i + 1 < words.length) {
           out.options.push({ name: `--${given}`, value: words[i + 1] as Word, index: i });
           i++;

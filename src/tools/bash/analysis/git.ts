@@ -98,6 +98,12 @@ export function gitObjection(words: Word[]): string | undefined {
     case "notes":
       if (positional[0] === "list" || positional[0] === "show") return undefined;
       return "git notes may change notes";
+    case "submodule": {
+      // `git submodule [--quiet] status [--cached] [--recursive] [--] [path…]` only reads (like status).
+      const bad = parsed.options.find((o) => !/^(-q|--quiet|--cached|--recursive)$/.test(o.name));
+      if (positional[0] === "status" && bad === undefined) return undefined;
+      return `git submodule ${positional[0] ?? ""} is not known to be read-only`.trimEnd();
+    }
     case "symbolic-ref":
       if (positional.length <= 1 && !findOption(parsed, "d", ["delete"])) return undefined;
       return "git symbolic-ref with a target changes a ref";

@@ -145,10 +145,41 @@ describe("class 7: global options and wrappers", () => {
     expect(sub("ls -la").opaque).toBeUndefined();
     expect(sub("git status").opaque).toBeUndefined();
     expect(sub("prlimit ls").opaque).toBeUndefined();
+    // Developer tools are seen into only where the invocation is a modelled read-only one.
+    expect(sub("npm ls --depth=0").opaque).toBeUndefined();
+    expect(sub("docker ps -a").opaque).toBeUndefined();
+    expect(sub("docker exec web rm -rf /").opaque).toBe(true);
+    expect(sub("kubectl --context x delete pod a").opaque).toBe(true);
+    expect(sub("node -e 1").opaque).toBe(true);
   });
 
   it("wrappers that do not run a command have no inner subcommand", () => {
     expect(analyzeCommand("taskset -p 1 123").subcommands).toHaveLength(1);
     expect(analyzeCommand("prlimit --pid 123 --nofile=10").subcommands).toHaveLength(1);
+  });
+});
+
+describe("argv the real tool refuses", () => {
+  it.each([
+    "wget --ou .git/hooks/post-checkout http://127.0.0.1:9/x",
+    "valgrind --log=.git/hooks/pre-commit ls",
+    "grep -r. .",
+    "rg --fo k",
+    "cp -r. ../other",
+    "git cat-file --batc --ba",
+    "find -L. -name key",
+  ])("%s leaves the analysis incomplete", (c) => {
+    const r = analyzeCommand(c);
+    expect(r.complete).toBe(false);
+    expect(r.readOnly).toBe(false);
+  });
+
+  it.each(["grep -rn TODO src", "rg --follow k", "wget -O out.html http://127.0.0.1:9/x", "valgrind --leak-check=full ls", "date -Ihours", "git cat-file --batch-check", "find -L . -name key"])("%s stays complete", (c) => {
+    expect(analyzeCommand(c).complete).toBe(true);
+  });
+
+  it("date -I with a format date does not know is not read-only", () => {
+    expect(analyzeCommand("date -I123123592030").readOnly).toBe(false);
+    expect(analyzeCommand("date -Ih").readOnly).toBe(true);
   });
 });

@@ -6,6 +6,7 @@ import { gitObjection } from "./git.js";
 import { findOption, parseCommand, tableObjection, xxdParse, type ParsedArgs } from "./options.js";
 import { sedScriptObjection } from "./sed.js";
 import { jqCommandObjection } from "./lang/jq.js";
+import { TOOL_CHECKERS } from "./read-only-tools.js";
 import { readBuiltinObjection } from "./shell-state.js";
 import { tarParse } from "./tar.js";
 import type { Redirect, SimpleCommand } from "./command.js";
@@ -77,7 +78,14 @@ const CHECKERS: Record<string, Checker> = {
     return files.length > 0 ? "tee writes files" : undefined;
   },
   date: (words) => {
-    if (parsedFor("date", words).operands.some((o) => !o.word.text.startsWith("+"))) return "date with an operand sets the clock";
+    const parsed = parsedFor("date", words);
+    if (parsed.operands.some((o) => !o.word.text.startsWith("+"))) return "date with an operand sets the clock";
+    // `-I[FMT]`, `--rfc-3339=FMT`: date refuses a format it does not know (argmatch: a prefix of one it knows).
+    for (const o of parsed.options) {
+      const formats = o.name === "-I" || o.name === "--iso-8601" ? ["hours", "minutes", "date", "seconds", "ns"] : o.name === "--rfc-3339" ? ["date", "seconds", "ns"] : [];
+      const v = o.value?.text;
+      if (v !== undefined && formats.length > 0 && (v === "" || !formats.some((f) => f.startsWith(v)))) return `date ${o.name} ${v}: not a format date knows, so what it does is not known`;
+    }
     return undefined;
   },
   hostname: (words) => {
@@ -169,7 +177,11 @@ export function isWriteRedirect(r: Redirect): boolean {
   return OUTPUT_OPS.has(r.op);
 }
 
-/** Whether the classifier knows this command (read-only always, or by a checker of its own). */
+/**
+ * Whether the classifier knows this command (read-only always, or by a checker of its own). The
+ * developer tools of read-only-tools.ts are not counted: their other subcommands run anything
+ * (`npm test`, `docker exec`), so they stay opaque unless the invocation itself is read-only.
+ */
 export function hasReadOnlyModel(name: string): boolean {
   return ALWAYS_READ_ONLY.has(name) || Object.hasOwn(CHECKERS, name);
 }
@@ -206,7 +218,7 @@ export function readOnlyObjection(cmd: SimpleCommand): string | undefined {
     if (objection) return objection;
   }
   if (ALWAYS_READ_ONLY.has(name)) return undefined;
-  const checker = CHECKERS[name];
+  const checker = Object.hasOwn(TOOL_CHECKERS, name) ? TOOL_CHECKERS[name] : CHECKERS[name];
   if (!checker) return `${name} is not a known read-only command`;
   return checker(cmd.words);
 }

@@ -1,0 +1,219 @@
+// Read-only invocations of developer tools (runtimes, package managers, containers, network
+// listings, archive listings), as data: exact version queries, and per subcommand an allowlist
+// of options with their shape. Anything else (another subcommand, an option not listed, an
+// abbreviation, a word that is not static) is not read-only: `npm run`, `pip install`,
+// `docker exec`, `kubectl apply`, `python3 -c`, `node -e` all ask.
+import type { Word } from "./words.js";
+
+/** `flag`: no value; `value`: attached (`-n5`, `--tail=5`) or the next word; `optional`: attached, or the next word unless it starts with `-`. */
+type Shape = "flag" | "value" | "optional";
+
+interface Verb {
+  /** Options by name as written (`-a`, `--all`; go style: `-json`). */
+  options?: Readonly<Record<string, Shape>>;
+  /** Operands allowed (package names, container names, paths read); default yes. */
+  operands?: boolean;
+  /** A further check of the parsed options (values), returning why not. */
+  check?: (options: ReadonlyMap<string, string | undefined>) => string | undefined;
+}
+
+interface ToolSpec {
+  /** Exact one-argument invocations that print the version. */
+  versions?: readonly string[];
+  /** Read-only subcommands: `ls`, `config get`, `compose ps`; `""` for the tool itself. */
+  verbs?: Readonly<Record<string, Verb>>;
+  /** `go`: options are `-name`/`--name` with `=value`, no short clusters. */
+  style?: "go";
+}
+
+const flags = (...names: string[]): Record<string, Shape> => Object.fromEntries(names.map((n) => [n, "flag" as Shape]));
+const values = (...names: string[]): Record<string, Shape> => Object.fromEntries(names.map((n) => [n, "value" as Shape]));
+
+const VERSION = ["--version", "-v"];
+const NPM_LS: Verb = { options: { ...flags("-a", "--all", "--json", "-l", "--long", "-p", "--parseable", "-g", "--global", "--link"), ...values("--depth", "--omit", "--include") } };
+const PIP: ToolSpec = {
+  versions: ["--version", "-V"],
+  verbs: {
+    list: { options: { ...flags("-o", "--outdated", "-u", "--uptodate", "-e", "--editable", "-l", "--local", "--user", "--not-required", "--exclude-editable", "--include-editable"), ...values("--format") } },
+    show: { options: flags("-f", "--files") },
+    freeze: { options: flags("-l", "--local", "--user", "--all", "--exclude-editable") },
+  },
+};
+const PNPM_LS: Verb = { options: { ...flags("--json", "--long", "--parseable", "-r", "--recursive", "-P", "--prod", "-D", "--dev", "-g", "--global"), ...values("--depth") } };
+
+/** kubectl `-o` formats that read a file (`go-template-file=F`, `jsonpath-file=F`, `custom-columns-file=F`) print what it holds. */
+const kubectlOutput = (options: ReadonlyMap<string, string | undefined>): string | undefined => {
+  const out = options.get("-o") ?? options.get("--output");
+  return out !== undefined && /-file/.test(out) ? `kubectl -o ${out} reads a template file` : undefined;
+};
+const KUBE_COMMON = { ...flags("-A", "--all-namespaces", "--no-headers", "--show-labels", "-w", "--watch"), ...values("-n", "--namespace", "-l", "--selector", "-o", "--output", "--field-selector", "--sort-by", "-L", "--label-columns") };
+const KUBE_LOGS = { ...flags("-f", "--follow", "-p", "--previous", "--timestamps", "--all-containers"), ...values("-n", "--namespace", "--tail", "-c", "--container", "--since", "-l", "--selector") };
+const DOCKER_FORMAT = values("--format", "-f", "--filter");
+
+const TOOLS: Record<string, ToolSpec> = {
+  node: { versions: VERSION },
+  npm: {
+    versions: VERSION,
+    verbs: {
+      ls: NPM_LS,
+      list: NPM_LS,
+      outdated: { options: flags("--json", "--long", "-l", "--all", "-a", "-g", "--global", "--parseable", "-p") },
+      view: { options: flags("--json") },
+      info: { options: flags("--json") },
+      "config get": { options: flags("--json") },
+    },
+  },
+  pnpm: { versions: VERSION, verbs: { ls: PNPM_LS, list: PNPM_LS } },
+  yarn: { versions: VERSION, verbs: { list: { options: { ...flags("--json"), ...values("--depth", "--pattern") } } } },
+  python: { versions: ["--version", "-V", "-VV"] },
+  python3: { versions: ["--version", "-V", "-VV"] },
+  pip: PIP,
+  pip3: PIP,
+  cargo: { versions: ["--version", "-V"] },
+  rustc: { versions: ["--version", "-V"] },
+  go: {
+    style: "go",
+    verbs: {
+      version: { operands: false },
+      env: { options: flags("-json") },
+      list: { options: { ...flags("-m", "-json", "-e", "-deps", "-test", "-find"), ...values("-f") } },
+    },
+  },
+  docker: {
+    versions: ["--version", "-v"],
+    verbs: {
+      version: { operands: false, options: values("--format", "-f") },
+      ps: { operands: false, options: { ...flags("-a", "--all", "-q", "--quiet", "-l", "--latest", "-s", "--size", "--no-trunc"), ...values("-n", "--last"), ...DOCKER_FORMAT } },
+      images: { options: { ...flags("-a", "--all", "-q", "--quiet", "--digests", "--no-trunc"), ...DOCKER_FORMAT } },
+      logs: { options: { ...flags("-f", "--follow", "-t", "--timestamps", "--details"), ...values("--tail", "-n", "--since", "--until") } },
+      inspect: { options: { ...flags("-s", "--size"), ...values("-f", "--format", "--type") } },
+      "compose ps": { options: { ...flags("-a", "--all", "-q", "--quiet", "--services"), ...values("--format", "--status", "--filter") } },
+    },
+  },
+  kubectl: {
+    verbs: {
+      get: { options: KUBE_COMMON, check: kubectlOutput },
+      describe: { options: { ...flags("-A", "--all-namespaces"), ...values("-n", "--namespace", "-l", "--selector") } },
+      logs: { options: KUBE_LOGS },
+      "config current-context": { operands: false },
+      "config get-contexts": { options: { ...flags("--no-headers"), ...values("-o", "--output") } },
+    },
+  },
+  zcat: { verbs: { "": { options: flags("-f", "--force", "-q", "--quiet", "-v", "--verbose") } } },
+  gzip: {
+    verbs: {
+      "": {
+        options: flags("-l", "--list", "-v", "--verbose", "-q", "--quiet"),
+        check: (o) => (o.has("-l") || o.has("--list") ? undefined : "gzip without --list compresses or decompresses files"),
+      },
+    },
+  },
+  unzip: {
+    verbs: {
+      "": {
+        // List, verbose list, test, zipinfo mode: nothing is extracted.
+        options: flags("-l", "-v", "-t", "-q", "-Z", "-1"),
+        check: (o) => (["-l", "-v", "-t", "-Z"].some((k) => o.has(k)) ? undefined : "unzip without -l/-v/-t/-Z extracts files"),
+      },
+    },
+  },
+  lsof: { verbs: { "": { options: { ...flags("-n", "-P", "-t", "-l", "-a"), "-i": "optional", ...values("-p", "-u", "-c") } } } },
+  ss: {
+    verbs: {
+      "": {
+        options: flags(
+          "-l", "-t", "-u", "-n", "-p", "-a", "-x", "-w", "-4", "-6", "-s", "-e", "-m", "-o", "-i", "-H", "-r", "--listening", "--tcp",
+          "--udp", "--numeric", "--processes", "--all", "--summary", "--extended", "--memory", "--options", "--info", "--no-header", "--resolve",
+        ),
+      },
+    },
+  },
+  netstat: {
+    verbs: {
+      "": {
+        operands: false,
+        options: flags(
+          "-t", "-u", "-l", "-n", "-p", "-a", "-r", "-i", "-s", "-e", "-W", "-x", "-w", "--tcp", "--udp", "--listening", "--numeric",
+          "--programs", "--all", "--route", "--interfaces", "--statistics", "--extend", "--wide",
+        ),
+      },
+    },
+  },
+};
+
+/** Returns undefined when this invocation only reads, else why not. */
+function toolObjection(name: string, spec: ToolSpec, words: Word[]): string | undefined {
+  const dynamic = words.find((w) => !w.isStatic);
+  if (dynamic) return `${name} argument ${dynamic.raw} is not static`;
+  const args = words.slice(1).map((w) => w.text);
+  if (args.length === 1 && spec.versions?.includes(args[0] as string)) return undefined;
+  const verbs = spec.verbs ?? {};
+  // The longest subcommand path that the words start with.
+  let verbName: string | undefined;
+  let used = 0;
+  for (const key of Object.keys(verbs)) {
+    const parts = key === "" ? [] : key.split(" ");
+    if (parts.every((p, i) => args[i] === p) && (verbName === undefined || parts.length > used)) {
+      verbName = key;
+      used = parts.length;
+    }
+  }
+  if (verbName === undefined) return `${name} ${args[0] ?? ""} is not known to be read-only`.trimEnd();
+  const verb = verbs[verbName] as Verb;
+  const label = `${name}${verbName === "" ? "" : ` ${verbName}`}`;
+  const options = new Map<string, string | undefined>();
+  const operands: string[] = [];
+  const shapes = verb.options ?? {};
+  const shape = (n: string): Shape | undefined => (Object.hasOwn(shapes, n) ? shapes[n] : undefined);
+  for (let i = used; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === "--") {
+      operands.push(...args.slice(i + 1));
+      break;
+    }
+    if (!a.startsWith("-") || a === "-") {
+      operands.push(a);
+      continue;
+    }
+    const takeNext = (s: Shape): string | undefined => {
+      const next = args[i + 1];
+      if (s === "value" || (s === "optional" && next !== undefined && !next.startsWith("-"))) {
+        i++;
+        return next ?? "";
+      }
+      return undefined;
+    };
+    if (a.startsWith("--") || spec.style === "go") {
+      const eq = a.indexOf("=");
+      const n = eq === -1 ? a : a.slice(0, eq);
+      const s = shape(n);
+      if (s === undefined) return `${label} option ${n} is not known to be read-only`;
+      if (s === "flag" && eq !== -1) return `${label} option ${n} takes no value`;
+      options.set(n, eq !== -1 ? a.slice(eq + 1) : takeNext(s));
+      continue;
+    }
+    for (let k = 1; k < a.length; k++) {
+      const n = `-${a[k] as string}`;
+      const s = shape(n);
+      if (s === undefined) return `${label} option ${n} is not known to be read-only`;
+      if (s !== "flag") {
+        options.set(n, k + 1 < a.length ? a.slice(k + 1) : takeNext(s));
+        break;
+      }
+      options.set(n, undefined);
+    }
+  }
+  if (verb.operands === false && operands.length > 0) return `${label} takes no operands here`;
+  return verb.check?.(options);
+}
+
+/** Checkers for the tools above, by command name (merged into read-only.ts's). */
+export const TOOL_CHECKERS: Record<string, (words: Word[]) => string | undefined> = Object.fromEntries(
+  Object.entries(TOOLS).map(([name, spec]) => [name, (words: Word[]) => toolObjection(name, spec, words)]),
+);
+
+/** Whether `words` is one of the read-only invocations above (then the analysis sees all it does). */
+export function isReadOnlyToolInvocation(words: Word[]): boolean {
+  const name = words[0]?.text ?? "";
+  return Object.hasOwn(TOOLS, name) && toolObjection(name, TOOLS[name] as ToolSpec, words) === undefined;
+}
