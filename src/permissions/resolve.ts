@@ -6,7 +6,7 @@ import { effectiveArgv, normaliseBashSpec } from "./bash-rules.js";
 import { allowRuleForCall, allowRuleForSubcommand, allowRuleForTarget, firstRestrictiveRule, nameGlob, restrictiveEditRules, restrictiveReadRules, ruleReachingBelow } from "./match.js";
 import { decideByMode, forcedAsk, isReadOnlyCall } from "./modes.js";
 import { hasBrace, hasGlob, isDynamicWord, isStaticWord, pathForms, type PathForms } from "./paths.js";
-import { criticalRemoval, globMayNameProtected, protectedPathReason, UNLINKERS, type CriticalContext } from "./safety.js";
+import { criticalRemoval, gitDirCreatedBy, globMayNameProtected, protectedPathReason, UNLINKERS, type CriticalContext } from "./safety.js";
 import { buildScope, outsideTargets, type ResolveOptions, type Scope, type Target } from "./scope.js";
 import { suggestRules } from "./suggest.js";
 import { protectedBelow } from "./tree-writes.js";
@@ -155,6 +155,8 @@ function safetyCheck(scope: Scope): string | null {
     }
     if (t.unknown && protectedPathReason(t.written)) return `Writing ${t.written} needs approval: ${protectedPathReason(t.written)}`;
   }
+  const madeGitDir = gitDirCreatedBy(scope.writes.flatMap((t) => t.forms.map((f) => f.canonical)));
+  if (madeGitDir) return `Writing these paths needs approval: ${madeGitDir}`;
   if (!facts) return null;
   const ctx = {
     cwd: scope.request.cwd,
@@ -170,6 +172,8 @@ function safetyCheck(scope: Scope): string | null {
     if (critical) return `Removing a critical path needs approval (${critical})`;
     const unseen = opaqueSafetyReason(sub, ctx);
     if (unseen) return unseen;
+    const otherGitDir = gitDirRedirection(sub);
+    if (otherGitDir) return otherGitDir;
   }
   const unknownWrite = scope.writes.find((t) => t.unknown && !removedGlobOnly(scope, t.written));
   if (unknownWrite) {
@@ -182,6 +186,28 @@ function safetyCheck(scope: Scope): string | null {
     return `The command name ${word} is not known before the command runs, and deny or ask rules restrict what may run. A human must approve it`;
   }
   return treeWritesReachingRestrictedPaths(scope, restrictiveEditRules(rules)) ?? readsReachingRestrictedPaths(scope, restrictiveReadRules(rules));
+}
+
+/**
+ * Variables and git options that point git at another git directory: git reads that directory's
+ * config (hooks, core.fsmonitor, aliases…, which run programs) and writes its files there, so the
+ * directory acts as a git dir wherever it is. Asked in every mode, like writes into `.git/`.
+ */
+const GIT_DIR_VARIABLES = new Set(["GIT_DIR", "GIT_COMMON_DIR", "GIT_WORK_TREE", "GIT_OBJECT_DIRECTORY", "GIT_INDEX_FILE", "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"]);
+const GIT_DIR_OPTION = /^--(git-dir|work-tree)(=|$)/;
+
+function gitDirRedirection(sub: ShellSubcommand): string | null {
+  const variable = Object.keys(sub.env).find((name) => GIT_DIR_VARIABLES.has(name));
+  if (variable !== undefined) {
+    return `${variable}=${sub.env[variable]} points git at another git directory, whose config and hooks can run programs and where git writes: a human must approve it`;
+  }
+  const argv = effectiveArgv(sub);
+  if (posix.basename(argv[0] ?? "") !== "git") return null;
+  for (const word of argv.slice(1)) {
+    if (word === "--") break;
+    if (GIT_DIR_OPTION.test(word)) return `git ${word} points git at another git directory, whose config and hooks can run programs and where git writes: a human must approve it`;
+  }
+  return null;
 }
 
 /**

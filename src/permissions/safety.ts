@@ -137,6 +137,33 @@ export function gitDirReason(absolutePath: string): string | null {
   return null;
 }
 
+/**
+ * One command that writes several git-dir markers into the same directory (`mkdir -p d/objects
+ * d/refs && echo … > d/HEAD`) makes a git dir there, even though none of them exists yet when it
+ * is judged: the markers it writes count together with those already on disk.
+ */
+export function gitDirCreatedBy(absolutePaths: readonly string[]): string | null {
+  const written = new Map<string, Set<string>>();
+  for (const path of absolutePaths) {
+    const segments = path.split("/").filter(Boolean);
+    for (let i = segments.length - 1; i >= Math.max(0, segments.length - 4); i--) {
+      const name = segments[i]!.toLowerCase();
+      if (!GIT_DIR_MARKERS.includes(name)) continue;
+      const dir = `/${segments.slice(0, i).join("/")}`;
+      const names = written.get(dir) ?? new Set<string>();
+      names.add(name);
+      written.set(dir, names);
+    }
+  }
+  for (const [dir, names] of written) {
+    const all = new Set([...names, ...entriesOf(dir)]);
+    if (all.size >= 2 && (all.has("head") || all.has("config"))) {
+      return `${dir} would act as a git directory (the command writes ${[...names].join(", ")} there): git runs what its config and hooks name`;
+    }
+  }
+  return null;
+}
+
 /** Whether a one-segment glob (`*.o`, `.gi?`) may expand to a protected directory or file name. */
 export function globMayNameProtected(segment: string): boolean {
   const match = picomatch(segment, { dot: true, nocase: true });
