@@ -1,11 +1,22 @@
 import { createInterface } from "node:readline/promises";
 import { readFileSync } from "node:fs";
-import { execCommand, EXEC_HELP } from "./exec.js";
-import { gcCommand, GC_HELP } from "./gc.js";
 import { LineReader, readAll, UsageError, type CliIO } from "./io.js";
-import { permissionsCommand, PERMISSIONS_HELP } from "./permissions.js";
-import { mcpCommand, MCP_HELP } from "./mcp.js";
-import { trustCommand, TRUST_HELP } from "./trust.js";
+
+interface Command {
+  run(argv: string[], io: CliIO): Promise<number>;
+  /** Shown after an argument the parser rejects. */
+  help: string;
+}
+
+/** Each command's module is loaded when it runs: `--version` or `gc` do not pay for the tools. */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  exec: async () => import("./exec.js").then((m) => ({ run: m.execCommand, help: m.EXEC_HELP })),
+  permissions: async () => import("./permissions.js").then((m) => ({ run: m.permissionsCommand, help: m.PERMISSIONS_HELP })),
+  trust: async () => import("./trust.js").then((m) => ({ run: m.trustCommand, help: m.TRUST_HELP })),
+  agent: async () => import("./agent.js").then((m) => ({ run: m.agentCommand, help: m.AGENT_HELP })),
+  mcp: async () => import("./mcp.js").then((m) => ({ run: m.mcpCommand, help: m.MCP_HELP })),
+  gc: async () => import("./gc.js").then((m) => ({ run: m.gcCommand, help: m.GC_HELP })),
+};
 
 const HELP = `Usage: armature <command> [options]
 
@@ -50,21 +61,11 @@ export function processIO(): CliIO {
 /** Runs the CLI; resolves to the exit code. Bad arguments give 2 and a message naming the flag. */
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
   const [command, ...rest] = argv;
+  const load = command !== undefined && Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  const cmd = load ? await load() : undefined;
   try {
+    if (cmd) return await cmd.run(rest, io);
     switch (command) {
-      case "exec":
-        return await execCommand(rest, io);
-      case "permissions":
-        return await permissionsCommand(rest, io);
-      case "trust":
-        return await trustCommand(rest, io);
-      case "agent":
-        // Loaded only for this command: `exec` and `permissions` do not pay for the agent's modules.
-        return await (await import("./agent.js")).agentCommand(rest, io);
-      case "mcp":
-        return await mcpCommand(rest, io);
-      case "gc":
-        return await gcCommand(rest, io);
       case "--version":
       case "-v":
       case "version":
@@ -82,12 +83,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   } catch (err) {
     if (err instanceof UsageError || (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
       io.stderr.write(`armature: ${(err as Error).message}\n`);
-      if (command === "exec" && !(err instanceof UsageError)) io.stderr.write(EXEC_HELP);
-      if (command === "permissions" && !(err instanceof UsageError)) io.stderr.write(PERMISSIONS_HELP);
-      if (command === "trust" && !(err instanceof UsageError)) io.stderr.write(TRUST_HELP);
-      if (command === "agent" && !(err instanceof UsageError)) io.stderr.write((await import("./agent.js")).AGENT_HELP);
-      if (command === "mcp" && !(err instanceof UsageError)) io.stderr.write(MCP_HELP);
-      if (command === "gc" && !(err instanceof UsageError)) io.stderr.write(GC_HELP);
+      if (cmd && !(err instanceof UsageError)) io.stderr.write(cmd.help);
       return 2;
     }
     throw err;
