@@ -18,7 +18,7 @@ import { connectCliMcp, MCP_CONFIG_HELP, MCP_CONFIG_OPTIONS } from "./mcp-config
 import { runAgentOnce } from "./agent-run.js";
 import { OUTPUT_FORMATS, type OutputFormat } from "./agent-output.js";
 import { interactiveLoop } from "./agent-interactive.js";
-import { UsageError, type CliIO } from "./io.js";
+import { positiveInt, UsageError, type CliIO } from "./io.js";
 import { terminalApprover } from "./prompt.js";
 import { loadExecSettings, SETTINGS_HELP, SETTINGS_OPTIONS, settingsHooks, settingsInputFrom, settingsWarnings } from "./settings.js";
 
@@ -69,13 +69,6 @@ export function splitToolRules(values: readonly string[] | undefined): string[] 
     if (current.trim() !== "") out.push(current.trim());
   }
   return out;
-}
-
-function positiveInt(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a whole number ≥ 1; got ${JSON.stringify(value)}`);
-  return n;
 }
 
 /** `--thinking`: Anthropic's `thinking` request field. */

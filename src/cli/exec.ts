@@ -10,7 +10,7 @@ import { exitOnSignals } from "../session/signals.js";
 import { openSessionDir, SessionDirError, type SessionDirHandle } from "../session/state-dir.js";
 import { builtinTools } from "../tools/index.js";
 import { runTurnLines, type ExecRun } from "./exec-loop.js";
-import { UsageError, type CliIO } from "./io.js";
+import { positiveInt, UsageError, type CliIO } from "./io.js";
 import { terminalApprover } from "./prompt.js";
 import { TEMP_HELP, tempSessionDir } from "./gc.js";
 import { offerTrust } from "./trust.js";
@@ -72,13 +72,7 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
   if (format !== undefined && format !== "anthropic" && format !== "openai") {
     throw new UsageError(`--format must be anthropic or openai; got ${JSON.stringify(format)}`);
   }
-  let maxConcurrency: number | undefined;
-  if (values["max-concurrency"] !== undefined) {
-    maxConcurrency = Number(values["max-concurrency"]);
-    if (!Number.isInteger(maxConcurrency) || maxConcurrency < 1) {
-      throw new UsageError(`--max-concurrency must be a whole number ≥ 1; got ${JSON.stringify(values["max-concurrency"])}`);
-    }
-  }
+  const maxConcurrency = positiveInt(values["max-concurrency"], "--max-concurrency");
 
   // A file (or `-`): read and check every line before anything runs. No file: stream stdin.
   const file = positionals[0];

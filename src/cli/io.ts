@@ -100,3 +100,11 @@ export function writeOut(io: CliIO, text: string): Promise<void> {
   if (accepted !== false || !io.stdout.once) return Promise.resolve();
   return new Promise((resolve) => io.stdout.once!("drain", resolve));
 }
+
+/** A flag's value as a whole number ≥ 1 (undefined when the flag is absent); anything else is a usage error naming the flag. */
+export function positiveInt(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a whole number ≥ 1; got ${JSON.stringify(value)}`);
+  return n;
+}
