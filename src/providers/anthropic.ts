@@ -36,9 +36,9 @@ export function anthropicRequestBody(request: ModelRequest, extraBody: Json = {}
 /** The beta the API needs for `defer_loading` tools and `tool_reference` results. */
 export const TOOL_SEARCH_BETA = "advanced-tool-use-2025-11-20";
 
-/** Tools sent with their schema; a deferred tool (no schema yet) is listed to the model elsewhere. */
+/** Tools as sent (the session leaves out deferred tools not loaded yet; loaded ones carry `defer_loading`). */
 function anthropicTools(tools: readonly AnthropicToolDefinition[]): Json[] {
-  return tools.filter((t) => t.input_schema !== undefined).map((t) => ({ ...t }));
+  return tools.map((t) => ({ ...t }));
 }
 
 /**

@@ -16,11 +16,9 @@ import { loadOpenAIClient, type OpenAIClient } from "./openai-client.js";
 
 type Json = Record<string, unknown>;
 
-/** Tools as Chat Completions functions; a deferred tool without a schema is left out. */
+/** Tools as Chat Completions functions (the session leaves out deferred tools not loaded yet). */
 export function chatTools(tools: readonly AnthropicToolDefinition[]): Json[] {
-  return tools
-    .filter((t) => t.input_schema !== undefined)
-    .map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.input_schema } }));
+  return tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.input_schema } }));
 }
 
 /**

@@ -18,9 +18,7 @@ import { loadOpenAIClient, type OpenAIClient } from "./openai-client.js";
 type Json = Record<string, unknown>;
 
 export function responsesTools(tools: readonly AnthropicToolDefinition[]): Json[] {
-  return tools
-    .filter((t) => t.input_schema !== undefined)
-    .map((t) => ({ type: "function", name: t.name, description: t.description, parameters: t.input_schema, strict: false }));
+  return tools.map((t) => ({ type: "function", name: t.name, description: t.description, parameters: t.input_schema, strict: false }));
 }
 
 /**
