@@ -3,17 +3,9 @@
 // lexical traps (regex vs division, newlines after commas, labels followed by commands,
 // `}` inside strings and regexes, escaped and alternate delimiters, comments).
 
-/** mulberry32: a small deterministic PRNG. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from "./fuzz/mutate.js";
+
+export { rng };
 
 type Rand = () => number;
 const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
