@@ -4,9 +4,6 @@
 import { existsSync, statSync } from "node:fs";
 import { posix } from "node:path";
 
-/** The analysis's reason for git after `cd` (tools/bash/analysis/analyze.ts GIT_AFTER_CD). */
-export const GIT_AFTER_CD = "git after cd may run another repository's configured programs";
-
 /** The nearest directory at or above `dir` holding a `.git` entry, or undefined. */
 export function repositoryTop(dir: string): string | undefined {
   for (let d = dir; ; d = posix.dirname(d)) {

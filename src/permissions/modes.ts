@@ -3,7 +3,8 @@ import { effectiveArgv } from "./bash-rules.js";
 import { allowRuleForSubcommand } from "./match.js";
 import { isStaticWord } from "./paths.js";
 import { outsideTargets, type Scope } from "./scope.js";
-import { GIT_AFTER_CD, sameRepository } from "./git-repo.js";
+import { GIT_AFTER_CD } from "../tools/bash/analysis/shared.js";
+import { sameRepository } from "./git-repo.js";
 import type { PermissionDecision } from "./types.js";
 
 /** Does the call only read (a read-only tool, and for a shell every part known read-only)? */

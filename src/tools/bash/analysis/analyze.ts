@@ -13,30 +13,14 @@ import { commandTargets, type Targets } from "./targets.js";
 import { newWalkState, type SimpleCommand } from "./command.js";
 import { walkScript } from "./walk.js";
 import { judgeShellState, loopVariables, substituteLoopVariables } from "./shell-state.js";
+import { GIT_AFTER_CD, MAX_ANALYSED_COMMAND_LENGTH, MAX_READ_ONLY_COMMAND_LENGTH, MAX_READ_ONLY_SUBCOMMANDS, normalizeCommandText } from "./shared.js";
 
-/**
- * The one reason the permission engine may lift by looking at the file system: a `cd` into a
- * directory of the same repository leaves git running the same configuration.
- */
-export const GIT_AFTER_CD = "git after cd may run another repository's configured programs";
-
-/** Longer commands are never read-only (they still get every deny rule). */
-export const MAX_READ_ONLY_COMMAND_LENGTH = 10_000;
-/** More subcommands than this are never read-only (they still get every deny rule). */
-export const MAX_READ_ONLY_SUBCOMMANDS = 50;
-/** Beyond this, the command is not parsed at all: approval is needed and nothing is extracted. */
-export const MAX_ANALYSED_COMMAND_LENGTH = 200_000;
 
 /**
  * Characters bash does not treat as blanks but that look like them or hide text: a command
  * using them reads differently to a person than to the shell. CR is a word character to bash.
  */
 const LOOKALIKE = /[\r\0-\x08\x0b\x0c\x0e-\x1f\x7f\u00a0\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064\u2066-\u206f\u3000\ufeff\uff01-\uff5e]/u;
-
-/** argv joined with single spaces: the form `Bash(prefix *)` rules are matched against. */
-export function normalizeCommandText(argv: readonly string[]): string {
-  return argv.join(" ");
-}
 
 export function analyzeCommand(command: string): ShellCommandFacts {
   const reasons: string[] = [];

@@ -8,6 +8,7 @@ import { sedScriptObjection } from "./sed.js";
 import { jqCommandObjection } from "./lang/jq.js";
 import { TOOL_CHECKERS } from "./read-only-tools.js";
 import { readBuiltinObjection } from "./shell-state.js";
+import { isSafeEnvVariable } from "./shared.js";
 import { tarParse } from "./tar.js";
 import type { Redirect, SimpleCommand } from "./command.js";
 import type { Word } from "./words.js";
@@ -35,13 +36,6 @@ const STRICT_ARGUMENTS = new Set([
   "timeout", "time", "nice", "stdbuf", "builtin",
 ]);
 
-/** Environment variables that change nothing but presentation. */
-const SAFE_ENV = /^(LANG|LANGUAGE|LC_[A-Z]+|TZ|NO_COLOR|FORCE_COLOR|CLICOLOR|CLICOLOR_FORCE|TERM|COLUMNS|LINES|GREP_COLORS?|LS_COLORS|TIME_STYLE|POSIXLY_CORRECT)$/;
-
-/** Whether `NAME=value` before a command only changes presentation (locale, colours, width). */
-export function isSafeEnvVariable(name: string): boolean {
-  return SAFE_ENV.test(name);
-}
 
 type Checker = (words: Word[]) => string | undefined;
 

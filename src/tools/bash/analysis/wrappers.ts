@@ -4,6 +4,7 @@
 import type { SimpleCommand } from "./command.js";
 import { wrapperTable, type WrapperTable } from "./commands/index.js";
 import { getopt, type ParsedOption } from "./getopt.js";
+import { TRANSPARENT_WRAPPERS } from "./shared.js";
 import type { Word } from "./words.js";
 
 export interface Unwrapped {
@@ -17,8 +18,6 @@ export interface Unwrapped {
   incomplete: string[];
 }
 
-/** Wrappers `effective` sees through: they change scheduling or buffering, not what runs. */
-export const TRANSPARENT_WRAPPERS: ReadonlySet<string> = new Set(["timeout", "time", "nice", "nohup", "stdbuf", "command", "builtin", "noglob"]);
 
 /** Shells whose `-c` string is bash-compatible enough to analyse with the bash grammar. */
 const SHELLS = new Set(["bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "busybox"]);

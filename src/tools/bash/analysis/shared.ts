@@ -1,0 +1,31 @@
+// What the rest of armature (and the package's exports) takes from the Bash analysis without
+// loading it: limits, names and small pure helpers. The analysis itself (parser, option tables,
+// tokenizers) is loaded with the grammar by `ensureBashGrammar()` in index.ts.
+
+/**
+ * The one reason the permission engine may lift by looking at the file system: a `cd` into a
+ * directory of the same repository leaves git running the same configuration.
+ */
+export const GIT_AFTER_CD = "git after cd may run another repository's configured programs";
+
+/** Longer commands are never read-only (they still get every deny rule). */
+export const MAX_READ_ONLY_COMMAND_LENGTH = 10_000;
+/** More subcommands than this are never read-only (they still get every deny rule). */
+export const MAX_READ_ONLY_SUBCOMMANDS = 50;
+/** Beyond this, the command is not parsed at all: approval is needed and nothing is extracted. */
+export const MAX_ANALYSED_COMMAND_LENGTH = 200_000;
+
+/** Wrappers `effective` sees through: they change scheduling or buffering, not what runs. */
+export const TRANSPARENT_WRAPPERS: ReadonlySet<string> = new Set(["timeout", "time", "nice", "nohup", "stdbuf", "command", "builtin", "noglob"]);
+
+/** argv joined with single spaces: the form `Bash(prefix *)` rules are matched against. */
+export function normalizeCommandText(argv: readonly string[]): string {
+  return argv.join(" ");
+}
+
+const SAFE_ENV = /^(LANG|LANGUAGE|LC_[A-Z]+|TZ|NO_COLOR|FORCE_COLOR|CLICOLOR|CLICOLOR_FORCE|TERM|COLUMNS|LINES|GREP_COLORS?|LS_COLORS|TIME_STYLE|POSIXLY_CORRECT)$/;
+
+/** Whether `NAME=value` before a command only changes presentation (locale, colours, width). */
+export function isSafeEnvVariable(name: string): boolean {
+  return SAFE_ENV.test(name);
+}
