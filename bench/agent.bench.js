@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { z } from "zod";
-import { AnthropicProvider, buildTool, createSession, runAgent } from "../dist/index.js";
+import { AnthropicProvider, buildTool, createSession, runAgent } from "../dist/bundle/index.js";
 import { median, report } from "./util.js";
 
 const sse = (event, data) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;

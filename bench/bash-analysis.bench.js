@@ -4,7 +4,7 @@
 import { createRequire } from "node:module";
 import { performance } from "node:perf_hooks";
 import { Language, Parser } from "web-tree-sitter";
-import { analyzeCommand, ensureBashGrammar } from "../dist/index.js";
+import { analyzeCommand, ensureBashGrammar } from "../dist/bundle/index.js";
 import { median, report } from "./util.js";
 
 const l0 = performance.now();

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createSession, createBashTool } from "../dist/index.js";
+import { createSession, createBashTool } from "../dist/bundle/index.js";
 import { performance } from "node:perf_hooks";
 import { median, report } from "./util.js";
 

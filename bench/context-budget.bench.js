@@ -12,7 +12,7 @@ import { report } from "./util.js";
 // The package's own start-up (a stall of the event loop after import while V8 compiles the
 // shell grammar) is not the budget's cost: it is measured apart, then the budget runs cold.
 const t0 = performance.now();
-const { ConversationBudget } = await import("../dist/index.js");
+const { ConversationBudget } = await import("../dist/bundle/index.js");
 const t1 = performance.now();
 await new Promise((resolve) => setTimeout(resolve, 1));
 console.log(`  (start-up, not counted: import ${(t1 - t0).toFixed(0)} ms, first timer after it ${(performance.now() - t1).toFixed(0)} ms)`);

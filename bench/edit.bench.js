@@ -17,7 +17,7 @@ async function child(kind, path, runs, start) {
   const times = [];
   let loadedRssKb = process.memoryUsage().rss / 1024;
   if (kind === "edit") {
-    const { createToolUseContext, EditTool } = await import("../dist/index.js");
+    const { createToolUseContext, EditTool } = await import("../dist/bundle/index.js");
     loadedRssKb = process.memoryUsage().rss / 1024;
     const context = createToolUseContext({ cwd: tmpdir() });
     // As after a full Read: same mtime, so the freshness check needs no hash.

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { builtinTools } from "../dist/index.js";
+import { builtinTools } from "../dist/bundle/index.js";
 import { median, report } from "./util.js";
 
 if (!builtinTools().some((t) => t.name === "Read")) {

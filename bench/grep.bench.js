@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fdir } from "fdir";
 import picomatch from "picomatch";
-import { createGlobTool, createGrepTool, createSession } from "../dist/index.js";
+import { createGlobTool, createGrepTool, createSession } from "../dist/bundle/index.js";
 import { median, report, timeRuns } from "./util.js";
 
 const FILES = Number(process.env.ARMATURE_BENCH_FILES ?? 60_000);
@@ -171,7 +171,7 @@ function runShell(command) {
 
 function peakRssOfGlob(dir) {
   const script = `
-    import { createGlobTool, createSession } from ${JSON.stringify(new URL("../dist/index.js", import.meta.url).href)};
+    import { createGlobTool, createSession } from ${JSON.stringify(new URL("../dist/bundle/index.js", import.meta.url).href)};
     const s = createSession({ cwd: ${JSON.stringify(dir)}, tools: [createGlobTool()] });
     const [r] = await s.runTurn([{ type: "tool_use", id: "g", name: "Glob", input: { pattern: "**/*.ts" } }]);
     if (r.is_error) throw new Error(r.content);

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync, chmodSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { createHookRunner } from "../dist/index.js";
+import { createHookRunner } from "../dist/bundle/index.js";
 import { median, report, timeRuns } from "./util.js";
 
 const dir = mkdtempSync(join(tmpdir(), "armature-hooks-bench-"));

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { z } from "zod";
-import { analyzeCommand, buildTool, ensureBashGrammar, loadSettings, parseRuleLists, resolvePermission } from "../dist/index.js";
+import { analyzeCommand, buildTool, ensureBashGrammar, loadSettings, parseRuleLists, resolvePermission } from "../dist/bundle/index.js";
 import { median, report, timeRuns } from "./util.js";
 
 const dir = mkdtempSync(join(tmpdir(), "armature-bench-perm-"));

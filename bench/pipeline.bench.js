@@ -2,7 +2,7 @@
 // function directly; running the same calls serially; waiting for the whole response.
 import { performance } from "node:perf_hooks";
 import { z } from "zod";
-import { buildTool, createSession } from "../dist/index.js";
+import { buildTool, createSession } from "../dist/bundle/index.js";
 import { median, report } from "./util.js";
 
 const noop = buildTool({

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { createSession, createToolUseContext, ReadTool } from "../dist/index.js";
+import { createSession, createToolUseContext, ReadTool } from "../dist/bundle/index.js";
 import { median, report, timeRuns } from "./util.js";
 
 const OFFSET = 1_000_000;

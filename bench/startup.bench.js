@@ -14,7 +14,9 @@ import { median, report } from "./util.js";
 
 const RUNS = 5;
 const root = resolve(process.env.ARMATURE_BENCH_ROOT ?? join(dirname(fileURLToPath(import.meta.url)), ".."));
-const entry = pathToFileURL(join(root, "dist", "index.js")).href;
+// The file the package's import resolves to (package.json exports), as a user gets it.
+const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+const entry = pathToFileURL(join(root, pkg.exports?.["."]?.import ?? pkg.main)).href;
 const bin = join(root, "bin", "armature.js");
 const dir = mkdtempSync(join(tmpdir(), "armature-bench-startup-"));
 const file = join(dir, "a.txt");

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { main } from "../dist/cli/main.js";
+import { main } from "../dist/bundle/cli.js";
 
 // A reader that goes away (`armature exec … | head`) is not an error of ours.
 for (const stream of [process.stdout, process.stderr]) {

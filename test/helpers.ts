@@ -1,6 +1,8 @@
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { z } from "zod";
 import { buildTool } from "../src/tool/build-tool.js";
 import type { CliIO } from "../src/cli/io.js";
@@ -60,4 +62,14 @@ export function captureIO(stdin = ""): CliIO & { out: string; err: string } {
     isTTY: false,
   };
   return captured;
+}
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+/**
+ * The built file a package import resolves to, as a file URL: `"."` is `@armature-dev/armature`,
+ * `"./ai-sdk"` its AI SDK entry (package.json `exports`). Tests of what a user gets use these.
+ */
+export function packageEntry(subpath: "." | "./ai-sdk" = "."): string {
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports: Record<string, { import: string }> };
+  return pathToFileURL(join(root, pkg.exports[subpath]!.import)).href;
 }

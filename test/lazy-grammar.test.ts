@@ -1,19 +1,28 @@
 // The Bash grammar is loaded on the first Bash call, not at import: checked in fresh processes
 // on the built package (what a library user or `armature exec` gets).
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { packageEntry } from "./helpers.js";
 
-const entry = pathToFileURL(resolve("dist/index.js")).href;
+const entry = packageEntry();
 const dir = mkdtempSync(join(tmpdir(), "armature-lazy-"));
 writeFileSync(join(dir, "a.txt"), "one\n");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function run(body: string): Record<string, unknown> {
-  const r = spawnSync(process.execPath, ["--input-type=module", "-e", `const m = await import(${JSON.stringify(entry)});\n${body}`], { encoding: "utf8", cwd: dir });
+// A module loader hook that appends every file it loads to ARMATURE_TEST_LOADED: what a process
+// compiled, not only what it ran.
+const hooks = join(dir, "hooks.mjs");
+writeFileSync(hooks, `import { appendFileSync } from "node:fs";
+export async function load(url, context, next) { if (url.startsWith("file:")) appendFileSync(process.env.ARMATURE_TEST_LOADED, url + "\\n"); return next(url, context); }\n`);
+const register = join(dir, "register.mjs");
+writeFileSync(register, `import { register } from "node:module"; register(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+
+function run(body: string, env: NodeJS.ProcessEnv = {}, args: string[] = []): Record<string, unknown> {
+  const r = spawnSync(process.execPath, [...args, "--input-type=module", "-e", `const m = await import(${JSON.stringify(entry)});\n${body}`], { encoding: "utf8", cwd: dir, env: { ...process.env, ...env } });
   expect(r.stderr).toBe("");
   return JSON.parse(r.stdout.trim()) as Record<string, unknown>;
 }
@@ -34,6 +43,22 @@ describe("lazy Bash grammar", () => {
     expect(out).toMatchObject({ afterImport: false, afterRead: false, read: false, bashError: false, afterBash: true, readOnly: true });
     expect(String(out.bash)).toContain("hi");
     expect(String(out.before)).toMatch(/not loaded yet: await ensureBashGrammar\(\)/);
+  });
+
+  it("the analysis's code (parser, option tables, tokenizers) is not even loaded before the first Bash call", () => {
+    const log = join(dir, "loaded.txt");
+    const grammarCode = () => readFileSync(log, "utf8").trim().split("\n").filter((url) => readFileSync(new URL(url), "utf8").includes("tree-sitter-bash.wasm"));
+    run(`
+      const s = m.createSession({ cwd: ${JSON.stringify(dir)}, tools: m.builtinTools() });
+      await s.runTurn([{ type: "tool_use", id: "r", name: "Read", input: { file_path: "a.txt" } }]);
+      console.log("{}");
+    `, { ARMATURE_TEST_LOADED: log }, ["--import", pathToFileURL(register).href]);
+    expect(readFileSync(log, "utf8")).toContain(entry);
+    expect(grammarCode()).toEqual([]);
+    // The control: a Bash call loads it.
+    rmSync(log);
+    run(`await m.ensureBashGrammar(); console.log("{}");`, { ARMATURE_TEST_LOADED: log }, ["--import", pathToFileURL(register).href]);
+    expect(grammarCode()).toHaveLength(1);
   });
 
   it("ensureBashGrammar() loads once for concurrent callers; the Bash tool's load() is the same", () => {

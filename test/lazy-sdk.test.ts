@@ -6,7 +6,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { withTempDir } from "./helpers.js";
+import { packageEntry, withTempDir } from "./helpers.js";
 
 const dist = fileURLToPath(new URL("../dist/", import.meta.url));
 
@@ -17,8 +17,8 @@ describe.skipIf(!existsSync(join(dist, "index.js")))("lazy SDK loading", () => {
       await writeFile(hooks, `export async function resolve(s, c, next) { const r = await next(s, c); if (/node_modules\\/(@anthropic-ai|openai|ai|@ai-sdk)\\//.test(r.url)) process.stderr.write("LOADED " + r.url + "\\n"); return r; }\n`);
       const register = join(dir, "register.mjs");
       await writeFile(register, `import { register } from "node:module"; register(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
-      const script = `const m = await import(${JSON.stringify(pathToFileURL(join(dist, "index.js")).href)});
-await import(${JSON.stringify(pathToFileURL(join(dist, "cli", "main.js")).href)});
+      const script = `const m = await import(${JSON.stringify(packageEntry())});
+await import(${JSON.stringify(pathToFileURL(join(dist, "bundle", "cli.js")).href)});
 m.createProvider("anthropic", { apiKey: "k" }); m.createProvider("openai", { apiKey: "k" });
 process.stderr.write("DONE\\n");`;
       const r = spawnSync(process.execPath, ["--import", pathToFileURL(register).href, "--input-type=module", "-e", script], { encoding: "utf8" });

@@ -2,11 +2,11 @@
 // a Bash call: the process exits 128+signal and nothing it started is left running.
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { eventually, isAlive, pidsIn } from "../../test/bash-helpers.js";
 import { startExec } from "../../test/exec-process.js";
-import { withTempDir } from "../../test/helpers.js";
+import { packageEntry, withTempDir } from "../../test/helpers.js";
 
 /** A duration no other process uses: `sleep <marker>.N` finds what this test started in /proc. */
 const marker = String(100_000 + Math.floor(Math.random() * 800_000));
@@ -63,7 +63,7 @@ describe("exec stops everything a session started when it is signalled", () => {
     await withTempDir(async (dir) => {
       const pidFile = join(dir, "pids");
       const script = `
-        import { createSession, builtinTools, closeSessionOnSignals } from ${JSON.stringify(resolve("dist/index.js"))};
+        import { createSession, builtinTools, closeSessionOnSignals } from ${JSON.stringify(packageEntry())};
         const session = createSession({ cwd: ${JSON.stringify(dir)}, tools: builtinTools(), permissionMode: "bypassPermissions" });
         closeSessionOnSignals(session);
         await session.runTurn([{ type: "tool_use", id: "a", name: "Bash", input: { command: ${JSON.stringify(longCommand(pidFile))} } }]);

@@ -1,0 +1,19 @@
+// Bundles tsc's output (dist/) into dist/bundle/: the library's entries and the CLI's, with the
+// chunks they share, and a chunk per dynamic import (commands and heavy parts stay lazy). Node's
+// ES module loader costs about a millisecond per module at start-up; armature and zod are 400.
+// Small pure-JS dependencies on the start-up path are bundled; the rest (SDKs, MCP, tree-sitter,
+// sharp, …) stay external, installed beside armature and loaded by Node when first needed.
+// zod is bundled: schemas from the caller's own zod 4 work with it (zod 4 keeps its registry on
+// globalThis, and schemas carry their own parse and JSON Schema code; test/bundle.test.ts).
+import { rolldown } from "rolldown";
+
+const BUNDLED = new Set(["zod", "picomatch", "diff", "fdir"]);
+const packageOf = (id) => id.split("/").slice(0, id.startsWith("@") ? 2 : 1).join("/");
+
+const bundle = await rolldown({
+  input: { index: "dist/index.js", "ai-sdk": "dist/ai-sdk/index.js", cli: "dist/cli/main.js" },
+  platform: "node",
+  external: (id) => id.startsWith("node:") || (!id.startsWith(".") && !id.startsWith("/") && !BUNDLED.has(packageOf(id))),
+});
+await bundle.write({ dir: "dist/bundle", format: "esm", chunkFileNames: "[name]-[hash].js", sourcemap: true, cleanDir: true });
+await bundle.close();
