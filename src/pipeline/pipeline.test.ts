@@ -83,6 +83,17 @@ describe("pipeline failures become is_error results", () => {
     await s.close();
   });
 
+  it("a JavaScript tool may return its result directly, or throw before returning", async () => {
+    // Types say call returns a promise; plain JavaScript callers are not held to them.
+    const direct = { ...echo, name: "Direct", call: ((input: { text: string }) => ({ data: input.text })) as unknown as Tool["call"] };
+    const early = { ...echo, name: "Early", call: (() => { throw new TypeError("bad state"); }) as unknown as Tool["call"] };
+    const s = session([direct, early]);
+    const [a, b] = await s.runTurn([toolUse("Direct", { text: "hi" }, "a"), toolUse("Early", { text: "hi" }, "b")]);
+    expect(a).toEqual({ type: "tool_result", tool_use_id: "a", content: "hi" });
+    expect(b).toMatchObject({ is_error: true, content: "<tool_use_error>Error (TypeError): bad state</tool_use_error>" });
+    await s.close();
+  });
+
   it("a tool that ignores the abort signal is abandoned after the grace period", async () => {
     const stubborn = buildTool({
       name: "Stubborn",

@@ -109,8 +109,11 @@ function hookInput(
   };
 }
 
-/** Waits for a call; once the signal aborts, gives it `graceMs` to settle, then abandons it. */
-function withAbandonment<T>(promise: Promise<T>, signal: AbortSignal, toolName: string, graceMs: number): Promise<T> {
+/**
+ * Waits for a call; once the signal aborts, gives it `graceMs` to settle, then abandons it. A
+ * tool written in JavaScript may return its result directly instead of a promise.
+ */
+function withAbandonment<T>(promise: T | Promise<T>, signal: AbortSignal, toolName: string, graceMs: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined;
     const onAbort = (): void => {
@@ -122,7 +125,7 @@ function withAbandonment<T>(promise: Promise<T>, signal: AbortSignal, toolName: 
       signal.removeEventListener("abort", onAbort);
       if (timer) clearTimeout(timer);
     };
-    promise.then(
+    Promise.resolve(promise).then(
       (value) => {
         settle();
         resolve(value);
