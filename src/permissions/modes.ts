@@ -5,6 +5,7 @@ import { isStaticWord } from "./paths.js";
 import { outsideTargets, type Scope } from "./scope.js";
 import { GIT_AFTER_CD } from "../tools/bash/analysis/shared.js";
 import { sameRepository } from "./git-repo.js";
+import { projectProgramReason } from "./project-programs.js";
 import type { PermissionDecision } from "./types.js";
 
 /** Does the call only read (a read-only tool, and for a shell every part known read-only)? */
@@ -31,6 +32,23 @@ function gitStaysInRepository(scope: Scope): boolean {
   if (scope.cdUnknown || scope.cds.some((c) => c.unknown)) return false;
   const cwd = scope.canonicalize(scope.request.cwd);
   return sameRepository(cwd, scope.cds.flatMap((c) => c.forms.map((f) => f.canonical)));
+}
+
+/**
+ * A read-only command whose program runs code the project's own configuration names (git's
+ * repository config, `.yarnrc.yml`, `rust-toolchain.toml`…), checked where it runs: the cwd and
+ * every `cd` target.
+ */
+function projectProgramNote(scope: Scope): string | null {
+  const facts = scope.shell;
+  if (!facts) return null;
+  const dirs = [scope.canonicalize(scope.request.cwd), ...scope.cds.flatMap((c) => c.forms.map((f) => f.canonical))];
+  for (const sub of facts.subcommands) {
+    const program = posix.basename(effectiveArgv(sub)[0] ?? "");
+    const reason = projectProgramReason(program, dirs);
+    if (reason) return `\`${sub.text.length > 120 ? `${sub.text.slice(0, 117)}...` : sub.text}\` may run code the project ships: ${reason}`;
+  }
+  return null;
 }
 
 function writes(scope: Scope): boolean {
@@ -100,7 +118,7 @@ export function decideByMode(scope: Scope): PermissionDecision {
   };
 
   if (readOnly) {
-    const note = outsideNote();
+    const note = outsideNote() ?? projectProgramNote(scope);
     return note ? ask(`${note}; approval needed`) : fromMode(scope, "allow", "Read-only call inside the working directories");
   }
   if (mode === "plan") return fromMode(scope, "deny", `${name} changes things, and plan mode is read-only. Present the plan first (ExitPlanMode).`);

@@ -41,6 +41,7 @@ export const PROTECTED_FILES: ReadonlyArray<{ name: string; reason: string }> = 
   ...[".bazelrc", ".bazelversion", ".bazeliskrc"].map((name) => ({ name, reason: "Bazel reads it: it selects the binary and its flags" })),
   ...[".pre-commit-config.yaml", "lefthook.yml", "lefthook.yaml", ".lefthook.yml", ".lefthook.yaml"].map((name) => ({ name, reason: "git hook managers run what it names on commit" })),
   ...["gradle-wrapper.properties", "maven-wrapper.properties"].map((name) => ({ name, reason: "the build wrapper downloads and runs the distribution it names" })),
+  ...["rust-toolchain.toml", "rust-toolchain"].map((name) => ({ name, reason: "rustup runs the toolchain it names (toolchain.path: any directory) for cargo and rustc" })),
   { name: ".devcontainer.json", reason: "a dev container runs its lifecycle commands on the machine" },
   { name: ".ripgreprc", reason: "ripgrep reads it (RIPGREP_CONFIG_PATH): --pre runs a program on every file" },
   { name: "pyrightconfig.json", reason: "the type checker reads it: it can name interpreters and paths" },

@@ -1,0 +1,198 @@
+// A project's own configuration that makes a read-only command run code: git's repository
+// config, .yarnrc.yml, .pnpmfile.cjs, rust-toolchain.toml. Real repositories made by real git,
+// judged by the real permission engine; the attack cases ask, the everyday ones stay allowed.
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { namedTool, request } from "../../test/permission-helpers.js";
+import { analyzeCommand } from "../tools/bash/analysis/index.js";
+import type { PermissionMode } from "../tool/types.js";
+import { resolvePermission } from "./resolve.js";
+
+let root: string;
+let n = 0;
+beforeAll(() => {
+  root = realpathSync(mkdtempSync(join(tmpdir(), "armature-project-programs-")));
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const git = (cwd: string, ...args: string[]): string => execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1" } });
+
+/** A fresh git repository; `setup` shapes it (config, files). */
+function repo(setup: (dir: string) => void = () => {}): string {
+  const dir = join(root, `r${n++}`);
+  mkdirSync(dir);
+  git(dir, "init", "-q");
+  setup(dir);
+  return dir;
+}
+
+/** A fresh directory that is not a repository. */
+function plainDir(setup: (dir: string) => void = () => {}): string {
+  const dir = join(root, `d${n++}`);
+  mkdirSync(dir);
+  setup(dir);
+  return dir;
+}
+
+function decide(command: string, cwd: string, mode: PermissionMode = "default", allow: string[] = []) {
+  const subject = { kind: "shell" as const, facts: analyzeCommand(command) };
+  return resolvePermission(request({ tool: namedTool("Bash"), subject, cwd, mode, allow }));
+}
+
+const set = (key: string, value: string) => (dir: string) => git(dir, "config", key, value);
+
+describe("a repository's own git config that runs programs makes read-only git ask", () => {
+  it.each<[string, (dir: string) => void, string, RegExp]>([
+    ["core.fsmonitor command", set("core.fsmonitor", "touch PWNED"), "git status", /core\.fsmonitor/],
+    ["core.fsmonitor, key spelt in mixed case", (d) => writeFileSync(join(d, ".git/config"), "[CORE]\n\tFsMonitor = ./x.sh\n", { flag: "a" }), "git status", /core\.fsmonitor/],
+    ["a textconv driver", set("diff.pdf.textconv", "sh -c 'touch PWNED'"), "git diff", /diff\.pdf\.textconv/],
+    ["an external diff", set("diff.external", "./evil"), "git diff HEAD", /diff\.external/],
+    ["a clean filter", set("filter.x.clean", "./evil %f"), "git status", /filter\.x\.clean/],
+    ["a long-running filter process", set("filter.x.process", "./evil"), "git status", /filter\.x\.process/],
+    ["a work tree elsewhere", set("core.worktree", "/"), "git diff", /core\.worktree/],
+    ["a shell credential helper", set("credential.helper", "!touch PWNED"), "git status", /credential\.helper/],
+    ["a credential helper by path, per URL", set("credential.https://example.test.helper", "/tmp/x"), "git status", /credential\..*helper/],
+    ["a gpg program", set("gpg.program", "./evil"), "git log -1", /gpg\.program/],
+    ["an ssh gpg program", set("gpg.ssh.program", "./evil"), "git log -1", /gpg\.ssh\.program/],
+    ["an ext:: transport allowed", set("protocol.ext.allow", "always"), "git status", /protocol\.ext\.allow/],
+    ["a remote's upload-pack", set("remote.origin.uploadpack", "./evil"), "git status", /remote\.origin\.uploadpack/],
+    ["fsmonitor in an included file", (d) => {
+      writeFileSync(join(d, "inc.cfg"), "[core]\n\tfsmonitor = ./evil\n");
+      git(d, "config", "include.path", "../inc.cfg");
+    }, "git status", /core\.fsmonitor/],
+    ["fsmonitor in a conditional include", (d) => {
+      writeFileSync(join(d, "inc.cfg"), "[core]\n\tfsmonitor = ./evil\n");
+      git(d, "config", `includeIf.gitdir:${d}/.git.path`, "../inc.cfg");
+    }, "git status", /core\.fsmonitor/],
+    ["fsmonitor in the worktree config", (d) => {
+      git(d, "config", "extensions.worktreeConfig", "true");
+      git(d, "config", "--worktree", "core.fsmonitor", "./evil");
+    }, "git status", /core\.fsmonitor/],
+    ["git after cd into the same repository", (d) => {
+      mkdirSync(join(d, "src"));
+      git(d, "config", "core.fsmonitor", "./evil");
+    }, "cd src && git status", /core\.fsmonitor/],
+    ["a wrapped git", set("core.fsmonitor", "./evil"), "timeout 5 git status", /core\.fsmonitor/],
+  ])("%s", (_name, setup, command, reason) => {
+    const dir = repo(setup);
+    const d = decide(command, dir);
+    expect(d.behavior, d.reason).toBe("ask");
+    expect(d.reason).toMatch(reason);
+    expect(d.reason).toMatch(/may run code the project ships/);
+    // dontAsk denies it, acceptEdits asks, bypassPermissions (the user's choice) runs it.
+    expect(decide(command, dir, "dontAsk").behavior).toBe("deny");
+    expect(decide(command, dir, "acceptEdits").behavior).toBe("ask");
+    expect(decide(command, dir, "bypassPermissions").behavior).toBe("allow");
+  });
+
+  it("a bare repository shipped as the project directory (git finds it without a .git)", () => {
+    const src = repo((d) => git(d, "commit", "-q", "--allow-empty", "-m", "x"));
+    const dir = join(root, `bare${n++}`);
+    git(root, "clone", "-q", "--bare", src, dir);
+    expect(decide("git log -1", dir).behavior).toBe("allow");
+    git(dir, "config", "core.fsmonitor", "./evil");
+    expect(decide("git log -1", dir)).toMatchObject({ behavior: "ask", reason: expect.stringMatching(/core\.fsmonitor/) });
+  });
+
+  it("a .git file pointing at a git dir elsewhere: that dir's config counts", () => {
+    const other = repo(set("core.fsmonitor", "./evil"));
+    const dir = plainDir((d) => writeFileSync(join(d, ".git"), `gitdir: ${join(other, ".git")}\n`));
+    expect(decide("git status", dir)).toMatchObject({ behavior: "ask", reason: expect.stringMatching(/core\.fsmonitor/) });
+  });
+
+  it("a config changed after a decision is read again", () => {
+    const dir = repo();
+    expect(decide("git status", dir).behavior).toBe("allow");
+    git(dir, "config", "core.fsmonitor", "./evil");
+    expect(decide("git status", dir).behavior).toBe("ask");
+    git(dir, "config", "--unset", "core.fsmonitor");
+    expect(decide("git status", dir).behavior).toBe("allow");
+  });
+
+  it.each<[string, (dir: string) => void, string]>([
+    ["a fresh repository", () => {}, "git status"],
+    ["the built-in fsmonitor daemon", set("core.fsmonitor", "true"), "git status"],
+    ["git-lfs filters", (d) => {
+      git(d, "config", "filter.lfs.clean", "git-lfs clean -- %f");
+      git(d, "config", "filter.lfs.smudge", "git-lfs smudge -- %f");
+      git(d, "config", "filter.lfs.process", "git-lfs filter-process");
+    }, "git diff"],
+    ["a named credential helper", set("credential.helper", "store"), "git status"],
+    ["husky's hooks path (no hook runs on a read-only command)", set("core.hooksPath", ".husky/_"), "git log -1"],
+    ["a pager (none without a terminal)", set("core.pager", "delta"), "git log -1"],
+    ["remote URLs and branches", (d) => git(d, "remote", "add", "origin", "https://example.test/x.git"), "git branch -a"],
+    ["not a repository at all", () => {}, "ls"],
+  ])("benign: %s stays allowed", (_name, setup, command) => {
+    const d = decide(command, repo(setup));
+    expect(d.behavior, d.reason).toBe("allow");
+  });
+
+  it("an allow rule of the user's still allows it", () => {
+    const dir = repo(set("core.fsmonitor", "./evil"));
+    expect(decide("git status", dir, "default", ["Bash(git status)"]).behavior).toBe("allow");
+  });
+});
+
+describe("package managers and toolchains that run what the project names", () => {
+  const rustup = spawnSync("rustup", ["--version"]).status === 0;
+
+  it.each<[string, Record<string, string>, string, RegExp]>([
+    ["yarn berry's .yarnrc.yml", { ".yarnrc.yml": "yarnPath: .yarn/releases/yarn-4.cjs\n" }, "yarn --version", /\.yarnrc\.yml/],
+    ["yarn 1's .yarnrc", { ".yarnrc": 'yarn-path "./evil.js"\n' }, "yarn list", /\.yarnrc/],
+    ["a .yarnrc.yml in a parent directory", { "../.yarnrc.yml": "plugins:\n  - ./evil.cjs\n" }, "yarn --version", /\.yarnrc\.yml/],
+    ["a pnpmfile", { ".pnpmfile.cjs": "module.exports = {}\n" }, "pnpm list", /\.pnpmfile\.cjs/],
+    ["a toolchain path", { "rust-toolchain.toml": '[toolchain]\npath = "/tmp/evil"\n' }, "cargo --version", /rust-toolchain\.toml/],
+    ["a toolchain path as a dotted key", { "rust-toolchain.toml": 'toolchain.path = "/tmp/evil"\n' }, "rustc --version", /rust-toolchain\.toml/],
+    ["a toolchain path behind a unicode escape", { "rust-toolchain.toml": '[toolchain]\n"p\\u0061th" = "/tmp/evil"\n' }, "cargo --version", /rust-toolchain\.toml/],
+  ])("%s asks", (_name, files, command, reason) => {
+    const parent = plainDir();
+    const dir = join(parent, "p");
+    mkdirSync(dir);
+    for (const [f, text] of Object.entries(files)) writeFileSync(join(dir, f), text);
+    const d = decide(command, dir);
+    expect(d.behavior, d.reason).toBe("ask");
+    expect(d.reason).toMatch(reason);
+  });
+
+  it.each<[string, Record<string, string>, string]>([
+    ["a pinned channel", { "rust-toolchain.toml": '[toolchain]\nchannel = "1.80.0"\ncomponents = ["clippy"]\n' }, "cargo --version"],
+    ["the legacy one-line toolchain file", { "rust-toolchain": "stable\n" }, "rustc --version"],
+    ["an npm project", { "package.json": "{}", ".npmrc": "registry=https://registry.npmjs.org/\n" }, "npm --version"],
+    ["yarn without a project file", { "package.json": "{}" }, "yarn --version"],
+  ])("benign: %s stays allowed", (_name, files, command) => {
+    const dir = plainDir((d) => {
+      for (const [f, text] of Object.entries(files)) writeFileSync(join(d, f), text);
+    });
+    const d = decide(command, dir);
+    expect(d.behavior, d.reason).toBe("allow");
+  });
+
+  it.skipIf(!rustup)("end to end: cargo --version with a shipped toolchain path does not run it", async () => {
+    const dir = plainDir();
+    mkdirSync(join(dir, "tc/bin"), { recursive: true });
+    writeFileSync(join(dir, "tc/bin/cargo"), `#!/bin/sh\ntouch ${join(dir, "PWNED")}\n`, { mode: 0o755 });
+    writeFileSync(join(dir, "rust-toolchain.toml"), `[toolchain]\npath = "${join(dir, "tc")}"\n`);
+    const out = execFileSync(process.execPath, [join(process.cwd(), "bin/armature.js"), "exec", "-", "--cwd", dir], {
+      input: `${JSON.stringify([{ type: "tool_use", id: "c", name: "Bash", input: { command: "cargo --version" } }])}\n`,
+      encoding: "utf8",
+    });
+    expect(out).toMatch(/rust-toolchain\.toml/);
+    expect(existsSync(join(dir, "PWNED"))).toBe(false);
+  });
+});
+
+describe("end to end through exec", () => {
+  it("git status in a repository whose config names an fsmonitor program does not run it", () => {
+    const dir = repo((d) => git(d, "config", "core.fsmonitor", `touch ${join(d, "PWNED")}; false`));
+    const out = execFileSync(process.execPath, [join(process.cwd(), "bin/armature.js"), "exec", "-", "--cwd", dir], {
+      input: `${JSON.stringify([{ type: "tool_use", id: "g", name: "Bash", input: { command: "git status --short" } }])}\n`,
+      encoding: "utf8",
+    });
+    expect(out).toMatch(/is_error/);
+    expect(out).toMatch(/core\.fsmonitor/);
+    expect(existsSync(join(dir, "PWNED"))).toBe(false);
+  });
+});
