@@ -94,18 +94,19 @@ export function analyzeCommand(command: string): ShellCommandFacts {
     }
     const targets = commandTargets(cmd, backup);
     subcommands.push(toSubcommand(cmd, targets));
-    const loopValues = (paths: string[]): string[] => paths.flatMap((p) => substituteLoopVariables(state, p));
-    for (const p of loopValues(targets.write)) for (const q of dirs.resolve(p)) write.add(q);
-    for (const p of loopValues(targets.read)) for (const q of dirs.resolve(p)) read.add(q);
-    for (const p of loopValues(targets.cd)) {
-      for (const q of dirs.resolve(p)) cd.add(q);
-      dirs.change(p);
+    for (const p of targets.write) for (const v of substituteLoopVariables(state, p)) dirs.addResolved(v, write);
+    for (const p of targets.read) for (const v of substituteLoopVariables(state, p)) dirs.addResolved(v, read);
+    for (const p of targets.cd) {
+      for (const v of substituteLoopVariables(state, p)) {
+        dirs.addResolved(v, cd);
+        dirs.change(v);
+      }
     }
     const name = cmd.words[0]?.text;
     if (name === "popd") dirs.change("-");
     if (name === "git" && dirs.changed) runsGit = true;
   }
-  for (const p of state.testedPaths) for (const q of dirs.resolve(p)) read.add(q);
+  for (const p of state.testedPaths) dirs.addResolved(p, read);
   if (setsTextDomain(state.commands, reasons)) {
     complete = false;
     reasons.push('the command sets TEXTDOMAIN: a later $"…" string may be translated into other text');
@@ -152,9 +153,13 @@ class WorkingDirectories {
     this.dirs = [...next].slice(0, 16);
   }
 
-  resolve(path: string): string[] {
-    if (path.startsWith("/") || path.startsWith("~") || /^[<>]\(/.test(path)) return [path];
-    return [...new Set(this.dirs.map((d) => (d === "" ? path : posix.join(d, path))))];
+  /** Adds to `out` each path `path` may be, given the directories the command may be in. */
+  addResolved(path: string, out: Set<string>): void {
+    if (path.startsWith("/") || path.startsWith("~") || /^[<>]\(/.test(path)) {
+      out.add(path);
+      return;
+    }
+    for (const d of this.dirs) out.add(d === "" ? path : posix.join(d, path));
   }
 }
 

@@ -158,6 +158,12 @@ export class SyntaxNode {
   get text(): string {
     return this.source.slice(this.startIndex, this.endIndex);
   }
+  /** `text.includes(c)` for one character, without copying the text out of the source. */
+  textHasChar(c: string): boolean {
+    const code = c.charCodeAt(0);
+    for (let i = this.startIndex; i < this.endIndex; i++) if (this.source.charCodeAt(i) === code) return true;
+    return false;
+  }
   get childCount(): number {
     return this.children.length;
   }
