@@ -215,6 +215,11 @@ export function parseBashScript(source: string): ParsedScript {
   return parseWith(g, source, g.direct);
 }
 
+/** Parses and frees the tree without reading it: the floor under any analysis (for the benches). */
+export function parseBashTreeOnly(source: string): void {
+  loaded().parser.parse(source)?.delete();
+}
+
 /** The same copy through web-tree-sitter's public TreeCursor methods (the tests compare both). */
 export function parseBashScriptPublic(source: string): ParsedScript {
   return parseWith(loaded(), source, undefined);
