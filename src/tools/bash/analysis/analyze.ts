@@ -168,11 +168,12 @@ class WorkingDirectories {
  * command that names TEXTDOMAIN (an assignment, `export`, `read`, a nested script) may change that.
  */
 function setsTextDomain(commands: readonly SimpleCommand[], reasons: readonly string[]): boolean {
-  const mentions = (s: string): boolean => s.includes("TEXTDOMAIN");
-  return (
-    reasons.some(mentions) ||
-    commands.some((c) => c.words.some((w) => mentions(w.text)) || c.env.some((e) => mentions(e.name)))
-  );
+  for (const r of reasons) if (r.includes("TEXTDOMAIN")) return true;
+  for (const c of commands) {
+    for (const w of c.words) if (w.text.includes("TEXTDOMAIN")) return true;
+    for (const e of c.env) if (e.name.includes("TEXTDOMAIN")) return true;
+  }
+  return false;
 }
 
 /**
@@ -194,7 +195,7 @@ function toSubcommand(cmd: SimpleCommand, targets: Targets): ShellSubcommand {
   const env: Record<string, string> = {};
   for (const { name, value } of cmd.env) env[name] = value.text;
   const text = normalizeCommandText(argv);
-  return {
+  const sub: ShellSubcommand = {
     argv,
     text,
     effective: cmd.transparentInner ? effectiveOf(cmd.transparentInner) : text,
@@ -202,8 +203,9 @@ function toSubcommand(cmd: SimpleCommand, targets: Targets): ShellSubcommand {
     env,
     redirects: cmd.redirects.map((r) => ({ op: (r.fd ?? "") + r.op, target: r.target?.text ?? "" })),
     targets: { read: targets.read, write: targets.write },
-    ...ruleFacts(cmd),
   };
+  addRuleFacts(cmd, sub);
+  return sub;
 }
 
 /**
@@ -230,10 +232,10 @@ function refusedArgv(cmd: SimpleCommand): string | undefined {
 }
 
 /** Rule texts with global options removed, and whether the command is opaque to the analysis. */
-function ruleFacts(cmd: SimpleCommand): Pick<ShellSubcommand, "ruleTexts" | "opaque"> {
+function addRuleFacts(cmd: SimpleCommand, sub: ShellSubcommand): void {
   const first = cmd.words[0];
-  if (!first || cmd.declaration) return {};
+  if (!first || cmd.declaration) return;
   const ruleTexts = ruleTextsOf(cmd.words);
-  const opaque = !first.isStatic || (!isModelledCommand(first.text) && !isReadOnlyToolInvocation(cmd.words));
-  return { ...(ruleTexts.length > 0 ? { ruleTexts } : {}), ...(opaque ? { opaque } : {}) };
+  if (ruleTexts.length > 0) sub.ruleTexts = ruleTexts;
+  if (!first.isStatic || (!isModelledCommand(first.text) && !isReadOnlyToolInvocation(cmd.words))) sub.opaque = true;
 }

@@ -378,6 +378,8 @@ function exportedAssignments(s: ShellState, commands: readonly SimpleCommand[]):
     if (name === "SIMPLE_BACKUP_SUFFIX" || name === "VERSION_CONTROL") continue;
     if (s.allexport || /[A-Z]/.test(name) || s.exported.has(name)) carried.push({ name, value });
   }
+  // Nothing to carry and no `set -k`: no command's environment changes.
+  if (carried.length === 0 && !s.keyword) return;
   for (const cmd of commands) {
     if (cmd.declaration) continue;
     const have = new Set(cmd.env.map((e) => e.name));
