@@ -78,18 +78,19 @@ export function analyzeCommand(command: string): ShellCommandFacts {
     }
     const targets = commandTargets(cmd, backup);
     subcommands.push(toSubcommand(cmd, targets));
-    const loopValues = (paths: string[]): string[] => paths.flatMap((p) => substituteLoopVariables(state, p));
-    for (const p of loopValues(targets.write)) for (const q of dirs.resolve(p)) write.add(q);
-    for (const p of loopValues(targets.read)) for (const q of dirs.resolve(p)) read.add(q);
-    for (const p of loopValues(targets.cd)) {
-      for (const q of dirs.resolve(p)) cd.add(q);
-      dirs.change(p);
+    for (const p of targets.write) for (const v of substituteLoopVariables(state, p)) dirs.addResolved(v, write);
+    for (const p of targets.read) for (const v of substituteLoopVariables(state, p)) dirs.addResolved(v, read);
+    for (const p of targets.cd) {
+      for (const v of substituteLoopVariables(state, p)) {
+        dirs.addResolved(v, cd);
+        dirs.change(v);
+      }
     }
     const name = cmd.words[0]?.text;
     if (name === "popd") dirs.change("-");
     if (name === "git" && dirs.changed) runsGit = true;
   }
-  for (const p of state.testedPaths) for (const q of dirs.resolve(p)) read.add(q);
+  for (const p of state.testedPaths) dirs.addResolved(p, read);
   if (setsTextDomain(state.commands, reasons)) {
     complete = false;
     reasons.push('the command sets TEXTDOMAIN: a later $"…" string may be translated into other text');
@@ -136,9 +137,13 @@ class WorkingDirectories {
     this.dirs = [...next].slice(0, 16);
   }
 
-  resolve(path: string): string[] {
-    if (path.startsWith("/") || path.startsWith("~") || /^[<>]\(/.test(path)) return [path];
-    return [...new Set(this.dirs.map((d) => (d === "" ? path : posix.join(d, path))))];
+  /** Adds to `out` each path `path` may be, given the directories the command may be in. */
+  addResolved(path: string, out: Set<string>): void {
+    if (path.startsWith("/") || path.startsWith("~") || /^[<>]\(/.test(path)) {
+      out.add(path);
+      return;
+    }
+    for (const d of this.dirs) out.add(d === "" ? path : posix.join(d, path));
   }
 }
 
@@ -147,11 +152,12 @@ class WorkingDirectories {
  * command that names TEXTDOMAIN (an assignment, `export`, `read`, a nested script) may change that.
  */
 function setsTextDomain(commands: readonly SimpleCommand[], reasons: readonly string[]): boolean {
-  const mentions = (s: string): boolean => s.includes("TEXTDOMAIN");
-  return (
-    reasons.some(mentions) ||
-    commands.some((c) => c.words.some((w) => mentions(w.text)) || c.env.some((e) => mentions(e.name)))
-  );
+  for (const r of reasons) if (r.includes("TEXTDOMAIN")) return true;
+  for (const c of commands) {
+    for (const w of c.words) if (w.text.includes("TEXTDOMAIN")) return true;
+    for (const e of c.env) if (e.name.includes("TEXTDOMAIN")) return true;
+  }
+  return false;
 }
 
 /**
@@ -173,7 +179,7 @@ function toSubcommand(cmd: SimpleCommand, targets: Targets): ShellSubcommand {
   const env: Record<string, string> = {};
   for (const { name, value } of cmd.env) env[name] = value.text;
   const text = normalizeCommandText(argv);
-  return {
+  const sub: ShellSubcommand = {
     argv,
     text,
     effective: cmd.transparentInner ? effectiveOf(cmd.transparentInner) : text,
@@ -181,8 +187,9 @@ function toSubcommand(cmd: SimpleCommand, targets: Targets): ShellSubcommand {
     env,
     redirects: cmd.redirects.map((r) => ({ op: (r.fd ?? "") + r.op, target: r.target?.text ?? "" })),
     targets: { read: targets.read, write: targets.write },
-    ...ruleFacts(cmd),
   };
+  addRuleFacts(cmd, sub);
+  return sub;
 }
 
 /**
@@ -209,10 +216,10 @@ function refusedArgv(cmd: SimpleCommand): string | undefined {
 }
 
 /** Rule texts with global options removed, and whether the command is opaque to the analysis. */
-function ruleFacts(cmd: SimpleCommand): Pick<ShellSubcommand, "ruleTexts" | "opaque"> {
+function addRuleFacts(cmd: SimpleCommand, sub: ShellSubcommand): void {
   const first = cmd.words[0];
-  if (!first || cmd.declaration) return {};
+  if (!first || cmd.declaration) return;
   const ruleTexts = ruleTextsOf(cmd.words);
-  const opaque = !first.isStatic || (!isModelledCommand(first.text) && !isReadOnlyToolInvocation(cmd.words));
-  return { ...(ruleTexts.length > 0 ? { ruleTexts } : {}), ...(opaque ? { opaque } : {}) };
+  if (ruleTexts.length > 0) sub.ruleTexts = ruleTexts;
+  if (!first.isStatic || (!isModelledCommand(first.text) && !isReadOnlyToolInvocation(cmd.words))) sub.opaque = true;
 }

@@ -14,21 +14,26 @@ const PERMISSIVE: CommandTable = { partial: true };
 /** argv (from `start`) as the command named `name` reads it. */
 export function parseCommand(name: string, words: readonly Word[], start = 1): ParsedArgs {
   if (start !== 1) return getopt(words, tableFor(name) ?? PERMISSIVE, start);
-  // The classifier and the target extractor read the same argv: parse it once.
-  let byName = parses.get(words);
-  if (!byName) {
-    byName = new Map();
-    parses.set(words, byName);
-  }
-  let parsed = byName.get(name);
-  if (!parsed) {
-    parsed = getopt(words, tableFor(name) ?? PERMISSIVE, start);
-    byName.set(name, parsed);
-  }
+  // The classifier and the target extractor read the same argv one after the other: the last
+  // few parses are kept (a WeakMap per argv cost more in garbage collection than it saved).
+  for (const e of recent) if (e.words === words && e.name === name) return e.parsed;
+  const parsed = getopt(words, tableFor(name) ?? PERMISSIVE, start);
+  const slot = recent[next] as RecentParse;
+  slot.words = words;
+  slot.name = name;
+  slot.parsed = parsed;
+  next = (next + 1) % recent.length;
   return parsed;
 }
 
-const parses = new WeakMap<readonly Word[], Map<string, ParsedArgs>>();
+interface RecentParse {
+  words: readonly Word[] | undefined;
+  name: string;
+  parsed: ParsedArgs;
+}
+const NO_PARSE: ParsedArgs = { operands: [], options: [], errors: [] };
+const recent: RecentParse[] = Array.from({ length: 4 }, () => ({ words: undefined, name: "", parsed: NO_PARSE }));
+let next = 0;
 
 /** The role the table gives this parsed option's value, if any. */
 function roleOf(table: CommandTable, optionName: string, map: CommandTable["values"]): string | undefined {

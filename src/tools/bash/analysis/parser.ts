@@ -90,6 +90,9 @@ function loaded(): Grammar {
  * grammar's lexer is one huge function) with its optimising compiler, and on a 2-core machine
  * timers then stall for 0.6–3 s; both modules must be Liftoff-only for the stall to go (measured).
  * Liftoff code parses command-sized input about as fast; long scripts parse some 1.3× slower.
+ * Also measured (issue 9) and not kept: the runtime left to tier up with the grammar Liftoff-only
+ * (no stall seen, but the first long script parsed 3–5× slower while the hot functions were
+ * recompiled); both compiled optimised up front (`--no-liftoff`: a 1.7 s stall at the first parse).
  * The flag is set only while these two modules compile and reset right after (V8 keeps a
  * module's tiering as it was compiled), and never when the process was started with WebAssembly
  * tiering flags of its own or with ARMATURE_BASH_WASM_TIERUP=1 (a long-lived process that
@@ -158,6 +161,12 @@ export class SyntaxNode {
   get text(): string {
     return this.source.slice(this.startIndex, this.endIndex);
   }
+  /** `text.includes(c)` for one character, without copying the text out of the source. */
+  textHasChar(c: string): boolean {
+    const code = c.charCodeAt(0);
+    for (let i = this.startIndex; i < this.endIndex; i++) if (this.source.charCodeAt(i) === code) return true;
+    return false;
+  }
   get childCount(): number {
     return this.children.length;
   }
@@ -207,6 +216,11 @@ export function parseBash(source: string): SyntaxNode {
 export function parseBashScript(source: string): ParsedScript {
   const g = loaded();
   return parseWith(g, source, g.direct);
+}
+
+/** Parses and frees the tree without reading it: the floor under any analysis (for the benches). */
+export function parseBashTreeOnly(source: string): void {
+  loaded().parser.parse(source)?.delete();
 }
 
 /** The same copy through web-tree-sitter's public TreeCursor methods (the tests compare both). */

@@ -378,6 +378,8 @@ function exportedAssignments(s: ShellState, commands: readonly SimpleCommand[]):
     if (name === "SIMPLE_BACKUP_SUFFIX" || name === "VERSION_CONTROL") continue;
     if (s.allexport || /[A-Z]/.test(name) || s.exported.has(name)) carried.push({ name, value });
   }
+  // Nothing to carry and no `set -k`: no command's environment changes.
+  if (carried.length === 0 && !s.keyword) return;
   for (const cmd of commands) {
     if (cmd.declaration) continue;
     const have = new Set(cmd.env.map((e) => e.name));
@@ -410,6 +412,9 @@ export function substituteLoopVariables(state: WalkState, path: string): string[
     const name = (m[1] ?? m[2]) as string;
     const values = s.loops.get(name);
     if (!values || (s.assigned.get(name)?.length ?? 0) !== values.length) return [path];
+    // `next` below would have `out.length × values.length` entries: past the bound, the target
+    // stays as written (checked first, so a loop over many words costs nothing per use).
+    if (out.length * values.length > MAX_LOOP_SUBSTITUTIONS) return [path];
     if (values.some((v) => !v.isStatic && !v.glob) || values.some((v) => /\s/.test(v.text))) return [path];
     const next: string[] = [];
     for (const p of out) for (const v of values) next.push(p.split(m[0]).join(v.text));

@@ -108,7 +108,7 @@ class Walker {
     if (GAP_CHECKED.has(node.type)) this.checkGaps(node);
     // An unquoted word never holds a newline (continuations are removed first): the grammar read
     // `cd sub⏎\git status` as one command, bash runs two.
-    if (node.type === "word" && node.text.includes("\n")) {
+    if (node.type === "word" && node.textHasChar("\n")) {
       this.state.incomplete.add(`a newline inside a word: the grammar may have joined two commands (${JSON.stringify(node.text.slice(0, 40))})`);
     }
 
