@@ -11,7 +11,7 @@ import { parseRule, parseRuleLists } from "../permissions/rule.js";
 import { createPermissionEngine, type AutoClassifier, type PermissionEngine } from "../permissions/engine.js";
 import type { Approver, PermissionResolver } from "../permissions/types.js";
 import { findTaskRegistry } from "../tools/tasks/registry.js";
-import { loadToolsFor, prepareTurn } from "../pipeline/prepare.js";
+import { pendingToolLoads, prepareTurn } from "../pipeline/prepare.js";
 import { defaultPipelineServices, hookCommonInput, labelHookContext, type PipelineServices, type ToolCallOutcome } from "../pipeline/run-tool-use.js";
 import { toOpenAIToolMessages, type OpenAIToolMessage } from "../providers/openai.js";
 import {
@@ -341,8 +341,9 @@ export function createSession(options: SessionOptions): Session {
 
   async function runTurnDetailed(blocks: readonly ToolUseBlock[], turnOptions: RunTurnOptions | undefined): Promise<TurnResult> {
     const ctx = turnContext(turnOptions);
-    await loadToolsFor(blocks, ctx);
-    await transcript?.append("assistant", blocks, ctx.workspace.cwd);
+    const loading = pendingToolLoads(blocks, ctx);
+    if (loading) await loading;
+    if (transcript) await transcript.append("assistant", blocks, ctx.workspace.cwd);
     const calls = prepareTurn(blocks, ctx);
     const { outcomes, context: after } = await runTools(calls, ctx, services, {
       maxConcurrency,
@@ -354,8 +355,8 @@ export function createSession(options: SessionOptions): Session {
     const result = summarize(outcomes);
     // Background tasks that ended since the model was last told: one message each, after the results.
     result.newMessages.push(...pendingNotifications(after));
-    await transcript?.append("user", result.results, after.workspace.cwd);
-    if (outcomes.length > 0) await postToolBatch(blocks, result, after);
+    if (transcript) await transcript.append("user", result.results, after.workspace.cwd);
+    if (outcomes.length > 0 && options.hooks?.has("PostToolBatch")) await postToolBatch(blocks, result, after);
     return result;
   }
 
@@ -369,7 +370,8 @@ export function createSession(options: SessionOptions): Session {
     const feeding = (async () => {
       try {
         for await (const block of blocks) {
-          await loadToolsFor([block], ctx);
+          const loading = pendingToolLoads([block], ctx);
+          if (loading) await loading;
           await transcript?.append("assistant", [block], ctx.workspace.cwd);
           executor.addTool(block);
         }
