@@ -269,7 +269,8 @@ export function createSession(options: SessionOptions): Session {
       releaseAbortController(controller);
       unlinkTurn?.();
     }
-    context = withPool({ ...after, abortController: rootController });
+    const samePool = after.options.tools === current.tools && after.options.deferredTools === current.deferred;
+    context = samePool ? { ...after, abortController: rootController } : withPool({ ...after, abortController: rootController });
   };
 
   const session: Session = {
