@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -171,12 +172,14 @@ export class McpConnection implements McpToolCaller {
       const client = this.client;
       if (!client) return errorResult(`MCP server ${this.serverName} is not connected${this.error ? `: ${this.error}` : ""}. Its tools cannot be used in this session.`);
       try {
-        return (await client.callTool({ name, arguments: args }, undefined, {
-          signal: options.signal,
-          timeout: this.options.toolTimeoutMs,
-          resetTimeoutOnProgress: false,
-          onprogress: (p) => options.onProgress({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) }),
-        })) as McpCallResult;
+        return (await withoutLeftoverListeners(options.signal, () =>
+          client.callTool({ name, arguments: args }, undefined, {
+            signal: options.signal,
+            timeout: this.options.toolTimeoutMs,
+            resetTimeoutOnProgress: false,
+            onprogress: (p) => options.onProgress({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) }),
+          }),
+        )) as McpCallResult;
       } catch (err) {
         if (options.signal.aborted) throw err;
         if (remote && attempt === 0 && McpConnection.isDroppedSession(err)) {
@@ -210,6 +213,23 @@ export class McpConnection implements McpToolCaller {
     if (transport instanceof StreamableHTTPClientTransport) await transport.terminateSession().catch(() => undefined);
     await client?.close().catch(() => undefined);
     await transport?.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Runs `start` and, once its promise settles, removes the abort listeners it added to `signal`
+ * while it started. The SDK adds one per request (to send notifications/cancelled) and never
+ * removes it, so a signal that outlives the call (the turn's, which the session may use for
+ * its next turn) would collect one per call.
+ */
+async function withoutLeftoverListeners<T>(signal: AbortSignal, start: () => Promise<T>): Promise<T> {
+  const before = getEventListeners(signal, "abort");
+  const pending = start();
+  const added = getEventListeners(signal, "abort").filter((l) => !before.includes(l));
+  try {
+    return await pending;
+  } finally {
+    for (const listener of added) signal.removeEventListener("abort", listener as (event: Event) => void);
   }
 }
 

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import { JsonRpcLineReader, type LineHandlers } from "./jsonrpc-lines.js";
 import { stopProcessGroup } from "../tools/bash/process-group.js";
 
 export interface StdioServerOptions {
@@ -42,14 +42,23 @@ export class ProcessGroupStdioTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private child: ChildProcess | undefined;
-  private readonly buffer: ReadBuffer;
+  private readonly reader: JsonRpcLineReader;
+  private readonly handlers: LineHandlers = {
+    message: (message) => this.onmessage?.(message),
+    // A line that is not a JSON-RPC message (a server printing to stdout): reported, skipped.
+    badLine: (err) => this.onerror?.(new Error(`the server wrote a line that is not a JSON-RPC message (${err.message})`)),
+    tooLong: (err) => {
+      this.onerror?.(err);
+      void this.close();
+    },
+  };
   private stderrTail = "";
   private closed = false;
   exitCode: number | null = null;
   exitSignal: NodeJS.Signals | null = null;
 
   constructor(private readonly options: StdioServerOptions) {
-    this.buffer = new ReadBuffer({ maxBufferSize: options.maxMessageBytes ?? 64 * 1024 * 1024 });
+    this.reader = new JsonRpcLineReader(options.maxMessageBytes ?? 64 * 1024 * 1024);
   }
 
   get pid(): number | undefined {
@@ -69,6 +78,10 @@ export class ProcessGroupStdioTransport implements Transport {
         cwd: this.options.cwd,
         env: this.options.env,
         stdio: ["pipe", "pipe", "pipe"],
+        // Its own session: it leads its own process group (close() stops the whole group), and a
+        // terminal's Ctrl-C reaches armature, which closes it, rather than the server. Measured for
+        // issue 11: the new session (on Linux, its own scheduler autogroup) costs nothing per call
+        // against a server spawned in ours.
         detached: true,
       });
       this.child = child;
@@ -90,27 +103,7 @@ export class ProcessGroupStdioTransport implements Transport {
         }
       });
       child.stdin?.on("error", (err) => this.onerror?.(err));
-      child.stdout?.on("data", (chunk: Buffer) => {
-        try {
-          this.buffer.append(chunk);
-        } catch (err) {
-          this.onerror?.(err as Error);
-          void this.close();
-          return;
-        }
-        for (;;) {
-          let message: JSONRPCMessage | null;
-          try {
-            message = this.buffer.readMessage();
-          } catch (err) {
-            // A line that is not a JSON-RPC message (a server printing to stdout): reported, skipped.
-            this.onerror?.(new Error(`the server wrote a line that is not a JSON-RPC message (${(err as Error).message})`));
-            continue;
-          }
-          if (message === null) break;
-          this.onmessage?.(message);
-        }
-      });
+      child.stdout?.on("data", (chunk: Buffer) => this.reader.push(chunk, this.handlers));
       child.stderr?.on("data", (chunk: Buffer) => {
         this.stderrTail = (this.stderrTail + chunk.toString("utf8")).slice(-STDERR_TAIL);
       });
@@ -124,7 +117,7 @@ export class ProcessGroupStdioTransport implements Transport {
         reject(new Error("the server process is not running"));
         return;
       }
-      if (stdin.write(serializeMessage(message))) resolve();
+      if (stdin.write(`${JSON.stringify(message)}\n`)) resolve();
       else stdin.once("drain", resolve);
     });
   }
@@ -154,7 +147,7 @@ export class ProcessGroupStdioTransport implements Transport {
       await stopProcessGroup(pid, 1_000);
       liveGroups.delete(pid);
     }
-    this.buffer.clear();
+    this.reader.clear();
     if (!wasClosed) this.onclose?.();
   }
 }

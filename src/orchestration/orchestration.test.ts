@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { buildTool } from "../tool/build-tool.js";
@@ -203,18 +204,49 @@ describe("StreamingToolExecutor", () => {
 
 describe("abort listeners do not pile up", () => {
   it("a long session keeps no listener per finished turn or call", async () => {
-    const { getEventListeners } = (await import("node:events")) as unknown as { getEventListeners(t: EventTarget, n: string): unknown[] };
     const s = createSession({ cwd: process.cwd(), tools: [sleepTool()] });
     const root = s.context.abortController.signal;
     const before = getEventListeners(root, "abort").length;
     const external = new AbortController();
     for (let i = 0; i < 20; i++) await s.runTurn([toolUse("Sleep", { ms: 0 }, `a${i}`), toolUse("Sleep", { ms: 0 }, `b${i}`)], { signal: external.signal });
+    for (let i = 0; i < 20; i++) await s.runTurn([toolUse("Sleep", { ms: 0 }, `c${i}`), toolUse("Sleep", { ms: 0 }, `d${i}`)]);
     async function* one() {
       yield toolUse("Sleep", { ms: 0 }, "s");
     }
     for (let i = 0; i < 5; i++) for await (const _e of s.stream(one())) void _e;
-    expect(getEventListeners(root, "abort").length).toBe(before);
+    // At most one: the last turn's controller, kept for the next turn.
+    expect(getEventListeners(root, "abort").length).toBeLessThanOrEqual(before + 1);
     expect(getEventListeners(external.signal, "abort").length).toBe(0);
     await s.close();
+  });
+
+  it("a turn's controller is used again only when nothing of that turn still listens to it", async () => {
+    const seen: AbortController[] = [];
+    const leftover = (): void => {};
+    const probe = buildTool({
+      name: "Probe",
+      description: "Records the call's controller; may leave a listener on it.",
+      inputSchema: z.object({ leave: z.boolean() }),
+      isReadOnly: () => true,
+      call: async ({ leave }, context) => {
+        seen.push(context.abortController);
+        if (leave) context.abortController.signal.addEventListener("abort", leftover);
+        return { data: "ok" };
+      },
+    });
+    const s = createSession({ cwd: process.cwd(), tools: [probe] });
+    await s.runTurn([toolUse("Probe", { leave: false }, "a")]);
+    await s.runTurn([toolUse("Probe", { leave: true }, "b")]);
+    await s.runTurn([toolUse("Probe", { leave: false }, "c")]);
+    await s.runTurn([toolUse("Probe", { leave: false }, "d")], { signal: new AbortController().signal });
+    await s.runTurn([toolUse("Probe", { leave: false }, "e")]);
+    expect(seen[1]).toBe(seen[0]); // a clean turn's controller serves the next turn
+    expect(seen[2]).not.toBe(seen[1]); // b left a listener: c gets a fresh one
+    expect(seen[3]).not.toBe(seen[2]); // a turn with its own signal always gets a fresh one
+    expect(seen[4]).not.toBe(seen[3]);
+    expect(seen.every((c) => !c.signal.aborted)).toBe(true);
+    const kept = seen[4]!;
+    await s.close();
+    expect(kept.signal.aborted).toBe(true); // closing the session aborts the kept controller too
   });
 });

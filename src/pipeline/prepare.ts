@@ -139,6 +139,11 @@ export function prepareTurn(blocks: readonly ToolUseBlock[], context: ToolUseCon
  * Resolves at once when none of them has anything to load.
  */
 export async function loadToolsFor(blocks: readonly ToolUseBlock[], context: ToolUseContext): Promise<void> {
+  await pendingToolLoads(blocks, context);
+}
+
+/** loadToolsFor without the await when there is nothing to load (undefined then): a turn's hot path. */
+export function pendingToolLoads(blocks: readonly ToolUseBlock[], context: ToolUseContext): Promise<void> | undefined {
   let pending: Array<Promise<void>> | undefined;
   for (const block of blocks) {
     const tool = findToolByName(context.options.tools, block.name);
@@ -146,5 +151,5 @@ export async function loadToolsFor(blocks: readonly ToolUseBlock[], context: Too
     (pending ??= []).push(tool.load());
   }
   // A tool that fails to load is judged fail-closed when prepared, and its call reports it.
-  if (pending) await Promise.allSettled(pending);
+  return pending ? Promise.allSettled(pending).then(() => undefined) : undefined;
 }

@@ -25,9 +25,13 @@ let otelApi: typeof import("@opentelemetry/api") | undefined;
 /** SpanStatusCode.ERROR (a const enum value of the API, stable across its 1.x versions). */
 const SPAN_STATUS_ERROR = 2;
 
+/** Whether a tracer provider has been registered (checked before every call, without an await). */
+function tracing(): boolean {
+  return Boolean((globalThis as Record<symbol, { trace?: unknown } | undefined>)[OTEL_GLOBAL]?.trace);
+}
+
 async function startSpan(block: { name: string; id: string }): Promise<Span | undefined> {
-  const registered = (globalThis as Record<symbol, { trace?: unknown } | undefined>)[OTEL_GLOBAL];
-  if (!registered?.trace) return undefined;
+  if (!tracing()) return undefined;
   otelApi ??= await import("@opentelemetry/api");
   return otelApi.trace.getTracer("armature").startSpan("armature.tool_call", {
     attributes: { "armature.tool.name": block.name, "armature.tool_use.id": block.id },
@@ -149,7 +153,7 @@ export async function runToolUse(
   services: PipelineServices,
   onProgress?: (progress: ToolProgress) => void,
 ): Promise<ToolCallOutcome> {
-  const span = await startSpan(prepared.block);
+  const span = tracing() ? await startSpan(prepared.block) : undefined;
   try {
     const outcome = await runStages(prepared, context, services, onProgress);
     if (outcome.isError) span?.setStatus({ code: SPAN_STATUS_ERROR });
@@ -190,7 +194,7 @@ async function runStages(
 
   try {
     // What the synchronous members need (normally loaded before the turn was prepared).
-    await tool.load?.();
+    if (tool.load) await tool.load();
     // 4. validateInput
     const validation = await tool.validateInput(input, context);
     if (!validation.result) return errorOutcome(id, validation.message, { tool, input });

@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { readFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -133,6 +134,21 @@ describe("MCP client over stdio", () => {
     expect(r!.is_error).toBe(true);
     expect(r!.content).toMatch(/interrupted|aborted/);
     await waitFor(() => existsSync(logFile) && readFileSync(logFile, "utf8").includes('"tool":"hang"'));
+  });
+
+  it("a call leaves no abort listener on the signal it was given (the SDK's is removed once the call ends)", async () => {
+    const echo = manager.tools().find((t) => t.name === "mcp__fixture__echo")!;
+    const controller = new AbortController();
+    const context = { ...session.context, abortController: controller };
+    for (let i = 0; i < 3; i++) {
+      const { data } = await echo.call({ text: `ping ${i}` }, context, () => {});
+      expect(data).toMatchObject({ content: [{ type: "text", text: `ping ${i}` }] });
+    }
+    expect(getEventListeners(controller.signal, "abort")).toEqual([]);
+    // Aborting it now sends nothing: no request of those calls is still waiting.
+    controller.abort(new Error("after the calls"));
+    const [r] = await session.runTurn([use("mcp__fixture__echo", { text: "still fine" }, "after-abort")]);
+    expect(r!.content).toEqual([{ type: "text", text: "still fine" }]);
   });
 
   it("a call past MCP_TOOL_TIMEOUT is cancelled and says so", async () => {
