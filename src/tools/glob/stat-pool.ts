@@ -1,0 +1,275 @@
+import * as fs from "node:fs";
+import { availableParallelism } from "node:os";
+import type { Worker } from "node:worker_threads";
+
+/** What a path turned out to be when it was stat'ed. */
+export const PathKind = { Gone: 0, File: 1, Symlink: 2, Directory: 3 } as const;
+export type PathKind = (typeof PathKind)[keyof typeof PathKind];
+
+/**
+ * The paths added, and by index each one's kind and modification time: a plain file's own; a
+ * symlink's target's, or the link's own when it dangles or loops (a symlink to a folder is a
+ * Directory).
+ */
+export interface PathStamps {
+  paths: string[];
+  kinds: Uint8Array;
+  mtimes: Float64Array;
+}
+
+/**
+ * Stats paths while a crawl is still finding them. A stat is a system call (several
+ * microseconds each in a VM), so the tens of thousands a large Glob needs dominate its time.
+ * Paths are grouped in batches as they come; once a crawl has found STAT_HELPERS_FROM, helper
+ * threads (one per spare core, up to 3, started on first need and kept, unreferenced, for later
+ * calls) stat full batches while the crawl goes on. `finish` stats what is left on the calling
+ * thread, taking batches from the end while helpers take them from the front, and never waits
+ * for a helper to start. Without spare cores, or below that many paths, all runs here.
+ */
+export interface Stamper {
+  add(path: string): void;
+  finish(signal: AbortSignal): Promise<PathStamps>;
+  /** Stops handing out batches (the crawl failed or was aborted). */
+  cancel(): void;
+}
+
+/** From this many paths on, helper threads share the stats. */
+export const STAT_HELPERS_FROM = 2_048;
+/** Paths per unit of work. */
+const BATCH = 1_024;
+/** Batches a helper holds at once: one being stat'ed, one waiting, so it never idles on a round trip. */
+const PER_HELPER = 2;
+/** Longest stretch the calling thread stats without giving the event loop a turn. */
+const SLICE_MS = 8;
+
+const Pending = 0;
+const Sent = 1;
+const Done = 2;
+
+export function createStamper(): Stamper {
+  const paths: string[] = [];
+  /** Per batch: Pending, Sent (to a helper) or Done; and the results of the Done ones. */
+  const state: number[] = [];
+  const results: Array<{ kinds: Uint8Array; mtimes: Float64Array } | undefined> = [];
+  let front = 0; // the first batch not yet handed out from the front
+  let ended = false;
+  let cancelled = false;
+  let pool: StatPool | undefined;
+  let inFlight = 0;
+  let wakeFinisher: (() => void) | undefined;
+
+  const full = (b: number): boolean => ended || (b + 1) * BATCH <= paths.length;
+  const batchPaths = (b: number): string[] => paths.slice(b * BATCH, (b + 1) * BATCH);
+
+  const owner: BatchOwner = {
+    done(b, kinds, mtimes) {
+      inFlight--;
+      if (state[b] === Sent) {
+        state[b] = Done;
+        results[b] = { kinds, mtimes };
+      }
+      feed();
+      wakeFinisher?.();
+    },
+    lost(b) {
+      inFlight--;
+      if (state[b] === Sent) state[b] = Pending; // done here instead
+      wakeFinisher?.();
+    },
+  };
+
+  /** Hands full pending batches, from the front, to helpers with room. */
+  function feed(): void {
+    if (!pool || cancelled) return;
+    while (front < state.length && state[front] !== Pending) front++;
+    while (front < state.length && full(front) && pool.send(front, batchPaths(front), owner)) {
+      state[front] = Sent;
+      inFlight++;
+      front++;
+    }
+  }
+
+  return {
+    add(path) {
+      paths.push(path);
+      if (paths.length % BATCH === 1) {
+        state.push(Pending);
+        results.push(undefined);
+      }
+      if (paths.length % BATCH !== 0) return;
+      if (!pool && paths.length >= STAT_HELPERS_FROM) pool = statPool();
+      feed();
+    },
+
+    async finish(signal) {
+      ended = true;
+      feed(); // the last, partial batch
+      let sliceStart = performance.now();
+      try {
+        for (;;) {
+          let b = state.length - 1;
+          while (b >= 0 && state[b] !== Pending) b--;
+          if (b < 0) {
+            if (inFlight === 0) break;
+            // Woken by a helper's answer or death, or by the abort.
+            await new Promise<void>((resolve) => {
+              wakeFinisher = () => resolve();
+              signal.addEventListener("abort", wakeFinisher, { once: true });
+            });
+            signal.removeEventListener("abort", wakeFinisher!);
+            wakeFinisher = undefined;
+            signal.throwIfAborted();
+            continue;
+          }
+          const part = batchPaths(b);
+          const kinds = new Uint8Array(part.length);
+          const mtimes = new Float64Array(part.length);
+          statInto(fs, part, kinds, mtimes);
+          state[b] = Done;
+          results[b] = { kinds, mtimes };
+          if (performance.now() - sliceStart > SLICE_MS) {
+            await new Promise<void>((resolve) => setImmediate(resolve));
+            signal.throwIfAborted();
+            sliceStart = performance.now();
+          }
+        }
+      } catch (err) {
+        cancelled = true;
+        throw err;
+      }
+      const kinds = new Uint8Array(paths.length);
+      const mtimes = new Float64Array(paths.length);
+      results.forEach((r, b) => {
+        kinds.set(r!.kinds, b * BATCH);
+        mtimes.set(r!.mtimes, b * BATCH);
+      });
+      return { paths, kinds, mtimes };
+    },
+
+    cancel() {
+      cancelled = true;
+    },
+  };
+}
+
+/**
+ * Stats each path into `kinds`/`mtimes`. It runs on helper threads too, sent as source text:
+ * it must use only its parameters (the kind codes are PathKind's, written out).
+ */
+function statInto(fsm: Pick<typeof fs, "lstatSync" | "statSync">, paths: readonly string[], kinds: Uint8Array, mtimes: Float64Array): void {
+  for (let i = 0; i < paths.length; i++) {
+    let own: fs.Stats | undefined;
+    try {
+      own = fsm.lstatSync(paths[i]!, { throwIfNoEntry: false });
+    } catch {
+      own = undefined; // no permission, a folder on the way replaced by a file: as if gone
+    }
+    if (own === undefined) {
+      kinds[i] = 0;
+    } else if (own.isSymbolicLink()) {
+      let target: fs.Stats | undefined;
+      try {
+        target = fsm.statSync(paths[i]!, { throwIfNoEntry: false });
+      } catch {
+        target = undefined; // a loop (ELOOP) or an unreadable target: listed as the link itself
+      }
+      kinds[i] = target?.isDirectory() ? 3 : 2;
+      mtimes[i] = (target ?? own).mtimeMs;
+    } else {
+      kinds[i] = own.isDirectory() ? 3 : 1;
+      mtimes[i] = own.mtimeMs;
+    }
+  }
+}
+
+/** A helper's program: stats each batch it is sent and sends the results back. */
+const WORKER_SOURCE = `"use strict";
+const fs = require("node:fs");
+const { parentPort } = require("node:worker_threads");
+const statInto = ${statInto.toString()};
+parentPort.on("message", ({ id, paths }) => {
+  const kinds = new Uint8Array(paths.length);
+  const mtimes = new Float64Array(paths.length);
+  statInto(fs, paths, kinds, mtimes);
+  parentPort.postMessage({ id, kinds, mtimes }, [kinds.buffer, mtimes.buffer]);
+});
+`;
+
+/** Who gets a batch's results back: `lost` when its helper died before answering. */
+interface BatchOwner {
+  done(batch: number, kinds: Uint8Array, mtimes: Float64Array): void;
+  lost(batch: number): void;
+}
+
+interface StatPool {
+  /** Sends a batch to a helper with room; false when every helper is busy (or none is running yet). */
+  send(batch: number, paths: string[], owner: BatchOwner): boolean;
+}
+
+/** undefined: not started; null: helpers cannot run in this process. */
+let sharedPool: StatPool | null | undefined;
+let starting = false;
+
+/** The pool once its helpers exist; the first call starts them and returns undefined. */
+function statPool(): StatPool | undefined {
+  if (sharedPool !== undefined || starting) return sharedPool ?? undefined;
+  const helpers = Math.min(availableParallelism() - 1, 3);
+  if (helpers < 1) {
+    sharedPool = null;
+    return undefined;
+  }
+  // worker_threads is loaded only by a Glob large enough to need it.
+  starting = true;
+  import("node:worker_threads")
+    .then(({ Worker }) => (sharedPool = createStatPool(Worker, helpers)))
+    .catch(() => (sharedPool = null))
+    .finally(() => (starting = false));
+  return undefined;
+}
+
+interface Helper {
+  worker: Worker;
+  /** Batches out, by message id. */
+  out: Map<number, { batch: number; owner: BatchOwner }>;
+}
+
+function createStatPool(WorkerCtor: typeof Worker, count: number): StatPool {
+  const helpers: Helper[] = [];
+  let nextId = 0;
+  for (let i = 0; i < count; i++) {
+    const helper: Helper = { worker: new WorkerCtor(WORKER_SOURCE, { eval: true, name: "armature-glob-stat" }), out: new Map() };
+    helper.worker.unref();
+    helper.worker.on("message", (msg: { id: number; kinds: Uint8Array; mtimes: Float64Array }) => {
+      const entry = helper.out.get(msg.id);
+      if (!entry) return;
+      helper.out.delete(msg.id);
+      // Referenced only while it holds work, so that a caller waiting for it keeps the process alive.
+      if (helper.out.size === 0) helper.worker.unref();
+      entry.owner.done(entry.batch, msg.kinds, msg.mtimes);
+    });
+    const died = (): void => {
+      const at = helpers.indexOf(helper);
+      if (at < 0) return;
+      helpers.splice(at, 1);
+      if (helpers.length === 0 && sharedPool === pool) sharedPool = null; // later calls stat on their own thread
+      for (const { batch, owner } of helper.out.values()) owner.lost(batch);
+      helper.out.clear();
+    };
+    helper.worker.on("error", died);
+    helper.worker.on("exit", died);
+    helpers.push(helper);
+  }
+  const pool: StatPool = {
+    send(batch, paths, owner) {
+      let target: Helper | undefined;
+      for (const h of helpers) if (h.out.size < PER_HELPER && (!target || h.out.size < target.out.size)) target = h;
+      if (!target) return false;
+      const id = nextId++;
+      if (target.out.size === 0) target.worker.ref();
+      target.out.set(id, { batch, owner });
+      target.worker.postMessage({ id, paths });
+      return true;
+    },
+  };
+  return pool;
+}
