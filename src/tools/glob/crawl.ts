@@ -99,18 +99,17 @@ export async function crawlGlob(plan: GlobPlan, limit: number, signal: AbortSign
  * answers, without the two objects it allocates per call. `**\/<name glob>` (the most common
  * pattern) needs only the last segment: that test is shorter and cheaper.
  */
-function compileMatcher(glob: string): (path: string, cut: number) => boolean {
+export function compileMatcher(glob: string): (path: string, cut: number) => boolean {
   const name = glob.startsWith("**/") ? glob.slice(3) : undefined;
   if (name && !name.includes("/") && !name.includes("**") && !name.startsWith("!")) {
-    const isNameMatch = globTest(name);
-    return (path) => isNameMatch(path.slice(path.lastIndexOf("/") + 1));
+    const re = picomatch.makeRe(name, { dot: true });
+    // picomatch also takes the whole glob literally (a file named `**/(x).ts`); that needs no slice.
+    return (path, cut) => re.test(path.slice(path.lastIndexOf("/") + 1)) || (path.length - cut === glob.length && path.endsWith(glob));
   }
-  const isMatch = globTest(glob);
-  return (path, cut) => isMatch(path.slice(cut));
-}
-
-/** picomatch's own test (picomatch.test): the glob itself, taken literally, or its regex. */
-function globTest(glob: string): (input: string) => boolean {
   const re = picomatch.makeRe(glob, { dot: true });
-  return (input) => input !== "" && (input === glob || re.test(input));
+  // picomatch.test: the glob itself, taken literally, or its regex.
+  return (path, cut) => {
+    const input = path.slice(cut);
+    return input !== "" && (input === glob || re.test(input));
+  };
 }

@@ -15,6 +15,8 @@ export interface PathStamps {
   paths: string[];
   kinds: Uint8Array;
   mtimes: Float64Array;
+  /** How many paths helper threads stat'ed (the rest: the calling thread). */
+  byHelpers: number;
 }
 
 /**
@@ -56,6 +58,7 @@ export function createStamper(): Stamper {
   let cancelled = false;
   let pool: StatPool | undefined;
   let inFlight = 0;
+  let byHelpers = 0;
   let wakeFinisher: (() => void) | undefined;
 
   const full = (b: number): boolean => ended || (b + 1) * BATCH <= paths.length;
@@ -67,6 +70,7 @@ export function createStamper(): Stamper {
       if (state[b] === Sent) {
         state[b] = Done;
         results[b] = { kinds, mtimes };
+        byHelpers += kinds.length;
       }
       feed();
       wakeFinisher?.();
@@ -143,7 +147,7 @@ export function createStamper(): Stamper {
         kinds.set(r!.kinds, b * BATCH);
         mtimes.set(r!.mtimes, b * BATCH);
       });
-      return { paths, kinds, mtimes };
+      return { paths, kinds, mtimes, byHelpers };
     },
 
     cancel() {
@@ -204,11 +208,23 @@ interface BatchOwner {
 interface StatPool {
   /** Sends a batch to a helper with room; false when every helper is busy (or none is running yet). */
   send(batch: number, paths: string[], owner: BatchOwner): boolean;
+  stop(): Promise<void>;
 }
 
 /** undefined: not started; null: helpers cannot run in this process. */
 let sharedPool: StatPool | null | undefined;
-let starting = false;
+let starting: Promise<unknown> | undefined;
+
+/**
+ * Stops the helper threads (they are unreferenced, so a process exits without this). Batches they
+ * hold are done by their callers. A later large Glob starts new ones.
+ */
+export async function stopStatHelpers(): Promise<void> {
+  await starting;
+  const pool = sharedPool;
+  sharedPool = undefined;
+  await pool?.stop();
+}
 
 /** The pool once its helpers exist; the first call starts them and returns undefined. */
 function statPool(): StatPool | undefined {
@@ -219,11 +235,10 @@ function statPool(): StatPool | undefined {
     return undefined;
   }
   // worker_threads is loaded only by a Glob large enough to need it.
-  starting = true;
-  import("node:worker_threads")
+  starting = import("node:worker_threads")
     .then(({ Worker }) => (sharedPool = createStatPool(Worker, helpers)))
     .catch(() => (sharedPool = null))
-    .finally(() => (starting = false));
+    .finally(() => (starting = undefined));
   return undefined;
 }
 
@@ -269,6 +284,9 @@ function createStatPool(WorkerCtor: typeof Worker, count: number): StatPool {
       target.out.set(id, { batch, owner });
       target.worker.postMessage({ id, paths });
       return true;
+    },
+    async stop() {
+      await Promise.all(helpers.map((h) => h.worker.terminate()));
     },
   };
   return pool;
