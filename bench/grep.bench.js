@@ -73,6 +73,9 @@ try {
     console.log(`  spread (15 interleaved runs): tool ${spread(toolTimes)} ms | rg ${spread(rgTimes)} ms | per-run ratio ${spread(toolTimes.map((t, i) => t / rgTimes[i]), 2)}×`);
     console.log(`  tool process CPU per call ${median(cpu).toFixed(0)} ms (all threads) | cold (first call in a fresh process) ${fresh.coldMs.toFixed(0)} ms, ratio ${(fresh.coldMs / raw).toFixed(2)}× (rg is a fresh process every run) | warm ${tool.toFixed(0)} ms`);
     report({ name: "Glob **/*.ts vs fdir alone (no mtime sort)", value: tool, unit: "ms", baseline: direct, baselineName: "fdir + picomatch" });
+    // What the reference agent runs for Glob: ripgrep sorting by modification time (one thread, a stat per file).
+    const [, sorted] = await compare(() => call("Glob", { pattern: "**/*.ts" }), () => runRg(["--files", "--hidden", "--no-ignore", "--sort=modified", "-g", "*.ts", root]), 3);
+    report({ name: "Glob **/*.ts vs the reference agent's own command", value: tool, unit: "ms", baseline: sorted, baselineName: "rg --files --sort=modified -g '*.ts'" });
     report({ name: "Glob **/*.ts peak RSS (fresh process)", value: fresh.rssMb, unit: "MB", target: "≤ 200 MB", ok: fresh.rssMb <= 200 });
   }
   // 3b. The same scans under Read deny rules (ripgrep exclusions + the engine's matcher on every result / crawled file).

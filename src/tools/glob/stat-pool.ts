@@ -23,10 +23,13 @@ export interface PathStamps {
  * Stats paths while a crawl is still finding them. A stat is a system call (several
  * microseconds each in a VM), so the tens of thousands a large Glob needs dominate its time.
  * Paths are grouped in batches as they come; once a crawl has found STAT_HELPERS_FROM, helper
- * threads (one per spare core, up to 3, started on first need and kept, unreferenced, for later
- * calls) stat full batches while the crawl goes on. `finish` stats what is left on the calling
- * thread, taking batches from the end while helpers take them from the front, and never waits
- * for a helper to start. Without spare cores, or below that many paths, all runs here.
+ * threads (one per spare core, up to 3) stat full batches while the crawl goes on. `finish`
+ * stats what is left on the calling thread, taking batches from the end while helpers take them
+ * from the front. Without spare cores, or below that many paths, all runs here.
+ *
+ * The helpers are started after the first call that had that many paths, and kept (unreferenced)
+ * for later calls: starting one costs the calling thread 10-20 ms and the machine about 50 ms of
+ * CPU, which a single Glob (say, a one-turn `exec`) would pay without gaining much.
  */
 export interface Stamper {
   add(path: string): void;
@@ -101,7 +104,7 @@ export function createStamper(): Stamper {
         results.push(undefined);
       }
       if (paths.length % BATCH !== 0) return;
-      if (!pool && paths.length >= STAT_HELPERS_FROM) pool = statPool();
+      if (!pool && paths.length >= STAT_HELPERS_FROM) pool = sharedPool ?? undefined;
       feed();
     },
 
@@ -141,6 +144,7 @@ export function createStamper(): Stamper {
         cancelled = true;
         throw err;
       }
+      if (paths.length >= STAT_HELPERS_FROM && sharedPool === undefined) startTimer ??= setTimeout(startStatHelpers, 0).unref();
       const kinds = new Uint8Array(paths.length);
       const mtimes = new Float64Array(paths.length);
       results.forEach((r, b) => {
@@ -214,32 +218,34 @@ interface StatPool {
 /** undefined: not started; null: helpers cannot run in this process. */
 let sharedPool: StatPool | null | undefined;
 let starting: Promise<unknown> | undefined;
+let startTimer: NodeJS.Timeout | undefined;
 
 /**
  * Stops the helper threads (they are unreferenced, so a process exits without this). Batches they
  * hold are done by their callers. A later large Glob starts new ones.
  */
 export async function stopStatHelpers(): Promise<void> {
+  clearTimeout(startTimer);
+  startTimer = undefined;
   await starting;
   const pool = sharedPool;
   sharedPool = undefined;
   await pool?.stop();
 }
 
-/** The pool once its helpers exist; the first call starts them and returns undefined. */
-function statPool(): StatPool | undefined {
-  if (sharedPool !== undefined || starting) return sharedPool ?? undefined;
+/** Starts the helper threads in the background (worker_threads is loaded only then). */
+function startStatHelpers(): void {
+  startTimer = undefined;
+  if (sharedPool !== undefined || starting) return;
   const helpers = Math.min(availableParallelism() - 1, 3);
   if (helpers < 1) {
     sharedPool = null;
-    return undefined;
+    return;
   }
-  // worker_threads is loaded only by a Glob large enough to need it.
   starting = import("node:worker_threads")
     .then(({ Worker }) => (sharedPool = createStatPool(Worker, helpers)))
     .catch(() => (sharedPool = null))
     .finally(() => (starting = undefined));
-  return undefined;
 }
 
 interface Helper {
