@@ -41,8 +41,11 @@ export interface Stamper {
 /** From this many paths on, helper threads share the stats. */
 export const STAT_HELPERS_FROM = 2_048;
 /** Paths per unit of work. */
-const BATCH = 1_024;
-/** Batches a helper holds at once: one being stat'ed, one waiting, so it never idles on a round trip. */
+const BATCH = 512;
+/**
+ * Batches a helper holds at once: one being stat'ed, one waiting, so it never idles on a round
+ * trip. A waiting one is taken back by the calling thread when it runs out of work (see `claim`).
+ */
 const PER_HELPER = 2;
 /** Longest stretch the calling thread stats without giving the event loop a turn. */
 const SLICE_MS = 8;
@@ -53,14 +56,14 @@ const Done = 2;
 
 export function createStamper(): Stamper {
   const paths: string[] = [];
-  /** Per batch: Pending, Sent (to a helper) or Done; and the results of the Done ones. */
+  /** Per batch: Pending, Sent (to a helper) or Done; the claim cell of the Sent ones; the results of the Done ones. */
   const state: number[] = [];
+  const claims: Array<Int32Array | undefined> = [];
   const results: Array<{ kinds: Uint8Array; mtimes: Float64Array } | undefined> = [];
   let front = 0; // the first batch not yet handed out from the front
   let ended = false;
   let cancelled = false;
   let pool: StatPool | undefined;
-  let inFlight = 0;
   let byHelpers = 0;
   let wakeFinisher: (() => void) | undefined;
 
@@ -68,18 +71,16 @@ export function createStamper(): Stamper {
   const batchPaths = (b: number): string[] => paths.slice(b * BATCH, (b + 1) * BATCH);
 
   const owner: BatchOwner = {
-    done(b, kinds, mtimes) {
-      inFlight--;
-      if (state[b] === Sent) {
+    done(b, answer) {
+      if (state[b] === Sent && answer) {
         state[b] = Done;
-        results[b] = { kinds, mtimes };
-        byHelpers += kinds.length;
+        results[b] = answer;
+        byHelpers += answer.kinds.length;
       }
       feed();
       wakeFinisher?.();
     },
     lost(b) {
-      inFlight--;
       if (state[b] === Sent) state[b] = Pending; // done here instead
       wakeFinisher?.();
     },
@@ -89,11 +90,20 @@ export function createStamper(): Stamper {
   function feed(): void {
     if (!pool || cancelled) return;
     while (front < state.length && state[front] !== Pending) front++;
-    while (front < state.length && full(front) && pool.send(front, batchPaths(front), owner)) {
+    while (front < state.length && full(front)) {
+      const claim = new Int32Array(new SharedArrayBuffer(4));
+      if (!pool.send(front, batchPaths(front).join("\0"), claim, owner)) break;
       state[front] = Sent;
-      inFlight++;
+      claims[front] = claim;
       front++;
     }
+  }
+
+  /** The last batch nobody has started: a pending one, or one a helper has not begun yet (taken back). */
+  function takeLast(): number {
+    for (let b = state.length - 1; b >= 0; b--) if (state[b] === Pending) return b;
+    for (let b = state.length - 1; b >= 0; b--) if (state[b] === Sent && claim(claims[b]!, CLAIMED_BY_CALLER)) return b;
+    return -1;
   }
 
   return {
@@ -114,10 +124,9 @@ export function createStamper(): Stamper {
       let sliceStart = performance.now();
       try {
         for (;;) {
-          let b = state.length - 1;
-          while (b >= 0 && state[b] !== Pending) b--;
+          const b = takeLast();
           if (b < 0) {
-            if (inFlight === 0) break;
+            if (state.every((x) => x === Done)) break;
             // Woken by a helper's answer or death, or by the abort.
             await new Promise<void>((resolve) => {
               wakeFinisher = () => resolve();
@@ -160,6 +169,14 @@ export function createStamper(): Stamper {
   };
 }
 
+/** A batch sent to a helper is done by whoever claims it first: the helper when it begins it, or the caller. */
+const CLAIMED_BY_HELPER = 1;
+const CLAIMED_BY_CALLER = 2;
+
+function claim(cell: Int32Array, by: number): boolean {
+  return Atomics.compareExchange(cell, 0, 0, by) === 0;
+}
+
 /**
  * Stats each path into `kinds`/`mtimes`. It runs on helper threads too, sent as source text:
  * it must use only its parameters (the kind codes are PathKind's, written out).
@@ -195,7 +212,9 @@ const WORKER_SOURCE = `"use strict";
 const fs = require("node:fs");
 const { parentPort } = require("node:worker_threads");
 const statInto = ${statInto.toString()};
-parentPort.on("message", ({ id, paths }) => {
+parentPort.on("message", ({ id, joined, claim }) => {
+  if (Atomics.compareExchange(claim, 0, 0, ${CLAIMED_BY_HELPER}) !== 0) return parentPort.postMessage({ id });
+  const paths = joined.split("\\0");
   const kinds = new Uint8Array(paths.length);
   const mtimes = new Float64Array(paths.length);
   statInto(fs, paths, kinds, mtimes);
@@ -205,13 +224,14 @@ parentPort.on("message", ({ id, paths }) => {
 
 /** Who gets a batch's results back: `lost` when its helper died before answering. */
 interface BatchOwner {
-  done(batch: number, kinds: Uint8Array, mtimes: Float64Array): void;
+  /** `answer` is missing when the caller took the batch back before the helper began it. */
+  done(batch: number, answer: { kinds: Uint8Array; mtimes: Float64Array } | undefined): void;
   lost(batch: number): void;
 }
 
 interface StatPool {
   /** Sends a batch to a helper with room; false when every helper is busy (or none is running yet). */
-  send(batch: number, paths: string[], owner: BatchOwner): boolean;
+  send(batch: number, joined: string, claim: Int32Array, owner: BatchOwner): boolean;
   stop(): Promise<void>;
 }
 
@@ -260,13 +280,13 @@ function createStatPool(WorkerCtor: typeof Worker, count: number): StatPool {
   for (let i = 0; i < count; i++) {
     const helper: Helper = { worker: new WorkerCtor(WORKER_SOURCE, { eval: true, name: "armature-glob-stat" }), out: new Map() };
     helper.worker.unref();
-    helper.worker.on("message", (msg: { id: number; kinds: Uint8Array; mtimes: Float64Array }) => {
+    helper.worker.on("message", (msg: { id: number; kinds?: Uint8Array; mtimes?: Float64Array }) => {
       const entry = helper.out.get(msg.id);
       if (!entry) return;
       helper.out.delete(msg.id);
       // Referenced only while it holds work, so that a caller waiting for it keeps the process alive.
       if (helper.out.size === 0) helper.worker.unref();
-      entry.owner.done(entry.batch, msg.kinds, msg.mtimes);
+      entry.owner.done(entry.batch, msg.kinds && msg.mtimes && { kinds: msg.kinds, mtimes: msg.mtimes });
     });
     const died = (): void => {
       const at = helpers.indexOf(helper);
@@ -281,14 +301,14 @@ function createStatPool(WorkerCtor: typeof Worker, count: number): StatPool {
     helpers.push(helper);
   }
   const pool: StatPool = {
-    send(batch, paths, owner) {
+    send(batch, joined, claim, owner) {
       let target: Helper | undefined;
       for (const h of helpers) if (h.out.size < PER_HELPER && (!target || h.out.size < target.out.size)) target = h;
       if (!target) return false;
       const id = nextId++;
       if (target.out.size === 0) target.worker.ref();
       target.out.set(id, { batch, owner });
-      target.worker.postMessage({ id, paths });
+      target.worker.postMessage({ id, joined, claim });
       return true;
     },
     async stop() {
