@@ -1,3 +1,4 @@
+import { readdir } from "node:fs";
 import { dirname, basename, isAbsolute, resolve } from "node:path";
 import picomatch from "picomatch";
 import { expandHome, isVcsDirectory } from "../search/paths.js";
@@ -59,24 +60,17 @@ export type CrawlSkip = (path: string, kind: "file" | "dir" | "symlink") => bool
  * included, .gitignore not applied) and returns the `limit` oldest matching files.
  */
 export async function crawlGlob(plan: GlobPlan, limit: number, signal: AbortSignal, skip?: CrawlSkip): Promise<GlobCrawlResult> {
-  // Loaded on the first Glob call, not at import.
-  const { fdir } = await import("fdir");
   const isMatch = compileMatcher(plan.glob);
-  const cut = plan.root.endsWith("/") ? plan.root.length : plan.root.length + 1;
+  const base = plan.root.endsWith("/") ? plan.root : `${plan.root}/`;
   const stamper = createStamper();
-  // Full paths (cheaper in fdir than relative ones); the pattern sees the part below the root.
-  // Matches go to the stamper, which stats them while the crawl goes on (fdir keeps no list).
-  let builder = new fdir()
-    .withFullPaths()
-    .withAbortSignal(signal)
-    .exclude((dirName, dirPath) => isVcsDirectory(dirName) || (skip !== undefined && skip(dirPath.replace(/\/+$/, ""), "dir")))
-    .filter((path, isDirectory) => {
-      if (!isDirectory && isMatch(path, cut)) stamper.add(path);
-      return false;
-    });
-  if (plan.maxDepth !== undefined) builder = builder.withMaxDepth(plan.maxDepth);
+  // Matches go to the stamper, which stats them while the crawl goes on.
   try {
-    await builder.crawl(plan.root).withPromise();
+    await walk(base, plan.maxDepth ?? Infinity, signal, {
+      enter: (name, path) => !isVcsDirectory(name) && (skip === undefined || !skip(path, "dir")),
+      file: (dir, name) => {
+        if (isMatch(dir, name, base.length)) stamper.add(dir + name);
+      },
+    });
     signal.throwIfAborted();
   } catch (err) {
     stamper.cancel();
@@ -95,21 +89,60 @@ export async function crawlGlob(plan: GlobPlan, limit: number, signal: AbortSign
 }
 
 /**
- * A test of a full path whose part below the root starts at `cut`: what `picomatch(glob, { dot: true })`
- * answers, without the two objects it allocates per call. `**\/<name glob>` (the most common
- * pattern) needs only the last segment: that test is shorter and cheaper.
+ * Lists `base` (a folder path ending in `/`) and the folders below it, `depth` levels down,
+ * without following symlinked folders: files and symlinks go to `file(dir, name)` (dir ends in
+ * `/`), folders are entered when `enter(name, path)` allows. Folders that cannot be read are
+ * skipped. The folders are read concurrently on libuv's thread pool; a file's path is built only
+ * when it matches (the name is tested first).
  */
-export function compileMatcher(glob: string): (path: string, cut: number) => boolean {
-  const name = glob.startsWith("**/") ? glob.slice(3) : undefined;
-  if (name && !name.includes("/") && !name.includes("**") && !name.startsWith("!")) {
-    const re = picomatch.makeRe(name, { dot: true });
-    // picomatch also takes the whole glob literally (a file named `**/(x).ts`); that needs no slice.
-    return (path, cut) => re.test(path.slice(path.lastIndexOf("/") + 1)) || (path.length - cut === glob.length && path.endsWith(glob));
+function walk(base: string, depth: number, signal: AbortSignal, visit: { enter(name: string, path: string): boolean; file(dir: string, name: string): void }): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let pending = 0;
+    let failed = false;
+    const read = (dir: string, left: number): void => {
+      pending++;
+      readdir(dir, WITH_TYPES, (err, entries) => {
+        try {
+          if (!err && !signal.aborted && !failed) {
+            for (const entry of entries) {
+              if (entry.isFile() || entry.isSymbolicLink()) {
+                visit.file(dir, entry.name);
+              } else if (entry.isDirectory() && left > 0) {
+                const path = dir + entry.name;
+                if (visit.enter(entry.name, path)) read(`${path}/`, left - 1);
+              }
+            }
+          }
+        } catch (e) {
+          failed = true;
+          reject(e);
+        }
+        if (--pending === 0 && !failed) resolve();
+      });
+    };
+    read(base, depth);
+  });
+}
+
+const WITH_TYPES = { withFileTypes: true } as const;
+
+/**
+ * A test of a file (its folder, ending in `/`, and its name; the part below the root starts at
+ * `cut`): what `picomatch(glob, { dot: true })` answers on the relative path, without the two
+ * objects it allocates per call. `**\/<name glob>` (the most common pattern) tests the name
+ * alone, before any path is built.
+ */
+export function compileMatcher(glob: string): (dir: string, name: string, cut: number) => boolean {
+  const last = glob.startsWith("**/") ? glob.slice(3) : undefined;
+  if (last && !last.includes("/") && !last.includes("**") && !last.startsWith("!")) {
+    const re = picomatch.makeRe(last, { dot: true });
+    // picomatch also takes the whole glob literally (a file named `(x).ts` in a folder named `**`).
+    return (dir, name, cut) => re.test(name) || (dir.length + name.length - cut === glob.length && (dir + name).endsWith(glob));
   }
   const re = picomatch.makeRe(glob, { dot: true });
   // picomatch.test: the glob itself, taken literally, or its regex.
-  return (path, cut) => {
-    const input = path.slice(cut);
+  return (dir, name, cut) => {
+    const input = (dir + name).slice(cut);
     return input !== "" && (input === glob || re.test(input));
   };
 }
