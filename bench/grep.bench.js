@@ -2,7 +2,7 @@
 // Tree size: ARMATURE_BENCH_FILES (default 60,000 files of ~10 KB, about 600 MB, half of them .ts).
 // The 1 GB single-file case runs unless ARMATURE_BENCH_BIG_FILE=0. ARMATURE_BENCH_ONLY=glob runs only the Glob parts (3, 3b).
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync, closeSync } from "node:fs";
+import { closeSync, lstatSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fdir } from "fdir";
@@ -68,11 +68,17 @@ try {
     const isTs = picomatch("**/*.ts", { dot: true });
     const cut = root.length + 1;
     const direct = median(await timeRuns(() => new fdir().withFullPaths().filter((p, isDir) => !isDir && isTs(p.slice(cut))).crawl(root).withPromise(), { runs: 10, warmup: 2 }));
+    // The floor under the tool: one lstat per match (for its modification time), which ripgrep's listing never makes.
+    const matches = await new fdir().withFullPaths().filter((p, isDir) => !isDir && isTs(p.slice(cut))).crawl(root).withPromise();
+    const [statOnly, rawAgain] = await compare(async () => {
+      for (const p of matches) lstatSync(p);
+    }, () => runRg(["--files", "--hidden", "--no-ignore", "-g", "*.ts", root]), 5);
     const fresh = freshGlob(root);
     report({ name: `Glob **/*.ts (${FILES / 2} matches)`, value: tool, unit: "ms", baseline: raw, baselineName: "rg --files -g '*.ts'", target: "≤ 1.5×", ok: tool <= raw * 1.5 });
     console.log(`  spread (15 interleaved runs): tool ${spread(toolTimes)} ms | rg ${spread(rgTimes)} ms | per-run ratio ${spread(toolTimes.map((t, i) => t / rgTimes[i]), 2)}×`);
     console.log(`  tool process CPU per call ${median(cpu).toFixed(0)} ms (all threads) | cold (first call in a fresh process) ${fresh.coldMs.toFixed(0)} ms, ratio ${(fresh.coldMs / raw).toFixed(2)}× (rg is a fresh process every run) | warm ${tool.toFixed(0)} ms`);
     report({ name: "Glob **/*.ts vs fdir alone (no mtime sort)", value: tool, unit: "ms", baseline: direct, baselineName: "fdir + picomatch" });
+    report({ name: `  for reference: ${matches.length} lstat calls alone, one thread (what any mtime sort must pay)`, value: statOnly, unit: "ms", baseline: rawAgain, baselineName: "rg --files -g '*.ts'" });
     // What the reference agent runs for Glob: ripgrep sorting by modification time (one thread, a stat per file).
     const [, sorted] = await compare(() => call("Glob", { pattern: "**/*.ts" }), () => runRg(["--files", "--hidden", "--no-ignore", "--sort=modified", "-g", "*.ts", root]), 3);
     report({ name: "Glob **/*.ts vs the reference agent's own command", value: tool, unit: "ms", baseline: sorted, baselineName: "rg --files --sort=modified -g '*.ts'" });
