@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, symlink, utimes, writeFile } from "node:fs/promises
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStamper, PathKind, STAT_HELPERS_FROM, stopStatHelpers, type PathStamps } from "./stat-pool.js";
+import { createStamper, PathKind, startStatHelpers, STAT_HELPERS_FROM, stopStatHelpers, type PathStamps } from "./stat-pool.js";
 
 // Enough paths that helper threads take part (from STAT_HELPERS_FROM on), with every kind of entry.
 const FILES = STAT_HELPERS_FROM + 1_500;
@@ -78,14 +78,19 @@ describe("createStamper", () => {
   });
 
   it("every kind of entry, the same whichever thread stats it", async () => {
-    // The first large call starts the helpers; later ones use them (when the machine has a spare core).
-    let out = await stamp(paths);
-    expectExact(out, paths);
+    // The first large call runs alone and starts the helpers once it is done; later ones use them.
+    await stopStatHelpers();
+    const alone = await stamp(paths);
+    expectExact(alone, paths);
+    expect(alone.byHelpers).toBe(0);
+    expect(await startStatHelpers()).toBe(availableParallelism() > 1);
+    // Batches are handed to a helper as they fill; the caller takes back those it has not begun yet.
+    // A pause before `finish` lets the helper begin (on a loaded machine it may need a few tries).
+    let out = await stamp(paths, () => new Promise((resolve) => setTimeout(resolve, 50)));
     for (let i = 0; i < 20 && out.byHelpers === 0 && availableParallelism() > 1; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      out = await stamp(paths);
-      expectExact(out, paths);
+      out = await stamp(paths, () => new Promise((resolve) => setTimeout(resolve, 200)));
     }
+    expectExact(out, paths);
     if (availableParallelism() > 1) expect(out.byHelpers).toBeGreaterThan(0);
     expect(out.kinds.filter((k) => k === PathKind.Symlink)).toHaveLength(3); // to-file, dangling, loop
   });

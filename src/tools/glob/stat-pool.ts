@@ -153,7 +153,7 @@ export function createStamper(): Stamper {
         cancelled = true;
         throw err;
       }
-      if (paths.length >= STAT_HELPERS_FROM && sharedPool === undefined) startTimer ??= setTimeout(startStatHelpers, 0).unref();
+      if (paths.length >= STAT_HELPERS_FROM && sharedPool === undefined) startTimer ??= setTimeout(() => void startStatHelpers(), 0).unref();
       const kinds = new Uint8Array(paths.length);
       const mtimes = new Float64Array(paths.length);
       results.forEach((r, b) => {
@@ -253,19 +253,24 @@ export async function stopStatHelpers(): Promise<void> {
   await pool?.stop();
 }
 
-/** Starts the helper threads in the background (worker_threads is loaded only then). */
-function startStatHelpers(): void {
+/**
+ * Starts the helper threads (worker_threads is loaded only then); resolves to whether they run.
+ * A large Glob calls it once it is done; a host may call it earlier to have them ready.
+ */
+export function startStatHelpers(): Promise<boolean> {
+  clearTimeout(startTimer);
   startTimer = undefined;
-  if (sharedPool !== undefined || starting) return;
+  if (sharedPool !== undefined) return Promise.resolve(sharedPool !== null);
   const helpers = Math.min(availableParallelism() - 1, 3);
   if (helpers < 1) {
     sharedPool = null;
-    return;
+    return Promise.resolve(false);
   }
-  starting = import("node:worker_threads")
+  starting ??= import("node:worker_threads")
     .then(({ Worker }) => (sharedPool = createStatPool(Worker, helpers)))
     .catch(() => (sharedPool = null))
     .finally(() => (starting = undefined));
+  return starting.then(() => sharedPool != null);
 }
 
 interface Helper {
