@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toolUse } from "../../../test/helpers.js";
 import { createSession } from "../../session/session.js";
 import { displayPath, isVcsDirectory } from "../search/paths.js";
+import { crawlGlob, planGlob } from "./crawl.js";
 import { createGlobTool } from "./glob.js";
 import { startStatHelpers, STAT_HELPERS_FROM, stopStatHelpers } from "./stat-pool.js";
 
@@ -118,6 +119,18 @@ describe("Glob on a large tree (stats shared with helper threads)", () => {
     const searchDir = join(root, "pkg3");
     expect(await glob({ pattern: "**/*.ts", path: searchDir }, outside)).toBe(expected(searchDir, "**/*.ts", outside));
     expect((await glob({ pattern: "**/*.ts", path: searchDir }, outside)).split("\n")[0]).toBe(join(root, "pkg3", "dangling.ts"));
+  });
+
+  it("an abort during the crawl rejects with its reason, and the next call is whole", async () => {
+    const controller = new AbortController();
+    const stopAtFirstFolder = (): boolean => {
+      controller.abort(new Error("stopped"));
+      return false;
+    };
+    await expect(crawlGlob(planGlob("**/*", root), 100, controller.signal, stopAtFirstFolder)).rejects.toThrow("stopped");
+    const again = await crawlGlob(planGlob("**/*", root), 100, new AbortController().signal);
+    expect(again.matches).toHaveLength(100);
+    expect(again.total).toBeGreaterThan(STAT_HELPERS_FROM);
   });
 
   it("a path that does not exist is an error that says what to do", async () => {
