@@ -1,7 +1,9 @@
-import { lstatSync, statSync, type Stats } from "node:fs";
+import { readdir } from "node:fs";
 import { dirname, basename, isAbsolute, resolve } from "node:path";
 import picomatch from "picomatch";
 import { expandHome, isVcsDirectory } from "../search/paths.js";
+import { selectOldest } from "./oldest.js";
+import { createStamper, PathKind } from "./stat-pool.js";
 
 /** Where a pattern is crawled from and what is matched below it. */
 export interface GlobPlan {
@@ -58,59 +60,89 @@ export type CrawlSkip = (path: string, kind: "file" | "dir" | "symlink") => bool
  * included, .gitignore not applied) and returns the `limit` oldest matching files.
  */
 export async function crawlGlob(plan: GlobPlan, limit: number, signal: AbortSignal, skip?: CrawlSkip): Promise<GlobCrawlResult> {
-  // Loaded on the first Glob call, not at import.
-  const { fdir } = await import("fdir");
-  const isMatch = picomatch(plan.glob, { dot: true });
-  const cut = plan.root.endsWith("/") ? plan.root.length : plan.root.length + 1;
-  // Full paths (cheaper in fdir than relative ones); the pattern sees the part below the root.
-  let builder = new fdir()
-    .withFullPaths()
-    .withAbortSignal(signal)
-    .exclude((dirName, dirPath) => isVcsDirectory(dirName) || (skip !== undefined && skip(dirPath.replace(/\/+$/, ""), "dir")))
-    .filter((path, isDirectory) => !isDirectory && isMatch(path.slice(cut)));
-  if (plan.maxDepth !== undefined) builder = builder.withMaxDepth(plan.maxDepth);
-  const paths = await builder.crawl(plan.root).withPromise();
-  signal.throwIfAborted();
-  const stamped = await statAll(paths, signal, skip);
-  stamped.sort((a, b) => a.mtimeMs - b.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { matches: stamped.slice(0, limit), total: stamped.length };
+  const isMatch = compileMatcher(plan.glob);
+  const base = plan.root.endsWith("/") ? plan.root : `${plan.root}/`;
+  const stamper = createStamper();
+  // Matches go to the stamper, which stats them while the crawl goes on.
+  try {
+    await walk(base, plan.maxDepth ?? Infinity, signal, {
+      enter: (name, path) => !isVcsDirectory(name) && (skip === undefined || !skip(path, "dir")),
+      file: (dir, name) => {
+        if (isMatch(dir, name, base.length)) stamper.add(dir + name);
+      },
+    });
+    signal.throwIfAborted();
+  } catch (err) {
+    stamper.cancel();
+    throw err;
+  }
+  const { paths, kinds, mtimes } = await stamper.finish(signal);
+  // Symlinks to folders and vanished files drop out; denied files too (a symlink is judged by its target as well).
+  const keep = (i: number): boolean => {
+    const kind = kinds[i];
+    if (kind === PathKind.File) return skip === undefined || !skip(paths[i]!, "file");
+    if (kind === PathKind.Symlink) return skip === undefined || !skip(paths[i]!, "symlink");
+    return false;
+  };
+  const { indices, total } = selectOldest(paths, mtimes, keep, limit);
+  return { matches: indices.map((i) => ({ path: paths[i]!, mtimeMs: mtimes[i]! })), total };
 }
-
-/** Files stat'ed between yields to the event loop. */
-const STAT_BATCH = 2_000;
 
 /**
- * Modification times of the matches; symlinks to folders and vanished files drop out.
- * Synchronous stats in batches: several times faster than one promise per file (no thread
- * pool round trip), and the event loop still gets a turn between batches.
+ * Lists `base` (a folder path ending in `/`) and the folders below it, `depth` levels down,
+ * without following symlinked folders: files and symlinks go to `file(dir, name)` (dir ends in
+ * `/`), folders are entered when `enter(name, path)` allows. Folders that cannot be read are
+ * skipped. The folders are read concurrently on libuv's thread pool; a file's path is built only
+ * when it matches (the name is tested first).
  */
-async function statAll(paths: readonly string[], signal: AbortSignal, skip: CrawlSkip | undefined): Promise<GlobMatch[]> {
-  const out: GlobMatch[] = [];
-  for (let i = 0; i < paths.length; i++) {
-    if (i > 0 && i % STAT_BATCH === 0) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      signal.throwIfAborted();
-    }
-    const path = paths[i]!;
-    const info = skip ? statUnlessSkipped(path, skip) : (statSync(path, { throwIfNoEntry: false }) ?? lstatSafe(path));
-    if (info && !info.isDirectory()) out.push({ path, mtimeMs: info.mtimeMs });
-  }
-  return out;
+function walk(base: string, depth: number, signal: AbortSignal, visit: { enter(name: string, path: string): boolean; file(dir: string, name: string): void }): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let pending = 0;
+    let failed = false;
+    const read = (dir: string, left: number): void => {
+      pending++;
+      readdir(dir, WITH_TYPES, (err, entries) => {
+        try {
+          if (!err && !signal.aborted && !failed) {
+            for (const entry of entries) {
+              if (entry.isFile() || entry.isSymbolicLink()) {
+                visit.file(dir, entry.name);
+              } else if (entry.isDirectory() && left > 0) {
+                const path = dir + entry.name;
+                if (visit.enter(entry.name, path)) read(`${path}/`, left - 1);
+              }
+            }
+          }
+        } catch (e) {
+          failed = true;
+          reject(e);
+        }
+        if (--pending === 0 && !failed) resolve();
+      });
+    };
+    read(base, depth);
+  });
 }
 
-/** A file's own stat first: a plain file is judged by its name, a symlink by its target as well. */
-function statUnlessSkipped(path: string, skip: CrawlSkip): Stats | undefined {
-  const own = lstatSafe(path);
-  if (!own) return undefined;
-  if (!own.isSymbolicLink()) return skip(path, "file") ? undefined : own;
-  if (skip(path, "symlink")) return undefined;
-  return statSync(path, { throwIfNoEntry: false }) ?? own;
-}
+const WITH_TYPES = { withFileTypes: true } as const;
 
-function lstatSafe(path: string): Stats | undefined {
-  try {
-    return lstatSync(path);
-  } catch {
-    return undefined;
+/**
+ * A test of a file (its folder, ending in `/`, and its name; the part below the root starts at
+ * `cut`): what `picomatch(glob, { dot: true })` answers on the relative path, without the two
+ * objects it allocates per call. `**\/<name glob>` (the most common pattern) tests the name
+ * alone, before any path is built.
+ */
+export function compileMatcher(glob: string): (dir: string, name: string, cut: number) => boolean {
+  const last = glob.startsWith("**/") ? glob.slice(3) : undefined;
+  if (last && !last.includes("/") && !last.includes("**") && !last.startsWith("!")) {
+    const re = picomatch.makeRe(last, { dot: true });
+    // picomatch also takes the whole glob literally (a file named `(x).ts` in a folder named `**`).
+    return (dir, name, cut) => re.test(name) || (dir.length + name.length - cut === glob.length && (dir + name).endsWith(glob));
   }
+  const re = picomatch.makeRe(glob, { dot: true });
+  // picomatch.test: the glob itself, taken literally, or its regex.
+  return (dir, name, cut) => {
+    const input = (dir + name).slice(cut);
+    return input !== "" && (input === glob || re.test(input));
+  };
 }
