@@ -2,8 +2,9 @@ import { readdirSync } from "node:fs";
 import { posix } from "node:path";
 import type { ShellSubcommand } from "../tool/types.js";
 import { effectiveArgv } from "./bash-rules.js";
-import { isInside, type PathForms } from "./paths.js";
-import { protectedPathReason } from "./safety.js";
+import { isInside, type Canonicalize, type PathForms } from "./paths.js";
+import { gitDirCreatedBy, protectedNameReason, protectedPathReason } from "./safety.js";
+import type { TreePlan } from "./tree-contents.js";
 
 /**
  * Commands that write a whole tree below the directory they are given (or `.`), with names the
@@ -100,6 +101,87 @@ export function protectedBelow(kind: TreeWriter, forms: readonly PathForms[], wo
       const reason = protectedPathReason(n);
       if (reason) return `${posix.join(dir, n)} (${reason})`;
     }
+  }
+  return null;
+}
+
+/** How many times a name is resolved through the links the same tree creates (`a -> b`, `b -> .git`). */
+const LINK_HOPS = 8;
+
+/**
+ * Why the names a tree writer creates below `dest` (see tree-contents.ts) need approval, or
+ * null: a name that is a protected path (at any depth, by the names alone: `a/.git/hooks/x`,
+ * `.husky/pre-commit`), that leads outside `dest` (`../x`, an absolute name, a link on disk),
+ * a link that points outside `dest` or into a protected path (later names are resolved through
+ * the links the same tree creates), or names that together make a directory act as a git dir.
+ */
+export function treeContentsReason(plan: TreePlan, dest: readonly PathForms[], canonicalize: Canonicalize): string | null {
+  if ("unknown" in plan) return plan.unknown;
+  // Links the tree itself creates, by their name below dest: where they lead (below dest, or absolute).
+  const links = new Map<string, string>();
+  for (const e of plan.entries) {
+    if (!e.link) continue;
+    const name = posix.normalize(e.name).replace(/\/+$/, "");
+    const target = e.link.hard || e.link.target.startsWith("/") ? e.link.target : posix.join(posix.dirname(name), e.link.target);
+    links.set(name, posix.normalize(target));
+  }
+  /** A name below dest with the tree's own links replaced by where they lead. */
+  const throughLinks = (name: string): string => {
+    let out = name;
+    for (let hop = 0; hop < LINK_HOPS && links.size > 0 && !out.startsWith("/") && !out.startsWith("../"); hop++) {
+      const segments = out.split("/");
+      let replaced = false;
+      for (let k = segments.length - 1; k > 0 && !replaced; k--) {
+        const target = links.get(segments.slice(0, k).join("/"));
+        if (target !== undefined) {
+          out = posix.normalize(posix.join(target, ...segments.slice(k)));
+          replaced = true;
+        }
+      }
+      if (!replaced) break;
+    }
+    return out;
+  };
+  for (const form of new Set(dest.flatMap((f) => [f.lexical, f.canonical]))) {
+    const written: string[] = [];
+    const parents = new Map<string, string>();
+    const judge = (rel: string, what: string): string | null => {
+      if (rel === ".." || rel.startsWith("../")) return `${what} leads outside ${form}`;
+      const full = rel.startsWith("/") ? rel : posix.join(form, rel);
+      if (rel.startsWith("/") && !isInside(full, form)) return `${what} is an absolute name outside ${form}`;
+      const reason = protectedNameReason(full);
+      if (reason) return `${what} would be written as ${full}, and ${reason}`;
+      // An existing symlink below dest takes the write where it leads.
+      const dir = posix.dirname(full);
+      let real = parents.get(dir);
+      if (real === undefined) parents.set(dir, (real = canonicalize(dir)));
+      const target = posix.join(real, posix.basename(full));
+      if (real !== dir) {
+        const through = protectedNameReason(target);
+        if (through) return `${what} would be written through a symlink to ${target}, and ${through}`;
+        if (!isInside(target, canonicalize(form)) && !isInside(target, form)) return `${what} would be written through a symlink to ${target}, outside ${form}`;
+      }
+      written.push(target);
+      return null;
+    };
+    for (const e of plan.entries) {
+      const name = posix.normalize(e.name).replace(/\/+$/, "");
+      if (name === "." || name === "") continue;
+      const why = judge(name, `the entry ${e.name}`) ?? (links.size > 0 ? judge(throughLinks(name), `the entry ${e.name} (through the links the tree creates)`) : null);
+      if (why) return why;
+      if (!e.link) continue;
+      const kind = e.link.hard ? "hard link" : "symlink";
+      const target = links.get(name) ?? e.link.target;
+      const landing = throughLinks(target);
+      if (landing.startsWith("/") ? !isInside(landing, form) : landing === ".." || landing.startsWith("../")) {
+        return `the ${kind} ${e.name} points to ${e.link.target}, outside ${form}`;
+      }
+      const full = landing.startsWith("/") ? landing : posix.join(form, landing);
+      const reason = protectedNameReason(full);
+      if (reason) return `the ${kind} ${e.name} points to ${full}, and ${reason}`;
+    }
+    const gitDir = gitDirCreatedBy(written);
+    if (gitDir) return gitDir;
   }
   return null;
 }
