@@ -48,6 +48,24 @@ interface Bytes {
   at(position: number, length: number): Buffer;
 }
 
+/** Reads a file through a 1 MiB window: headers are small and mostly close together. */
+function windowed(fd: number, size: number): Bytes {
+  const WINDOW = 1024 * 1024;
+  let start = 0;
+  let window: Buffer = Buffer.alloc(0);
+  return {
+    size,
+    at(position, length) {
+      if (length > WINDOW) return readAt(fd, position, length);
+      if (position < start || position + length > start + window.length) {
+        start = position;
+        window = readAt(fd, position, Math.min(WINDOW, size - position));
+      }
+      return window.subarray(position - start, position - start + length);
+    },
+  };
+}
+
 /** The entries of a tar archive at `path` (GNU tar detects the compression by its first bytes). */
 export function tarEntries(path: string, ignoreZeros: boolean): ArchiveListing {
   let fd: number;
@@ -75,7 +93,7 @@ export function tarEntries(path: string, ignoreZeros: boolean): ArchiveListing {
         return { unknown: `${path} is ${format}-compressed, which is not read before the command runs, so what it holds is not known` };
       }
     }
-    return tarListing(path, { size, at: (p, n) => readAt(fd, p, n) }, ignoreZeros);
+    return tarListing(path, windowed(fd, size), ignoreZeros);
   } finally {
     closeSync(fd);
   }
@@ -95,21 +113,41 @@ function numeric(block: Buffer, start: number, length: number): number | null {
     for (let i = 1; i < length; i++) n = n * 256 + raw[i]!;
     return Number.isSafeInteger(n) ? n : null;
   }
-  const text = raw.toString("latin1").replace(/\0.*$/s, "").trim();
-  if (text === "") return 0;
-  return /^[0-7]+$/.test(text) ? parseInt(text, 8) : null;
+  // Octal digits, padded with spaces and ended by NUL or space.
+  let n = 0;
+  let digits = 0;
+  let i = 0;
+  while (i < length && raw[i] === 0x20) i++;
+  for (; i < length; i++) {
+    const c = raw[i]!;
+    if (c >= 0x30 && c <= 0x37) {
+      n = n * 8 + (c - 0x30);
+      digits++;
+    } else if (c === 0 || c === 0x20) break;
+    else return null;
+  }
+  for (; i < length; i++) if (raw[i] !== 0 && raw[i] !== 0x20) return null;
+  return digits === 0 ? 0 : n;
 }
 
-function checksumOk(block: Buffer): boolean {
-  const stored = numeric(block, 148, 8);
+/** The header's sums (its checksum field read as spaces), unsigned and signed; 0 for a zero block. */
+function sums(block: Buffer): { unsigned: number; signed: number; zero: boolean } {
   let unsigned = 0;
-  let signed = 0;
+  let high = 0;
+  let raw = 0;
   for (let i = 0; i < 512; i++) {
-    const b = i >= 148 && i < 156 ? 0x20 : block[i]!;
-    unsigned += b;
-    signed += b > 127 ? b - 256 : b;
+    const b = block[i]!;
+    raw += b;
+    const v = i >= 148 && i < 156 ? 0x20 : b;
+    unsigned += v;
+    if (v > 127) high++;
   }
-  return stored === unsigned || stored === signed;
+  return { unsigned, signed: unsigned - 256 * high, zero: raw === 0 };
+}
+
+function checksumOk(block: Buffer, s: { unsigned: number; signed: number }): boolean {
+  const stored = numeric(block, 148, 8);
+  return stored === s.unsigned || stored === s.signed;
 }
 
 /** pax records: `LEN key=value\n`. */
@@ -140,11 +178,13 @@ function tarListing(path: string, bytes: Bytes, ignoreZeros: boolean): ArchiveLi
   while (pos + 512 <= bytes.size) {
     const block = bytes.at(pos, 512);
     pos += 512;
-    if (block.every((b) => b === 0)) {
+    if (block.length < 512) break;
+    const sum = sums(block);
+    if (sum.zero) {
       if (ignoreZeros) continue;
       return { entries };
     }
-    if (!checksumOk(block)) return unknown(`the header at byte ${pos - 512} is not a valid tar header (tar skips to the next one it finds)`);
+    if (!checksumOk(block, sum)) return unknown(`the header at byte ${pos - 512} is not a valid tar header (tar skips to the next one it finds)`);
     const size = numeric(block, 124, 12);
     if (size === null) return unknown(`the header at byte ${pos - 512} has an unreadable size`);
     const type = String.fromCharCode(block[156]!);

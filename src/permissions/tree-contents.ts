@@ -14,7 +14,7 @@ import { LINK_WALK_MAX_ENTRIES, walkTree } from "./path-identity.js";
 import { patchPlan } from "./tree-patch.js";
 
 /** The names a tree writer creates below each of its targets, or why they cannot be known. */
-export type TreePlan = { entries: ArchiveEntry[]; absoluteNames?: boolean } | { unknown: string };
+export type TreePlan = { entries: ArchiveEntry[] } | { unknown: string };
 
 /** Where a word (a file the command reads) is for the shell: absolute paths, one per base, or why not known. */
 export type Locate = (word: string) => string[] | string;
@@ -113,7 +113,7 @@ function tarPlan(argv: readonly string[], sub: ShellSubcommand, locate: Locate):
       }
     }
   }
-  return { entries: out, ...(absolute ? { absoluteNames: true } : {}) };
+  return { entries: out };
 }
 
 function unzipPlan(argv: readonly string[], locate: Locate): TreePlan {

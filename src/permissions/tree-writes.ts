@@ -107,6 +107,8 @@ export function protectedBelow(kind: TreeWriter, forms: readonly PathForms[], wo
 
 /** How many times a name is resolved through the links the same tree creates (`a -> b`, `b -> .git`). */
 const LINK_HOPS = 8;
+/** A name with a git-dir marker among its segments: only those can make a directory act as a git dir. */
+const GIT_DIR_NAME = /(^|\/)(head|objects|refs|config|packed-refs|commondir)(\/|$)/i;
 
 /**
  * Why the names a tree writer creates below `dest` (see tree-contents.ts) need approval, or
@@ -144,24 +146,34 @@ export function treeContentsReason(plan: TreePlan, dest: readonly PathForms[], c
   };
   for (const form of new Set(dest.flatMap((f) => [f.lexical, f.canonical]))) {
     const written: string[] = [];
+    // The real directory of each parent below dest ("" when it is where its name says).
     const parents = new Map<string, string>();
-    const judge = (rel: string, what: string): string | null => {
-      if (rel === ".." || rel.startsWith("../")) return `${what} leads outside ${form}`;
-      const full = rel.startsWith("/") ? rel : posix.join(form, rel);
-      if (rel.startsWith("/") && !isInside(full, form)) return `${what} is an absolute name outside ${form}`;
-      const reason = protectedNameReason(full);
-      if (reason) return `${what} would be written as ${full}, and ${reason}`;
+    // The target itself was judged as a write: its last segment is enough for names that span both (`.github` + `workflows/x`).
+    const formBase = posix.basename(form);
+    let realForm: string | undefined;
+    const judge = (name: string, what: string): string | null => {
+      if (name === ".." || name.startsWith("../")) return `${what} leads outside ${form}`;
+      if (name.startsWith("/") && !isInside(name, form)) return `${what} is an absolute name outside ${form}`;
+      const rel = name.startsWith("/") ? name.slice(form.length + 1) : name;
+      const reason = protectedNameReason(`${formBase}/${rel}`);
+      if (reason) return `${what} would be written as ${posix.join(form, rel)}, and ${reason}`;
       // An existing symlink below dest takes the write where it leads.
-      const dir = posix.dirname(full);
-      let real = parents.get(dir);
-      if (real === undefined) parents.set(dir, (real = canonicalize(dir)));
-      const target = posix.join(real, posix.basename(full));
-      if (real !== dir) {
+      const slash = rel.lastIndexOf("/");
+      const dirRel = slash === -1 ? "" : rel.slice(0, slash);
+      let real = parents.get(dirRel);
+      if (real === undefined) {
+        const dir = dirRel === "" ? form : `${form}/${dirRel}`;
+        const canonical = canonicalize(dir);
+        parents.set(dirRel, (real = canonical === dir ? "" : canonical));
+      }
+      if (real !== "") {
+        const target = posix.join(real, rel.slice(slash + 1));
         const through = protectedNameReason(target);
         if (through) return `${what} would be written through a symlink to ${target}, and ${through}`;
-        if (!isInside(target, canonicalize(form)) && !isInside(target, form)) return `${what} would be written through a symlink to ${target}, outside ${form}`;
+        realForm ??= canonicalize(form);
+        if (!isInside(target, realForm) && !isInside(target, form)) return `${what} would be written through a symlink to ${target}, outside ${form}`;
       }
-      written.push(target);
+      if (GIT_DIR_NAME.test(rel)) written.push(`${real || (dirRel === "" ? form : `${form}/${dirRel}`)}/${rel.slice(slash + 1)}`);
       return null;
     };
     for (const e of plan.entries) {
