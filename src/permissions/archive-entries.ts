@@ -2,7 +2,7 @@
 // plain or gzip) and zip (central directory). What an extractor will write is judged by these
 // names, not by the command line, which does not show them. Bounded: past the bounds, or for a
 // format read here only in part (bzip2, xz, zstd, zip64…), the contents are "not known".
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { gunzipSync, inflateRawSync } from "node:zlib";
 import { LINK_WALK_MAX_ENTRIES } from "./path-identity.js";
 
@@ -30,6 +30,26 @@ const MAGIC: ReadonlyArray<[string, number[]]> = [
   ["lz4", [0x04, 0x22, 0x4d, 0x18]],
   ["lzma", [0x5d, 0x00, 0x00]],
 ];
+
+/**
+ * Opens a regular file for reading, or says why not: a FIFO, a device or `/dev/stdin` would
+ * block the decision or read what the command itself will read (opened non-blocking, checked
+ * after opening, so a file swapped for a FIFO in between is caught too).
+ */
+export function openRegular(path: string): { fd: number; size: number } | { error: string } {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (e) {
+    return { error: `${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? "error"})` };
+  }
+  const stat = fstatSync(fd);
+  if (!stat.isFile()) {
+    closeSync(fd);
+    return { error: `${path} is not a regular file` };
+  }
+  return { fd, size: stat.size };
+}
 
 function readAt(fd: number, position: number, length: number): Buffer {
   const buf = Buffer.alloc(length);
@@ -68,14 +88,10 @@ function windowed(fd: number, size: number): Bytes {
 
 /** The entries of a tar archive at `path` (GNU tar detects the compression by its first bytes). */
 export function tarEntries(path: string, ignoreZeros: boolean): ArchiveListing {
-  let fd: number;
+  const opened = openRegular(path);
+  if ("error" in opened) return { unknown: `${opened.error}, so what it holds is not known before the command runs` };
+  const { fd, size } = opened;
   try {
-    fd = openSync(path, "r");
-  } catch (e) {
-    return { unknown: `${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? "error"}), so what it holds is not known` };
-  }
-  try {
-    const size = fstatSync(fd).size;
     const head = readAt(fd, 0, 6);
     if (head[0] === 0x1f && head[1] === 0x8b) {
       let inflated: Buffer;
@@ -225,15 +241,11 @@ function tarListing(path: string, bytes: Bytes, ignoreZeros: boolean): ArchiveLi
 
 /** The entries of a zip archive's central directory (what unzip extracts), with its symlinks. */
 export function zipEntries(path: string): ArchiveListing {
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch (e) {
-    return { unknown: `${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? "error"}), so what it holds is not known` };
-  }
+  const opened = openRegular(path);
+  if ("error" in opened) return { unknown: `${opened.error}, so what it holds is not known before the command runs` };
+  const { fd, size } = opened;
   const unknown = (why: string): ArchiveListing => ({ unknown: `${path}: ${why}, so what it holds is not known before the command runs` });
   try {
-    const size = fstatSync(fd).size;
     const tailLength = Math.min(size, 22 + 0xffff);
     const tail = readAt(fd, size - tailLength, tailLength);
     let eocd = -1;

@@ -103,6 +103,7 @@ beforeAll(() => {
   crafted("abs-bashrc.tar", "tar", [{ name: "/home/u/.bashrc" }]);
   crafted("hard-out.tar", "tar", [{ name: "h", link: "../../etc/passwd", hard: true }]);
   crafted("chain.tar", "tar", [{ name: "a", link: ".github" }, { name: "a/workflows/ci.yml" }]);
+  execFileSync("mkfifo", [join(proj, "pipe.tar"), join(proj, "pipe.patch")]);
   writeFileSync(join(proj, "corrupt.tar"), Buffer.concat([Buffer.alloc(512, 0x41), Buffer.alloc(1024)]));
 
   zip("src.zip", SRC);
@@ -164,6 +165,10 @@ const ATTACKS: Array<[string, RegExp]> = [
   ["tar xf corrupt.tar -C build", /not a valid tar header/],
   ["tar xf missing.tar -C build", /does not exist yet/],
   ["tar xf - -C build", /standard input/],
+  // A FIFO would block the decision (and is what the command itself reads): never opened for reading.
+  ["tar xf pipe.tar -C build", /not a regular file/],
+  ["unzip pipe.tar -d build", /not a regular file/],
+  ["patch -p1 -d build -i pipe.patch", /not a readable regular file/],
   ["cat src.tar | tar x -C build", /standard input/],
   ["tar xf host:src.tar -C build", /another host/],
   ["tar xf src.tar --transform s/src/.git/ -C build", /--transform/],

@@ -285,8 +285,19 @@ function rsyncArgs(argv: readonly string[]): { flags: Set<string>; operands: str
   return { flags, operands };
 }
 
-/** What this archive extractor, patch, recursive copy, sync or move creates below its targets. */
+/**
+ * What this archive extractor, patch, recursive copy, sync or move creates below its targets.
+ * A file that changes while it is read makes it "not known", never an exception.
+ */
 export function treePlan(sub: ShellSubcommand, locate: Locate): TreePlan {
+  try {
+    return planFor(sub, locate);
+  } catch (e) {
+    return { unknown: `what it writes could not be read (${e instanceof Error ? e.message : String(e)})` };
+  }
+}
+
+function planFor(sub: ShellSubcommand, locate: Locate): TreePlan {
   const argv = effectiveArgv(sub);
   const name = posix.basename(argv[0] ?? "");
   switch (name) {

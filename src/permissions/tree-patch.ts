@@ -1,12 +1,12 @@
 // The files a patch changes, read from the patch at decision time: its `---`/`+++`/`***`/`Index:`
 // and git headers (hunk bodies skipped), with `-p N` stripping. A patch read from a pipe, or one
 // that makes symlinks, is not known.
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
 import { posix } from "node:path";
 import type { ShellSubcommand } from "../tool/types.js";
 import { tableFor } from "../tools/bash/analysis/commands/index.js";
 import { getopt } from "../tools/bash/analysis/getopt.js";
-import type { ArchiveEntry } from "./archive-entries.js";
+import { openRegular, type ArchiveEntry } from "./archive-entries.js";
 import { asWords, hasOption, optionValues, stdinFile, strip, type Locate, type TreePlan } from "./tree-contents.js";
 
 const PATCH_MAX_BYTES = 16 * 1024 * 1024;
@@ -73,7 +73,7 @@ export function patchPlan(argv: readonly string[], sub: ShellSubcommand, locate:
   const out: ArchiveEntry[] = [];
   for (const p of paths) {
     const text = readBounded(p);
-    if (text === null) return { unknown: `${file} cannot be read (or is larger than ${PATCH_MAX_BYTES} bytes), so which files it changes is not known` };
+    if (text === null) return { unknown: `${file} is not a readable regular file of at most ${PATCH_MAX_BYTES} bytes, so which files it changes is not known` };
     const found = patchNames(text);
     if (found.symlink) return { unknown: `${file} creates a symlink (git mode 120000), through which later writes may go elsewhere` };
     for (const n of found.names) {
@@ -87,14 +87,10 @@ export function patchPlan(argv: readonly string[], sub: ShellSubcommand, locate:
 }
 
 function readBounded(path: string): string | null {
-  let fd: number;
+  const opened = openRegular(path);
+  if ("error" in opened) return null;
+  const { fd, size } = opened;
   try {
-    fd = openSync(path, "r");
-  } catch {
-    return null;
-  }
-  try {
-    const size = fstatSync(fd).size;
     if (size > PATCH_MAX_BYTES) return null;
     const buf = Buffer.alloc(size);
     let got = 0;
@@ -108,4 +104,3 @@ function readBounded(path: string): string | null {
     closeSync(fd);
   }
 }
-
