@@ -3,6 +3,7 @@
 // a recursive copy, sync or move takes along. Relative to each tree-write target of the command.
 import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { posix } from "node:path";
+import picomatch from "picomatch";
 import type { ShellSubcommand } from "../tool/types.js";
 import { tableFor } from "../tools/bash/analysis/commands/index.js";
 import { getopt, type ParsedArgs } from "../tools/bash/analysis/getopt.js";
@@ -59,6 +60,26 @@ export function strip(name: string, n: number): string | null {
   return segments.length > n ? segments.slice(n).join("/") : null;
 }
 
+/** A member name as tar compares it: `./` and doubled or trailing slashes do not count. */
+function memberName(name: string): string {
+  return posix.normalize(name).replace(/^(\.\/)+/, "").replace(/\/+$/, "");
+}
+
+/**
+ * `--exclude PATTERN` as a test on a name: only the simple patterns (no `/`, no `**`) are
+ * honoured, matched against every component (tar and rsync both skip what is below an excluded
+ * directory). Anything else excludes nothing here: judging more names than are written is the
+ * safe side. When `reincluded` (rsync `--include`/`--filter` may bring back what an exclude
+ * drops; tar `--anchored`), nothing is excluded either.
+ */
+export function exclusions(patterns: readonly string[], reincluded: boolean): (name: string) => boolean {
+  // Letters, digits, `._-` and the wildcards `*` `?`: read the same by fnmatch and picomatch (no braces, classes, extglobs).
+  const simple = reincluded ? [] : patterns.map((p) => p.replace(/\/+$/, "")).filter((p) => /^[A-Za-z0-9._*?-]+$/.test(p) && !p.includes("**"));
+  if (simple.length === 0) return () => false;
+  const matchers = simple.map((p) => picomatch(p, { dot: true }));
+  return (name) => name.split("/").some((segment) => matchers.some((m) => m(segment)));
+}
+
 function tarPlan(argv: readonly string[], sub: ShellSubcommand, locate: Locate): TreePlan {
   const parsed = tarParse(asWords(argv));
   if (hasOption(parsed, ["-O", "--to-stdout", "--to-command"])) return { entries: [] };
@@ -82,14 +103,14 @@ function tarPlan(argv: readonly string[], sub: ShellSubcommand, locate: Locate):
     entries.push(...listing.entries);
   }
   // Member operands: only those (and what is below them) are extracted; a pattern or a list file selects any.
-  const members = parsed.operands.map((o) => o.word.text.replace(/^(\.\/)+/, "").replace(/\/+$/, ""));
-  const selectAll = members.length === 0 || members.some((m) => /[*?[\\]/.test(m)) || hasOption(parsed, ["-T", "--files-from"]);
-  const selected = selectAll
-    ? entries
-    : entries.filter((e) => {
-        const n = e.name.replace(/^(\.\/)+/, "");
-        return members.some((m) => n === m || n.startsWith(`${m}/`) || m === "");
-      });
+  const members = parsed.operands.map((o) => memberName(o.word.text));
+  const selectAll = members.length === 0 || members.some((m) => m === "." || /[*?[\\]/.test(m)) || hasOption(parsed, ["-T", "--files-from"]);
+  // Anchored or literal patterns match less than a pattern read against every component: not honoured.
+  const skip = exclusions(optionValues(parsed, ["--exclude"]), hasOption(parsed, ["--anchored", "--no-wildcards"]));
+  const selected = entries.filter((e) => {
+    const n = memberName(e.name);
+    return !skip(n) && (selectAll || members.some((m) => n === m || n.startsWith(`${m}/`)));
+  });
   const top = optionValues(parsed, ["--one-top-level"]);
   const prefix = top.length > 0 ? top[top.length - 1] || posix.basename(archives[0] ?? "").replace(/\.(tar(\.[a-z0-9]+)?|t[a-z]z|tgz|tbz2?)$/i, "") : "";
   const out: ArchiveEntry[] = [];
@@ -197,6 +218,7 @@ function copyPlan(name: string, argv: readonly string[], locate: Locate): TreePl
   let sources: string[];
   let prefix: Prefix;
   let follow = false;
+  let skip: (name: string) => boolean = () => false;
   const base = (s: string): string => posix.basename(s.replace(/\/+$/, "") || "/");
   if (name === "rsync") {
     const parsed = rsyncArgs(argv);
@@ -208,6 +230,9 @@ function copyPlan(name: string, argv: readonly string[], locate: Locate): TreePl
     prefix = (s) => (relative ? (s.includes("/./") ? s.slice(s.indexOf("/./") + 3) : s).replace(/^\/+/, "") : s.endsWith("/") ? "" : base(s));
     const remote = [...sources, parsed.operands[parsed.operands.length - 1]!].find((s) => /^[^/]*:/.test(s) || s.startsWith("rsync://"));
     if (remote !== undefined) return { unknown: `${remote} is on another host, so what it brings is not known` };
+    // Include and filter rules (`-F` reads them from the tree) may bring back what an exclude drops.
+    const reincluded = ["include", "include-from", "filter", "f", "F"].some((f) => parsed.flags.has(f));
+    skip = exclusions(parsed.excludes, reincluded);
   } else {
     const parsed = getopt(asWords(argv), tableFor(name)!);
     const operands = parsed.operands.map((o) => o.word.text);
@@ -238,7 +263,7 @@ function copyPlan(name: string, argv: readonly string[], locate: Locate): TreePl
     const why = copySourcePlan(s, prefix(s), locate, follow, follow, out);
     if (why) return { unknown: why };
   }
-  return { entries: out };
+  return { entries: out.filter((e) => !skip(e.name)) };
 }
 
 function isDirectory(path: string): boolean {
@@ -259,8 +284,9 @@ const RSYNC_LONG_VALUED = new Set([
   "remote-option", "info", "debug", "outbuf", "write-batch", "only-write-batch", "read-batch", "protocol", "address", "stop-after", "stop-at",
 ]);
 
-function rsyncArgs(argv: readonly string[]): { flags: Set<string>; operands: string[] } {
+function rsyncArgs(argv: readonly string[]): { flags: Set<string>; operands: string[]; excludes: string[] } {
   const flags = new Set<string>();
+  const excludes: string[] = [];
   const operands: string[] = [];
   for (let i = 1; i < argv.length; i++) {
     const w = argv[i]!;
@@ -271,7 +297,8 @@ function rsyncArgs(argv: readonly string[]): { flags: Set<string>; operands: str
     if (w.startsWith("--")) {
       const name = w.slice(2).split("=")[0]!;
       flags.add(name);
-      if (!w.includes("=") && RSYNC_LONG_VALUED.has(name)) i++;
+      const value = w.includes("=") ? w.slice(w.indexOf("=") + 1) : RSYNC_LONG_VALUED.has(name) ? argv[++i] : undefined;
+      if (name === "exclude" && value !== undefined) excludes.push(value);
     } else if (w.startsWith("-") && w.length > 1) {
       for (let k = 1; k < w.length; k++) {
         flags.add(w[k]!);
@@ -282,7 +309,7 @@ function rsyncArgs(argv: readonly string[]): { flags: Set<string>; operands: str
       }
     } else operands.push(w);
   }
-  return { flags, operands };
+  return { flags, operands, excludes };
 }
 
 /**
