@@ -73,6 +73,9 @@ beforeAll(() => {
   proj = join(root, "proj");
   mkdirSync(join(proj, "build"), { recursive: true });
   mkdirSync(join(proj, ".git", "hooks"), { recursive: true });
+  // A directory holding a symlink (`src -> ../.git`): writing below it writes into .git.
+  mkdirSync(join(proj, "build2"));
+  symlinkSync("../.git", join(proj, "build2", "src"));
 
   tar("src.tar", SRC);
   tar("src.tgz", SRC, ["-z"]);
@@ -153,6 +156,9 @@ const ATTACKS: Array<[string, RegExp]> = [
   ["tar xf strip.tar -C build --strip-components=1", /\.git/],
   ["tar xf mixed.tar -C build ./.git", /\.git/],
   ["tar xf hooks.tar -C build .", /\.git/],
+  ["tar xf mixed.tar -C build --ignore-case ./.GIT", /\.git/],
+  ["tar xf src.tar -C build2", /through a symlink to .*\.git/],
+  ["cp -r trees/src build2", /through a symlink to .*\.git/],
   ["tar xf nested.tar -C build --exclude=.gi", /\.git/],
   ["tar xf nested.tar -C build --anchored --exclude=.git", /\.git/],
   ["tar xf nested.tar -C build --exclude='{.git,y}'", /\.git/],

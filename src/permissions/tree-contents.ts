@@ -104,7 +104,7 @@ function tarPlan(argv: readonly string[], sub: ShellSubcommand, locate: Locate):
   }
   // Member operands: only those (and what is below them) are extracted; a pattern or a list file selects any.
   const members = parsed.operands.map((o) => memberName(o.word.text));
-  const selectAll = members.length === 0 || members.some((m) => m === "." || /[*?[\\]/.test(m)) || hasOption(parsed, ["-T", "--files-from"]);
+  const selectAll = members.length === 0 || members.some((m) => m === "." || /[*?[\\]/.test(m)) || hasOption(parsed, ["-T", "--files-from", "--ignore-case"]);
   // Anchored or literal patterns match less than a pattern read against every component: not honoured.
   const skip = exclusions(optionValues(parsed, ["--exclude"]), hasOption(parsed, ["--anchored", "--no-wildcards"]));
   const selected = entries.filter((e) => {
