@@ -107,7 +107,8 @@ function tarPlan(argv: readonly string[], sub: ShellSubcommand, locate: Locate):
   const selectAll = members.length === 0 || members.some((m) => m === "." || /[*?[\\]/.test(m)) || hasOption(parsed, ["-T", "--files-from", "--ignore-case"]);
   // Anchored or literal patterns match less than a pattern read against every component: not honoured.
   const skip = exclusions(optionValues(parsed, ["--exclude"]), hasOption(parsed, ["--anchored", "--no-wildcards"]));
-  const selected = entries.filter((e) => {
+  const filtering = !selectAll || optionValues(parsed, ["--exclude"]).length > 0;
+  const selected = !filtering ? entries : entries.filter((e) => {
     const n = memberName(e.name);
     return !skip(n) && (selectAll || members.some((m) => n === m || n.startsWith(`${m}/`)));
   });
@@ -121,7 +122,7 @@ function tarPlan(argv: readonly string[], sub: ShellSubcommand, locate: Locate):
   };
   for (const e of selected) {
     // `./a/.git` with one component stripped is `a/.git`, or `.git` if `.` does not count: both judged.
-    for (const name of new Set([strip(e.name, count), strip(e.name.replace(/^(\.\/)+/, ""), count)])) {
+    for (const name of count === 0 ? [e.name] : new Set([strip(e.name, count), strip(e.name.replace(/^(\.\/)+/, ""), count)])) {
       if (name === null) continue;
       const placed = place(name);
       if (placed === null) continue;
