@@ -239,13 +239,13 @@ function treeWritesReachingRestrictedPaths(scope: Scope, rules: readonly Permiss
   const plans = new Map<ShellSubcommand, TreePlan>();
   for (const t of scope.treeWrites) {
     if (t.unknown) continue; // an unknown write target already needs approval
-    const rule = rules.length > 0 ? ruleReachingBelow(rules, scope, t.forms) : undefined;
+    const rule = rules.length > 0 && t.kind !== "place" ? ruleReachingBelow(rules, scope, t.forms) : undefined;
     if (rule) return `Writing below ${t.written} needs approval: it may change paths that rule ${rule.raw} restricts`;
     const prot = protectedBelow(t.kind, t.forms, [...scope.dirs.lexical, ...scope.dirs.canonical]);
     if (prot) return `Writing below ${t.written} needs approval: it may write protected paths there, ${prot}`;
     if (t.kind === "git") continue;
     let plan = plans.get(t.sub);
-    if (!plan) plans.set(t.sub, (plan = treePlan(t.sub, (word) => locateWord(scope, word))));
+    if (!plan) plans.set(t.sub, (plan = treePlan(t.sub, t.kind, (word) => locateWord(scope, word))));
     const why = treeContentsReason(plan, t.forms, scope.canonicalize);
     if (why) return `Writing below ${t.written} needs approval: ${why}`;
   }

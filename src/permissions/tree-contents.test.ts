@@ -124,6 +124,7 @@ beforeAll(() => {
   stage("../proj/trees/deep", { "a/b/.husky/pre-commit": "x\n" });
   stage("../proj/trees/settings", { ".claude/settings.json": "{}\n" });
   stage("../proj/trees/links", { "l": { link: "../../../.git" } });
+  stage("../proj/trees/dot", { ".envrc": "x\n", ".npmrc": "x\n", "git.txt": "x\n" });
 
   const patch = (name: string, file: string): void =>
     writeFileSync(join(proj, name), `--- a/${file}\n+++ b/${file}\n@@ -0,0 +1,2 @@\n+#!/bin/sh\n+touch /tmp/pwned\n`);
@@ -203,6 +204,14 @@ const ATTACKS: Array<[string, RegExp]> = [
   ["rsync -a host:trees/src build", /another host/],
   ["mv trees/deep build", /\.husky/],
   ["cp -r trees/nothing-here build", /does not exist yet/],
+  // A file copied, moved, linked or installed into a directory writes its name there.
+  ["cp trees/settings/.claude/settings.json build/.claude", /\.claude/],
+  ["cp trees/dot/.envrc build", /\.envrc/],
+  ["cp -t build trees/dot/.npmrc", /\.npmrc/],
+  ["mv trees/dot/.envrc build/", /\.envrc/],
+  ["ln -s ../trees/dot/.envrc build", /\.envrc/],
+  ["ln -s ../../.git build/", /\.git/],
+  ["install -m 644 trees/dot/.envrc build", /\.envrc/],
   ["patch -p1 -d build < hooks.patch", /\.git/],
   ["patch -p1 -d build -i envrc.patch", /\.envrc/],
   ["patch -d build -p0 < hooks.patch", /\.git/],
@@ -234,6 +243,12 @@ const BENIGN = [
   "tar xf mixed.tar -C build --exclude=.git",
   "tar xf nested.tar -C build --exclude .git",
   "patch -p1 -d build < src.patch",
+  "cp trees/dot/git.txt build",
+  "cp trees/dot/git.txt build/.envrc.example",
+  "cp trees/dot/.envrc build/envrc.txt",
+  "mv build/a.txt build/b.txt",
+  "ln -s ../trees/dot/git.txt build",
+  "cp not-made-yet.txt build",
   "patch -p1 -d build -i body.patch",
 ];
 

@@ -13,6 +13,7 @@ import { tarEntries, zipEntries, type ArchiveEntry, type ArchiveListing } from "
 import { effectiveArgv } from "./bash-rules.js";
 import { LINK_WALK_MAX_ENTRIES, walkTree } from "./path-identity.js";
 import { patchPlan } from "./tree-patch.js";
+import type { TreeWriter } from "./tree-writes.js";
 
 /** The names a tree writer creates below each of its targets, or why they cannot be known. */
 export type TreePlan = { entries: ArchiveEntry[] } | { unknown: string };
@@ -215,7 +216,7 @@ function copySourcePlan(source: string, prefix: string, locate: Locate, followTo
   return null;
 }
 
-function copyPlan(name: string, argv: readonly string[], locate: Locate): TreePlan {
+function copyPlan(name: string, argv: readonly string[], locate: Locate, walk: boolean): TreePlan {
   let sources: string[];
   let prefix: Prefix;
   let follow = false;
@@ -249,6 +250,8 @@ function copyPlan(name: string, argv: readonly string[], locate: Locate): TreePl
     const intoDest = targetDir.length > 0 || sources.length > 1 || (destIsDir && !hasOption(parsed, ["-T", "--no-target-directory"]));
     // `cp -r x build`: build/x when build is a directory, else build itself becomes the copy.
     prefix = (s) => (parents ? s.replace(/^\/+/, "") : intoDest ? base(s) : "");
+    // A file copied, moved or linked into a directory: its name there is all it writes (the source need not exist yet).
+    if (!walk) return { entries: sources.map((s) => ({ name: prefix(s) })) };
     if (followArgs && !follow) {
       // -H follows the links named on the command line only.
       const out: ArchiveEntry[] = [];
@@ -317,15 +320,15 @@ function rsyncArgs(argv: readonly string[]): { flags: Set<string>; operands: str
  * What this archive extractor, patch, recursive copy, sync or move creates below its targets.
  * A file that changes while it is read makes it "not known", never an exception.
  */
-export function treePlan(sub: ShellSubcommand, locate: Locate): TreePlan {
+export function treePlan(sub: ShellSubcommand, kind: TreeWriter, locate: Locate): TreePlan {
   try {
-    return planFor(sub, locate);
+    return planFor(sub, kind, locate);
   } catch (e) {
     return { unknown: `what it writes could not be read (${e instanceof Error ? e.message : String(e)})` };
   }
 }
 
-function planFor(sub: ShellSubcommand, locate: Locate): TreePlan {
+function planFor(sub: ShellSubcommand, kind: TreeWriter, locate: Locate): TreePlan {
   const argv = effectiveArgv(sub);
   const name = posix.basename(argv[0] ?? "");
   switch (name) {
@@ -338,7 +341,9 @@ function planFor(sub: ShellSubcommand, locate: Locate): TreePlan {
     case "cp":
     case "mv":
     case "rsync":
-      return copyPlan(name, argv, locate);
+    case "ln":
+    case "install":
+      return copyPlan(name, argv, locate, kind === "copy");
     default:
       return { unknown: `${name} writes a tree whose names are not known before it runs` };
   }

@@ -11,9 +11,11 @@ import type { TreePlan } from "./tree-contents.js";
  * command line does not show: git's work-tree writers (what a branch, the index or a stash holds),
  * `patch` (what the patch names), archive extractors (what the archive holds), recursive copies
  * and syncs, `mv` (a moved directory brings its contents). A plain file write (`> out.txt`,
- * `cp a b`, `mkdir build`, `touch f`) is none of these. Decided by argv[0] and subcommand only.
+ * `mkdir build`, `touch f`) is none of these; a file copied, moved, linked or installed into a
+ * directory (`cp x/.envrc build`) is a "place": its name there is not on the command line
+ * either. Decided by argv[0] and subcommand only.
  */
-export type TreeWriter = "git" | "archive" | "copy";
+export type TreeWriter = "git" | "archive" | "copy" | "place";
 
 /** git subcommands that rewrite work-tree files (the analysis reports a target only when they do). */
 const GIT_TREE_WRITERS = new Set([
@@ -44,7 +46,11 @@ export function treeWriter(sub: ShellSubcommand): TreeWriter | null {
       return extracts ? "archive" : null;
     }
     case "cp":
-      return argv.slice(1).some((a) => /^-[A-Za-z]*[rRa]/.test(a) || a === "--recursive" || a === "--archive") ? "copy" : null;
+      return argv.slice(1).some((a) => /^-[A-Za-z]*[rRa]/.test(a) || a === "--recursive" || a === "--archive") ? "copy" : "place";
+    case "ln":
+      return "place";
+    case "install":
+      return argv.slice(1).some((a) => /^-[A-Za-z]*d/.test(a) || a === "--directory") ? null : "place";
     case "rsync":
     case "mv":
       return "copy";
@@ -75,8 +81,8 @@ export function treeWriteTargets(sub: ShellSubcommand, isDirectory: (word: strin
     else operands.push(a);
   }
   const destination = target ?? operands.pop();
-  if (destination === undefined || !operands.some(isDirectory)) return null;
-  return { kind, targets: [destination] };
+  if (destination === undefined) return null;
+  return { kind: operands.some(isDirectory) ? kind : "place", targets: [destination] };
 }
 
 /**
@@ -88,6 +94,7 @@ export function treeWriteTargets(sub: ShellSubcommand, isDirectory: (word: strin
  * the working directory all the time, and write what the repository already tracks.
  */
 export function protectedBelow(kind: TreeWriter, forms: readonly PathForms[], workingDirs: readonly string[]): string | null {
+  if (kind === "place") return null; // only the names it places are written: judged by treeContentsReason
   for (const dir of new Set(forms.flatMap((f) => [f.lexical, f.canonical]))) {
     if (kind !== "git" && workingDirs.some((w) => isInside(w, dir))) return `${dir} holds the working directory's configuration (.claude/, .git/hooks…)`;
     let names: string[];
