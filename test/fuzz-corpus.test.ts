@@ -17,6 +17,7 @@ const ACCEPTED_NON_EQUIVALENT_MUTATIONS = new Map<string, string>([
   ["review-zip-r-read-deny-bypass|\"zip -rout.zip .\"", "zip reads -r -o -u -t with `.zip` as the -t date: invalid date, nothing is read"],
   ["review-zip-outside|\"zip -rout.zip {R}/secrets\"", "zip reads -r -o -u -t with `.zip` as the -t date: invalid date, nothing is read"],
   ["tree-write-above-edit-deny-8|\"rsync -a/tmp/x/ ./\"", "rsync (popt) refuses the unknown option `-/`, nothing is copied"],
+  ["tree-names-rsync-armature|\"rsync -a.armature build/\"", "rsync (popt) refuses the unknown option `-.`, nothing is copied"],
   ["tree-write-protected-unzip|\"unzip -oa.zip\"", "unzip reads -o -a -. -z -i -p with no archive: prints its usage, nothing is extracted"],
   ["review2-cp-backup-env-suffix|\"SIMPLE_BACKUP_SUFFIX=t cp -bx .gi\"", "cp -b -x with one operand: missing destination, nothing is written"],
   ["review2-option-read-15|\"hexdump -Csecret/key\"", "hexdump reads -C -s `ecret/key`: fails to parse the offset, no file is read"],

@@ -1,4 +1,5 @@
 // The file tree the security corpus runs in (shared by security-corpus.test.ts and the fuzzer).
+import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -20,6 +21,8 @@ export function fixture(r: string): void {
     "home/.bashrc": "\n",
   };
   for (const [f, text] of Object.entries(files)) writeFileSync(join(r, f), text);
+  // A real, benign archive (extractions are judged by what the archive holds).
+  execFileSync("tar", ["-cf", "a.tar", "README.md"], { cwd: p });
   symlinkSync(join(r, "secrets", "key"), join(p, "link-secret"));
   symlinkSync(join(p, ".env"), join(p, "link-env"));
   symlinkSync(join(r, "secrets"), join(p, "linkdir"));

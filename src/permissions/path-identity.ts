@@ -68,29 +68,35 @@ export interface LinkWalk {
   truncated: boolean;
 }
 
+/** One entry met by `walkTree`: its path on disk as reached, and its name below the root it was reached from. */
+export interface WalkEntry {
+  root: string;
+  /** Below the root, `/`-separated (through followed links, by the links' names). */
+  relative: string;
+  path: string;
+  entry: Dirent;
+}
+
 /**
- * Walks the trees below `roots` (canonical directories) and returns the canonical targets of
- * every symlink met, following links to directories (each directory once). A root that is a
- * file or does not exist contributes nothing beyond itself.
+ * Walks the trees below `roots` (directories; a root that is not one contributes nothing),
+ * bounded by LINK_WALK_MAX_ENTRIES entries and LINK_WALK_MAX_DEPTH levels, each directory once.
+ * `visit` sees every entry; for a symlink it may return a directory to descend into as if it
+ * were the link (a link-following reader), else the link is a leaf. Returns whether it stopped
+ * at its bound (what lies beyond is not known).
  */
-export function walkLinks(roots: readonly string[], canonicalize: (p: string) => string): LinkWalk {
-  const out: LinkWalk = { targets: [], directories: [], truncated: false };
+export function walkTree(roots: readonly string[], visit: (e: WalkEntry) => string | undefined | void): { truncated: boolean } {
   const seenDirs = new Set<string>();
-  const seenTargets = new Set<string>();
   let entries = 0;
-  const stack: Array<{ dir: string; depth: number }> = [];
-  const pushDir = (dir: string, depth: number): void => {
+  const stack: Array<{ root: string; dir: string; relative: string; depth: number }> = [];
+  const pushDir = (root: string, dir: string, relative: string, depth: number): void => {
     if (seenDirs.has(dir)) return;
     seenDirs.add(dir);
-    stack.push({ dir, depth });
+    stack.push({ root, dir, relative, depth });
   };
-  for (const r of roots) if (isDirectory(r)) pushDir(r, 0);
+  for (const r of roots) if (isDirectory(r)) pushDir(r, r, "", 0);
   while (stack.length > 0) {
-    const { dir, depth } = stack.pop()!;
-    if (depth > LINK_WALK_MAX_DEPTH) {
-      out.truncated = true;
-      break;
-    }
+    const { root, dir, relative, depth } = stack.pop()!;
+    if (depth > LINK_WALK_MAX_DEPTH) return { truncated: true };
     let list: Dirent[];
     try {
       list = readdirSync(dir, { withFileTypes: true });
@@ -98,27 +104,38 @@ export function walkLinks(roots: readonly string[], canonicalize: (p: string) =>
       continue; // unreadable to us: the command cannot read it either (same user), or it vanished
     }
     entries += list.length;
-    if (entries > LINK_WALK_MAX_ENTRIES) {
-      out.truncated = true;
-      break;
-    }
+    if (entries > LINK_WALK_MAX_ENTRIES) return { truncated: true };
     for (const e of list) {
       const path = dir === "/" ? `/${e.name}` : `${dir}/${e.name}`;
-      if (e.isDirectory()) {
-        pushDir(path, depth + 1);
-      } else if (e.isSymbolicLink()) {
-        const target = canonicalize(path);
-        if (!seenTargets.has(target)) {
-          seenTargets.add(target);
-          out.targets.push(target);
-        }
-        if (isDirectory(target)) {
-          if (!out.directories.includes(target)) out.directories.push(target);
-          pushDir(target, depth + 1);
-        }
-      }
+      const rel = relative === "" ? e.name : `${relative}/${e.name}`;
+      const into = visit({ root, relative: rel, path, entry: e });
+      if (e.isDirectory()) pushDir(root, path, rel, depth + 1);
+      else if (e.isSymbolicLink() && typeof into === "string") pushDir(root, into, rel, depth + 1);
     }
   }
+  return { truncated: false };
+}
+
+/**
+ * Walks the trees below `roots` (canonical directories) and returns the canonical targets of
+ * every symlink met, following links to directories (each directory once). A root that is a
+ * file or does not exist contributes nothing beyond itself.
+ */
+export function walkLinks(roots: readonly string[], canonicalize: (p: string) => string): LinkWalk {
+  const out: LinkWalk = { targets: [], directories: [], truncated: false };
+  const seenTargets = new Set<string>();
+  const walk = walkTree(roots, ({ path, entry }) => {
+    if (!entry.isSymbolicLink()) return;
+    const target = canonicalize(path);
+    if (!seenTargets.has(target)) {
+      seenTargets.add(target);
+      out.targets.push(target);
+    }
+    if (!isDirectory(target)) return;
+    if (!out.directories.includes(target)) out.directories.push(target);
+    return target;
+  });
+  out.truncated = walk.truncated;
   return out;
 }
 

@@ -7,9 +7,10 @@ import { allowRuleForCall, allowRuleForSubcommand, allowRuleForTarget, firstRest
 import { decideByMode, forcedAsk, isReadOnlyCall } from "./modes.js";
 import { hasBrace, hasGlob, isDynamicWord, isStaticWord, pathForms, type PathForms } from "./paths.js";
 import { criticalRemoval, gitDirCreatedBy, globMayNameProtected, protectedPathReason, UNLINKERS, type CriticalContext } from "./safety.js";
-import { buildScope, outsideTargets, type ResolveOptions, type Scope, type Target } from "./scope.js";
+import { buildScope, locateWord, outsideTargets, type ResolveOptions, type Scope, type Target } from "./scope.js";
 import { suggestRules } from "./suggest.js";
-import { protectedBelow } from "./tree-writes.js";
+import { protectedBelow, treeContentsReason } from "./tree-writes.js";
+import { treePlan, type TreePlan } from "./tree-contents.js";
 import { gitShowsNoRestrictedPath, ignoreFilesMayUnhide } from "./read-narrowing.js";
 import type { PermissionDecision, PermissionRequest } from "./types.js";
 
@@ -235,15 +236,22 @@ function opaqueSafetyReason(sub: ShellSubcommand, ctx: CriticalContext): string 
  * paths below that directory: the names they write are not on the command line.
  */
 function treeWritesReachingRestrictedPaths(scope: Scope, rules: readonly PermissionRule[]): string | null {
+  const plans = new Map<ShellSubcommand, TreePlan>();
   for (const t of scope.treeWrites) {
     if (t.unknown) continue; // an unknown write target already needs approval
-    const rule = rules.length > 0 ? ruleReachingBelow(rules, scope, t.forms) : undefined;
+    const rule = rules.length > 0 && t.kind !== "place" ? ruleReachingBelow(rules, scope, t.forms) : undefined;
     if (rule) return `Writing below ${t.written} needs approval: it may change paths that rule ${rule.raw} restricts`;
     const prot = protectedBelow(t.kind, t.forms, [...scope.dirs.lexical, ...scope.dirs.canonical]);
     if (prot) return `Writing below ${t.written} needs approval: it may write protected paths there, ${prot}`;
+    if (t.kind === "git") continue;
+    let plan = plans.get(t.sub);
+    if (!plan) plans.set(t.sub, (plan = treePlan(t.sub, t.kind, (word) => locateWord(scope, word))));
+    const why = treeContentsReason(plan, t.forms, scope.canonicalize);
+    if (why) return `Writing below ${t.written} needs approval: ${why}`;
   }
   return null;
 }
+
 
 /**
  * A shell command's reads against `Read(…)` deny and ask rules, beyond the paths it names:

@@ -76,6 +76,11 @@ const FILE_REASONS = new Map(PROTECTED_FILES.map((f) => [f.name, f.reason]));
  * An absolute path is also looked at on disk: a directory acting as a git dir (see gitDirReason).
  */
 export function protectedPathReason(path: string): string | null {
+  return protectedNameReason(path) ?? (path.startsWith("/") ? gitDirReason(path) : null);
+}
+
+/** protectedPathReason by the names in the path alone, without looking at the disk. */
+export function protectedNameReason(path: string): string | null {
   const segments = path.toLowerCase().split("/").filter(Boolean);
   for (let i = 0; i < segments.length; i++) {
     const seg = segments[i]!;
@@ -92,7 +97,7 @@ export function protectedPathReason(path: string): string | null {
   const base = segments[segments.length - 1];
   const fileReason = base !== undefined ? FILE_REASONS.get(base) : undefined;
   if (base !== undefined && fileReason !== undefined) return `${base} is a protected file (${fileReason})`;
-  return path.startsWith("/") ? gitDirReason(path) : null;
+  return null;
 }
 
 /** What makes a directory a git dir: git treats one holding HEAD, objects/ and refs/ as a repository. */

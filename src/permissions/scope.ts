@@ -1,4 +1,4 @@
-import type { ShellCommandFacts } from "../tool/types.js";
+import type { ShellCommandFacts, ShellSubcommand } from "../tool/types.js";
 import { urlHost } from "./domain-rules.js";
 import {
   defaultHome,
@@ -57,7 +57,7 @@ export interface Scope {
   /** Directories a shell command reads with everything below them (`grep -r`, `find`, `tar c`). */
   recursiveReads: Target[];
   /** Directories a shell command writes whole trees into (`git checkout .`, `tar -x -C dir`), by kind. */
-  treeWrites: Array<Target & { kind: TreeWriter }>;
+  treeWrites: Array<Target & { kind: TreeWriter; sub: ShellSubcommand }>;
   /** Where a relative shell path may land: the cwd and every static `cd` target. */
   bases: string[];
   /** A `cd` moved to a directory the text does not name: relative paths are unknown. */
@@ -214,7 +214,7 @@ export function buildScope(request: PermissionRequest, options: ResolveOptions =
     };
     for (const sub of facts.subcommands) {
       const tree = treeWriteTargets(sub, isDirectory);
-      if (tree) for (const t of relTargets(tree.targets)) scope.treeWrites.push({ ...t, kind: tree.kind });
+      if (tree) for (const t of relTargets(tree.targets)) scope.treeWrites.push({ ...t, kind: tree.kind, sub });
     }
     const derived = derivedShellReads(facts.subcommands);
     if (facts.loopVariables) {
@@ -281,4 +281,12 @@ function isDirectoryPath(path: string): boolean {
 /** Targets (or cd targets) that fall outside the working directories or cannot be known. */
 export function outsideTargets(scope: Scope, targets: readonly Target[]): Target[] {
   return targets.filter((t) => t.unknown || t.forms.some((f) => !insideWorkingDirs(f, scope.dirs)));
+}
+
+/** Where a file a command reads is, for each directory the shell may be in, or why it is not known. */
+export function locateWord(scope: Scope, word: string): string[] | string {
+  if (!isStaticWord(word)) return `${word} is not known before the command runs`;
+  const absolute = word.startsWith("/") || word.startsWith("~/");
+  if (!absolute && scope.cdUnknown) return `${word} is relative to a directory not known before the command runs`;
+  return [...new Set((absolute ? [scope.request.cwd] : scope.bases).map((b) => pathForms(word, b, scope.home, scope.canonicalize).lexical))];
 }

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,6 +20,10 @@ beforeAll(() => {
   configured = join(root, "configured");
   for (const d of ["plain/sub/x", "plain/build", "plain/dirA", "configured/.claude", "configured/sub"]) mkdirSync(join(root, d), { recursive: true });
   writeFileSync(join(plain, "a.txt"), "a\n");
+  // Real, benign archives (a normal src tree) for the extractions that must stay allowed.
+  writeFileSync(join(plain, "dirA", "index.ts"), "export {};\n");
+  execFileSync("tar", ["-cf", "a.tar", "dirA"], { cwd: plain });
+  execFileSync("zip", ["-qr", "a.zip", "dirA"], { cwd: plain });
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -129,7 +134,9 @@ describe("tree writers are decided by command and subcommand", () => {
     ["git log", null],
     ["tar -czf a.tgz src", null],
     ["tar --extract -f a.tar", "archive"],
-    ["cp a b", null],
+    ["cp a b", "place"],
+    ["ln -s a b", "place"],
+    ["install -d a b", null],
     ["cp -R a b", "copy"],
     ["cp --archive a b", "copy"],
     ["rsync a b", "copy"],

@@ -2,17 +2,20 @@ import { readdirSync } from "node:fs";
 import { posix } from "node:path";
 import type { ShellSubcommand } from "../tool/types.js";
 import { effectiveArgv } from "./bash-rules.js";
-import { isInside, type PathForms } from "./paths.js";
-import { protectedPathReason } from "./safety.js";
+import { isInside, type Canonicalize, type PathForms } from "./paths.js";
+import { gitDirCreatedBy, protectedNameReason, protectedPathReason } from "./safety.js";
+import type { TreePlan } from "./tree-contents.js";
 
 /**
  * Commands that write a whole tree below the directory they are given (or `.`), with names the
  * command line does not show: git's work-tree writers (what a branch, the index or a stash holds),
  * `patch` (what the patch names), archive extractors (what the archive holds), recursive copies
  * and syncs, `mv` (a moved directory brings its contents). A plain file write (`> out.txt`,
- * `cp a b`, `mkdir build`, `touch f`) is none of these. Decided by argv[0] and subcommand only.
+ * `mkdir build`, `touch f`) is none of these; a file copied, moved, linked or installed into a
+ * directory (`cp x/.envrc build`) is a "place": its name there is not on the command line
+ * either. Decided by argv[0] and subcommand only.
  */
-export type TreeWriter = "git" | "archive" | "copy";
+export type TreeWriter = "git" | "archive" | "copy" | "place";
 
 /** git subcommands that rewrite work-tree files (the analysis reports a target only when they do). */
 const GIT_TREE_WRITERS = new Set([
@@ -43,7 +46,11 @@ export function treeWriter(sub: ShellSubcommand): TreeWriter | null {
       return extracts ? "archive" : null;
     }
     case "cp":
-      return argv.slice(1).some((a) => /^-[A-Za-z]*[rRa]/.test(a) || a === "--recursive" || a === "--archive") ? "copy" : null;
+      return argv.slice(1).some((a) => /^-[A-Za-z]*[rRa]/.test(a) || a === "--recursive" || a === "--archive") ? "copy" : "place";
+    case "ln":
+      return "place";
+    case "install":
+      return argv.slice(1).some((a) => /^-[A-Za-z]*d/.test(a) || a === "--directory") ? null : "place";
     case "rsync":
     case "mv":
       return "copy";
@@ -74,8 +81,8 @@ export function treeWriteTargets(sub: ShellSubcommand, isDirectory: (word: strin
     else operands.push(a);
   }
   const destination = target ?? operands.pop();
-  if (destination === undefined || !operands.some(isDirectory)) return null;
-  return { kind, targets: [destination] };
+  if (destination === undefined) return null;
+  return { kind: operands.some(isDirectory) ? kind : "place", targets: [destination] };
 }
 
 /**
@@ -87,6 +94,7 @@ export function treeWriteTargets(sub: ShellSubcommand, isDirectory: (word: strin
  * the working directory all the time, and write what the repository already tracks.
  */
 export function protectedBelow(kind: TreeWriter, forms: readonly PathForms[], workingDirs: readonly string[]): string | null {
+  if (kind === "place") return null; // only the names it places are written: judged by treeContentsReason
   for (const dir of new Set(forms.flatMap((f) => [f.lexical, f.canonical]))) {
     if (kind !== "git" && workingDirs.some((w) => isInside(w, dir))) return `${dir} holds the working directory's configuration (.claude/, .git/hooks…)`;
     let names: string[];
@@ -100,6 +108,99 @@ export function protectedBelow(kind: TreeWriter, forms: readonly PathForms[], wo
       const reason = protectedPathReason(n);
       if (reason) return `${posix.join(dir, n)} (${reason})`;
     }
+  }
+  return null;
+}
+
+/** How many times a name is resolved through the links the same tree creates (`a -> b`, `b -> .git`). */
+const LINK_HOPS = 8;
+/** A name with a git-dir marker among its segments: only those can make a directory act as a git dir. */
+const GIT_DIR_NAME = /(^|\/)(head|objects|refs|config|packed-refs|commondir)(\/|$)/i;
+
+/**
+ * Why the names a tree writer creates below `dest` (see tree-contents.ts) need approval, or
+ * null: a name that is a protected path (at any depth, by the names alone: `a/.git/hooks/x`,
+ * `.husky/pre-commit`), that leads outside `dest` (`../x`, an absolute name, a link on disk),
+ * a link that points outside `dest` or into a protected path (later names are resolved through
+ * the links the same tree creates), or names that together make a directory act as a git dir.
+ */
+export function treeContentsReason(plan: TreePlan, dest: readonly PathForms[], canonicalize: Canonicalize): string | null {
+  if ("unknown" in plan) return plan.unknown;
+  // Links the tree itself creates, by their name below dest: where they lead (below dest, or absolute).
+  const links = new Map<string, string>();
+  for (const e of plan.entries) {
+    if (!e.link) continue;
+    const name = posix.normalize(e.name).replace(/\/+$/, "");
+    const target = e.link.hard || e.link.target.startsWith("/") ? e.link.target : posix.join(posix.dirname(name), e.link.target);
+    links.set(name, posix.normalize(target));
+  }
+  /** A name below dest with the tree's own links replaced by where they lead. */
+  const throughLinks = (name: string): string => {
+    let out = name;
+    for (let hop = 0; hop < LINK_HOPS && links.size > 0 && !out.startsWith("/") && !out.startsWith("../"); hop++) {
+      const segments = out.split("/");
+      let replaced = false;
+      for (let k = segments.length - 1; k > 0 && !replaced; k--) {
+        const target = links.get(segments.slice(0, k).join("/"));
+        if (target !== undefined) {
+          out = posix.normalize(posix.join(target, ...segments.slice(k)));
+          replaced = true;
+        }
+      }
+      if (!replaced) break;
+    }
+    return out;
+  };
+  for (const form of new Set(dest.flatMap((f) => [f.lexical, f.canonical]))) {
+    const written: string[] = [];
+    // The real directory of each parent below dest ("" when it is where its name says).
+    const parents = new Map<string, string>();
+    // The target itself was judged as a write: its last segment is enough for names that span both (`.github` + `workflows/x`).
+    const formBase = posix.basename(form);
+    let realForm: string | undefined;
+    const judge = (name: string, what: string): string | null => {
+      if (name === ".." || name.startsWith("../")) return `${what} leads outside ${form}`;
+      if (name.startsWith("/") && !isInside(name, form)) return `${what} is an absolute name outside ${form}`;
+      const rel = name.startsWith("/") ? name.slice(form.length + 1) : name;
+      const reason = protectedNameReason(`${formBase}/${rel}`);
+      if (reason) return `${what} would be written as ${posix.join(form, rel)}, and ${reason}`;
+      // An existing symlink below dest takes the write where it leads.
+      const slash = rel.lastIndexOf("/");
+      const dirRel = slash === -1 ? "" : rel.slice(0, slash);
+      let real = parents.get(dirRel);
+      if (real === undefined) {
+        const dir = dirRel === "" ? form : `${form}/${dirRel}`;
+        const canonical = canonicalize(dir);
+        parents.set(dirRel, (real = canonical === dir ? "" : canonical));
+      }
+      if (real !== "") {
+        const target = posix.join(real, rel.slice(slash + 1));
+        const through = protectedNameReason(target);
+        if (through) return `${what} would be written through a symlink to ${target}, and ${through}`;
+        realForm ??= canonicalize(form);
+        if (!isInside(target, realForm) && !isInside(target, form)) return `${what} would be written through a symlink to ${target}, outside ${form}`;
+      }
+      if (GIT_DIR_NAME.test(rel)) written.push(`${real || (dirRel === "" ? form : `${form}/${dirRel}`)}/${rel.slice(slash + 1)}`);
+      return null;
+    };
+    for (const e of plan.entries) {
+      const name = posix.normalize(e.name).replace(/\/+$/, "");
+      if (name === "." || name === "") continue;
+      const why = judge(name, `the entry ${e.name}`) ?? (links.size > 0 ? judge(throughLinks(name), `the entry ${e.name} (through the links the tree creates)`) : null);
+      if (why) return why;
+      if (!e.link) continue;
+      const kind = e.link.hard ? "hard link" : "symlink";
+      const target = links.get(name) ?? e.link.target;
+      const landing = throughLinks(target);
+      if (landing.startsWith("/") ? !isInside(landing, form) : landing === ".." || landing.startsWith("../")) {
+        return `the ${kind} ${e.name} points to ${e.link.target}, outside ${form}`;
+      }
+      const full = landing.startsWith("/") ? landing : posix.join(form, landing);
+      const reason = protectedNameReason(full);
+      if (reason) return `the ${kind} ${e.name} points to ${full}, and ${reason}`;
+    }
+    const gitDir = gitDirCreatedBy(written);
+    if (gitDir) return gitDir;
   }
   return null;
 }
