@@ -5,9 +5,8 @@ import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from "nod
 import { posix } from "node:path";
 import picomatch from "picomatch";
 import type { ShellSubcommand } from "../tool/types.js";
-import { tableFor } from "../tools/bash/analysis/commands/index.js";
-import { getopt, type ParsedArgs } from "../tools/bash/analysis/getopt.js";
-import { tarParse } from "../tools/bash/analysis/tar.js";
+import { analysisArgv } from "../tools/bash/analysis/index.js";
+import type { ParsedArgs } from "../tools/bash/analysis/getopt.js";
 import type { Word } from "../tools/bash/analysis/words.js";
 import { tarEntries, zipEntries, type ArchiveEntry, type ArchiveListing } from "./archive-entries.js";
 import { effectiveArgv } from "./bash-rules.js";
@@ -82,7 +81,7 @@ export function exclusions(patterns: readonly string[], reincluded: boolean): (n
 }
 
 function tarPlan(argv: readonly string[], sub: ShellSubcommand, locate: Locate): TreePlan {
-  const parsed = tarParse(asWords(argv));
+  const parsed = analysisArgv().tarParse(asWords(argv));
   if (hasOption(parsed, ["-O", "--to-stdout", "--to-command"])) return { entries: [] };
   if (hasOption(parsed, ["--transform"])) return { unknown: "--transform renames what it extracts" };
   if (hasOption(parsed, ["-I", "--use-compress-program", "-F", "--info-script", "--new-volume-script"])) {
@@ -236,6 +235,7 @@ function copyPlan(name: string, argv: readonly string[], locate: Locate, walk: b
     const reincluded = ["include", "include-from", "filter", "f", "F"].some((f) => parsed.flags.has(f));
     skip = exclusions(parsed.excludes, reincluded);
   } else {
+    const { getopt, tableFor } = analysisArgv();
     const parsed = getopt(asWords(argv), tableFor(name)!);
     const operands = parsed.operands.map((o) => o.word.text);
     const targetDir = optionValues(parsed, ["-t", "--target-directory"]);

@@ -4,8 +4,7 @@
 import { closeSync, readSync } from "node:fs";
 import { posix } from "node:path";
 import type { ShellSubcommand } from "../tool/types.js";
-import { tableFor } from "../tools/bash/analysis/commands/index.js";
-import { getopt } from "../tools/bash/analysis/getopt.js";
+import { analysisArgv } from "../tools/bash/analysis/index.js";
 import { openRegular, type ArchiveEntry } from "./archive-entries.js";
 import { asWords, hasOption, optionValues, stdinFile, strip, type Locate, type TreePlan } from "./tree-contents.js";
 
@@ -58,6 +57,7 @@ export function patchNames(text: string): { names: string[]; renames: string[]; 
 }
 
 export function patchPlan(argv: readonly string[], sub: ShellSubcommand, locate: Locate): TreePlan {
+  const { getopt, tableFor } = analysisArgv();
   const parsed = getopt(asWords(argv), tableFor("patch")!);
   const operands = parsed.operands.map((o) => o.word.text);
   // Patching one named file, writing the result elsewhere, or only trying: no other file is written.

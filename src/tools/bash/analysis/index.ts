@@ -18,6 +18,7 @@ export type { AttackCase, BenignCase } from "./corpus.js";
 interface Loaded {
   analyze: typeof import("./analyze.js");
   parser: typeof import("./parser.js");
+  argv: typeof import("./argv.js");
 }
 let loaded: Loaded | undefined;
 let loading: Promise<void> | undefined;
@@ -32,10 +33,10 @@ export let parserInitMs = 0;
 export function ensureBashGrammar(): Promise<void> {
   if (loaded) return Promise.resolve();
   loading ??= (async () => {
-    const [analyze, parser] = await Promise.all([import("./analyze.js"), import("./parser.js")]);
+    const [analyze, parser, argv] = await Promise.all([import("./analyze.js"), import("./parser.js"), import("./argv.js")]);
     await parser.ensureBashGrammar();
     parserInitMs = parser.parserInitMs;
-    loaded = { analyze, parser };
+    loaded = { analyze, parser, argv };
   })().finally(() => {
     loading = undefined;
   });
@@ -47,8 +48,19 @@ export function bashGrammarLoaded(): boolean {
   return loaded !== undefined;
 }
 
+const NOT_LOADED = "the Bash grammar is not loaded yet: await ensureBashGrammar() (or the Bash tool's load()) before analysing a command";
+
 /** The facts the permission engine matches rules against, for one bash command string. */
 export function analyzeCommand(command: string): ShellCommandFacts {
-  if (!loaded) throw new Error("the Bash grammar is not loaded yet: await ensureBashGrammar() (or the Bash tool's load()) before analysing a command");
+  if (!loaded) throw new Error(NOT_LOADED);
   return loaded.analyze.analyzeCommand(command);
+}
+
+/**
+ * The analysis's argv parsers (option tables, getopt, tar), for judging shell facts: they exist
+ * only once a command was analysed, so the analysis is loaded whenever there are facts to judge.
+ */
+export function analysisArgv(): typeof import("./argv.js") {
+  if (!loaded) throw new Error(NOT_LOADED);
+  return loaded.argv;
 }
