@@ -7,7 +7,7 @@
 // globalThis, and schemas carry their own parse and JSON Schema code; test/bundle.test.ts).
 import { rolldown } from "rolldown";
 
-const BUNDLED = new Set(["zod", "picomatch", "diff", "fdir"]);
+const BUNDLED = new Set(["zod", "picomatch", "diff"]);
 const packageOf = (id) => id.split("/").slice(0, id.startsWith("@") ? 2 : 1).join("/");
 
 const bundle = await rolldown({
