@@ -5,7 +5,7 @@ import { isStaticWord } from "./paths.js";
 import { outsideTargets, type Scope } from "./scope.js";
 import { GIT_AFTER_CD } from "../tools/bash/analysis/shared.js";
 import { sameRepository } from "./git-repo.js";
-import { projectProgramReason } from "./project-programs.js";
+import { projectProgramReason, readsProjectPrograms } from "./project-programs.js";
 import type { PermissionDecision } from "./types.js";
 
 /** Does the call only read (a read-only tool, and for a shell every part known read-only)? */
@@ -42,9 +42,11 @@ function gitStaysInRepository(scope: Scope): boolean {
 function projectProgramNote(scope: Scope): string | null {
   const facts = scope.shell;
   if (!facts) return null;
-  const dirs = [scope.canonicalize(scope.request.cwd), ...scope.cds.flatMap((c) => c.forms.map((f) => f.canonical))];
+  let dirs: string[] | undefined;
   for (const sub of facts.subcommands) {
     const program = posix.basename(effectiveArgv(sub)[0] ?? "");
+    if (!readsProjectPrograms(program)) continue;
+    dirs ??= [scope.canonicalize(scope.request.cwd), ...scope.cds.flatMap((c) => c.forms.map((f) => f.canonical))];
     const reason = projectProgramReason(program, dirs);
     if (reason) return `\`${sub.text.length > 120 ? `${sub.text.slice(0, 117)}...` : sub.text}\` may run code the project ships: ${reason}`;
   }

@@ -139,7 +139,8 @@ export function walkLinks(roots: readonly string[], canonicalize: (p: string) =>
   return out;
 }
 
-function isDirectory(path: string): boolean {
+/** Whether `path` is a directory now (symlinks followed); false when it cannot be stat'ed. */
+export function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
   } catch {

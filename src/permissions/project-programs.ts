@@ -128,6 +128,11 @@ function nearestProjectFile(dir: string, files: readonly string[]): string | und
   }
 }
 
+/** Whether `program` is one whose project configuration is looked at (git, yarn, cargo…). */
+export function readsProjectPrograms(program: string): boolean {
+  return program === "git" || PROGRAM_FILES.some((entry) => entry.programs.includes(program));
+}
+
 /**
  * Why running `program` in any of `dirs` runs code the project ships, or null. `program` is the
  * command's base name (`git`, `yarn`, `cargo`…); other programs are not looked at.

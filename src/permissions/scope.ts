@@ -20,11 +20,10 @@ import {
   type WorkingDirs,
 } from "./paths.js";
 import { derivedShellReads } from "./shell-reads.js";
-import { procPath, walkLinks, LINK_WALK_MAX_ENTRIES } from "./path-identity.js";
+import { isDirectory, procPath, walkLinks, LINK_WALK_MAX_ENTRIES } from "./path-identity.js";
 import { expandGlob } from "./glob-expand.js";
 import type { RootLimit } from "./read-narrowing.js";
 import { treeWriteTargets, type TreeWriter } from "./tree-writes.js";
-import { statSync } from "node:fs";
 import type { PermissionRequest } from "./types.js";
 
 export interface ResolveOptions {
@@ -208,12 +207,12 @@ export function buildScope(request: PermissionRequest, options: ResolveOptions =
       return out;
     };
     scope.writes = relTargets(facts.writeTargets.filter((t) => !HARMLESS_WRITES.has(t)));
-    const isDirectory = (word: string): boolean => {
+    const mayBeDirectory = (word: string): boolean => {
       const t = relTarget(word);
-      return !t || t.unknown || t.forms.some((f) => isDirectoryPath(f.canonical));
+      return !t || t.unknown || t.forms.some((f) => isDirectory(f.canonical));
     };
     for (const sub of facts.subcommands) {
-      const tree = treeWriteTargets(sub, isDirectory);
+      const tree = treeWriteTargets(sub, mayBeDirectory);
       if (tree) for (const t of relTargets(tree.targets)) scope.treeWrites.push({ ...t, kind: tree.kind, sub });
     }
     const derived = derivedShellReads(facts.subcommands);
@@ -268,14 +267,6 @@ function substituteVariables(word: string, values: Readonly<Record<string, strin
     if (out.length > 64) return [word];
   }
   return out.some((w) => /\$[A-Za-z_{]/.test(w)) ? [word] : out;
-}
-
-function isDirectoryPath(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /** Targets (or cd targets) that fall outside the working directories or cannot be known. */

@@ -10,7 +10,7 @@ import type { ParsedArgs } from "../tools/bash/analysis/getopt.js";
 import type { Word } from "../tools/bash/analysis/words.js";
 import { tarEntries, zipEntries, type ArchiveEntry, type ArchiveListing } from "./archive-entries.js";
 import { effectiveArgv } from "./bash-rules.js";
-import { LINK_WALK_MAX_ENTRIES, walkTree } from "./path-identity.js";
+import { isDirectory, LINK_WALK_MAX_ENTRIES, walkTree } from "./path-identity.js";
 import { patchPlan } from "./tree-patch.js";
 import type { TreeWriter } from "./tree-writes.js";
 
@@ -21,7 +21,8 @@ export type TreePlan = { entries: ArchiveEntry[] } | { unknown: string };
 export type Locate = (word: string) => string[] | string;
 
 export function asWords(argv: readonly string[]): Word[] {
-  return argv.map((text) => ({ text, isStatic: true, glob: false, brace: false, ifs: false, unsafeExpansion: false, raw: text }));
+  const { literalWord } = analysisArgv();
+  return argv.map((text) => literalWord(text));
 }
 
 export function optionValues(parsed: ParsedArgs, names: readonly string[]): string[] {
@@ -268,14 +269,6 @@ function copyPlan(name: string, argv: readonly string[], locate: Locate, walk: b
     if (why) return { unknown: why };
   }
   return { entries: out.filter((e) => !skip(e.name)) };
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /** rsync options that take the next word as their value when written apart. */

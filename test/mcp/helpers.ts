@@ -39,14 +39,7 @@ export function tempDir(prefix = "armature-mcp-"): { dir: string; cleanup(): voi
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+export { alive } from "../hook-helpers.js";
 
 export async function waitFor(check: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
   const end = Date.now() + ms;

@@ -17,7 +17,6 @@ export type { AttackCase, BenignCase } from "./corpus.js";
 
 interface Loaded {
   analyze: typeof import("./analyze.js");
-  parser: typeof import("./parser.js");
   argv: typeof import("./argv.js");
 }
 let loaded: Loaded | undefined;
@@ -36,7 +35,7 @@ export function ensureBashGrammar(): Promise<void> {
     const [analyze, parser, argv] = await Promise.all([import("./analyze.js"), import("./parser.js"), import("./argv.js")]);
     await parser.ensureBashGrammar();
     parserInitMs = parser.parserInitMs;
-    loaded = { analyze, parser, argv };
+    loaded = { analyze, argv };
   })().finally(() => {
     loading = undefined;
   });
