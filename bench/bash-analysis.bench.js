@@ -11,10 +11,10 @@ import { Language, Parser } from "web-tree-sitter";
 // tsc's modules, not the bundle: the split below reads the analysis's internals, which must be
 // the same module instances as the entry's (the code and its speed are the same either way).
 import { analyzeCommand, ensureBashGrammar } from "../dist/index.js";
-import { newWalkState } from "../dist/tools/bash/analysis/command.js";
-import { parseBashScript, parseBashTreeOnly } from "../dist/tools/bash/analysis/parser.js";
-import { judgeShellState } from "../dist/tools/bash/analysis/shell-state.js";
-import { walkScript } from "../dist/tools/bash/analysis/walk.js";
+import { newWalkState } from "../dist/shell/command.js";
+import { parseBashScript, parseBashTreeOnly } from "../dist/shell/parser.js";
+import { judgeShellState } from "../dist/shell/shell-state.js";
+import { walkScript } from "../dist/shell/walk.js";
 import { median, report } from "./util.js";
 
 const l0 = performance.now();

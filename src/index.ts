@@ -22,7 +22,7 @@ export {
   bashGrammarLoaded,
   isSafeEnvVariable,
   TRANSPARENT_WRAPPERS,
-} from "./tools/bash/analysis/index.js";
+} from "./shell/index.js";
 export { BashTool, createBashTool, bashInputSchema, sandboxConfigFromEnv, type BashToolOptions, type BashOutput, type SandboxConfig } from "./tools/bash/index.js";
 export { TaskOutputTool, createTaskOutputTool, type TaskOutputData } from "./tools/task-output/index.js";
 export { TaskStopTool, createTaskStopTool, type TaskStopData } from "./tools/task-stop/index.js";

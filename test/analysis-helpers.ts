@@ -1,7 +1,7 @@
 // Shared by the analysis target tables: one row is a command with the exact read and write
 // targets it must report.
 import { expect } from "vitest";
-import { analyzeCommand } from "../src/tools/bash/analysis/index.js";
+import { analyzeCommand } from "../src/shell/index.js";
 
 export type Row = [command: string, reads: string[], writes: string[]];
 

@@ -11,9 +11,9 @@ import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { awkProgramObjection } from "../src/tools/bash/analysis/lang/awk.js";
-import { jqProgramObjection } from "../src/tools/bash/analysis/lang/jq.js";
-import { sedScriptObjection } from "../src/tools/bash/analysis/lang/sed.js";
+import { awkProgramObjection } from "../src/shell/lang/awk.js";
+import { jqProgramObjection } from "../src/shell/lang/jq.js";
+import { sedScriptObjection } from "../src/shell/lang/sed.js";
 import { awkProgram, jqProgram, rng, sedProgram } from "./lang-programs.js";
 
 export type Language = "sed" | "mawk" | "gawk" | "jq";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { namedTool, request } from "../../test/permission-helpers.js";
-import { analyzeCommand } from "../tools/bash/analysis/index.js";
+import { analyzeCommand } from "../shell/index.js";
 import { createReadDenyFilter } from "../tools/search/deny.js";
 import type { PermissionMode } from "../tool/types.js";
 import { parseRuleLists } from "./rule.js";

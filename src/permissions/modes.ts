@@ -3,9 +3,9 @@ import { effectiveArgv } from "./bash-rules.js";
 import { allowRuleForSubcommand } from "./match.js";
 import { isStaticWord } from "./paths.js";
 import { outsideTargets, type Scope } from "./scope.js";
-import { GIT_AFTER_CD } from "../tools/bash/analysis/shared.js";
-import { sameRepository } from "./git-repo.js";
-import { projectProgramReason, readsProjectPrograms } from "./project-programs.js";
+import { GIT_AFTER_CD } from "../shell/shared.js";
+import { sameRepository } from "../shell/git-repo.js";
+import { projectProgramReason, readsProjectPrograms } from "../shell/project-programs.js";
 import type { PermissionDecision } from "./types.js";
 
 /** Does the call only read (a read-only tool, and for a shell every part known read-only)? */

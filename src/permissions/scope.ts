@@ -21,7 +21,7 @@ import {
 } from "./paths.js";
 import { derivedShellReads } from "./shell-reads.js";
 import { isDirectory, procPath, walkLinks, LINK_WALK_MAX_ENTRIES } from "./path-identity.js";
-import { expandGlob } from "./glob-expand.js";
+import { expandGlob } from "../shell/glob-expand.js";
 import type { RootLimit } from "./read-narrowing.js";
 import { treeWriteTargets, type TreeWriter } from "./tree-writes.js";
 import type { PermissionRequest } from "./types.js";

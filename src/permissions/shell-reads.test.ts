@@ -1,7 +1,7 @@
 // The roots the engine reads recursively for git: the analysis's read targets of each git
 // subcommand (`.` when contents are printed and no pathspec limits them), `.` without them.
 import { describe, expect, it } from "vitest";
-import { analyzeCommand } from "../tools/bash/analysis/index.js";
+import { analyzeCommand } from "../shell/index.js";
 import { sub } from "../../test/permission-helpers.js";
 import { derivedShellReads } from "./shell-reads.js";
 

@@ -5,9 +5,9 @@ import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from "nod
 import { posix } from "node:path";
 import picomatch from "picomatch";
 import type { ShellSubcommand } from "../tool/types.js";
-import { analysisArgv } from "../tools/bash/analysis/index.js";
-import type { ParsedArgs } from "../tools/bash/analysis/getopt.js";
-import type { Word } from "../tools/bash/analysis/words.js";
+import { analysisArgv } from "../shell/index.js";
+import type { ParsedArgs } from "../shell/getopt.js";
+import type { Word } from "../shell/words.js";
 import { tarEntries, zipEntries, type ArchiveEntry, type ArchiveListing } from "./archive-entries.js";
 import { effectiveArgv } from "./bash-rules.js";
 import { isDirectory, LINK_WALK_MAX_ENTRIES, walkTree } from "./path-identity.js";

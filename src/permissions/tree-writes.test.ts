@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { namedTool, request } from "../../test/permission-helpers.js";
-import { analyzeCommand } from "../tools/bash/analysis/index.js";
+import { analyzeCommand } from "../shell/index.js";
 import type { PermissionMode } from "../tool/types.js";
 import { resolvePermission } from "./resolve.js";
 import { treeWriter } from "./tree-writes.js";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { ShellCommandFacts, Tool, ToolUseContext } from "../../tool/types.js";
-import { analyzeCommand, bashGrammarLoaded, ensureBashGrammar } from "./analysis/index.js";
+import { analyzeCommand, bashGrammarLoaded, ensureBashGrammar } from "../../shell/index.js";
 import { backgroundTasksDisabled, HARD_MAX_OUTPUT_CHARS } from "./config.js";
 import { executeBash, type BashToolOptions } from "./execute.js";
 import {

@@ -2,7 +2,7 @@
 // armature's code) is loaded with the grammar by `ensureBashGrammar()`, not when this module is
 // imported, so a process that never analyses a command does not compile it. Once loaded,
 // `analyzeCommand` is synchronous.
-import type { ShellCommandFacts } from "../../../tool/types.js";
+import type { ShellCommandFacts } from "../tool/types.js";
 
 export {
   GIT_AFTER_CD,

@@ -7,9 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { namedTool, request } from "../../test/permission-helpers.js";
-import { analyzeCommand } from "../tools/bash/analysis/index.js";
+import { analyzeCommand } from "./index.js";
 import type { PermissionMode } from "../tool/types.js";
-import { resolvePermission } from "./resolve.js";
+import { resolvePermission } from "../permissions/resolve.js";
 
 let root: string;
 let n = 0;

@@ -3,7 +3,7 @@
 // allowed for rows marked `atLeast`, exact sets otherwise).
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { expectTargets, type Row } from "../../../../test/analysis-helpers.js";
+import { expectTargets, type Row } from "../../test/analysis-helpers.js";
 import { analyzeCommand } from "./index.js";
 import { HAS_TARGET_RULES } from "./targets.js";
 

@@ -3,7 +3,7 @@
 // directory with sentinels, and must not execute, write, load a module or read an unreported
 // file (see test/lang-differential.ts). A bounded sweep; `npm run fuzz` runs a long one.
 import { afterAll, describe, expect, it } from "vitest";
-import { Sandbox, available, differential, type Figures, type Language } from "../../../../../test/lang-differential.js";
+import { Sandbox, available, differential, type Figures, type Language } from "../../../test/lang-differential.js";
 
 const sandbox = new Sandbox();
 afterAll(() => sandbox.dispose());

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ShellSubcommand } from "../../../tool/types.js";
+import type { ShellSubcommand } from "../tool/types.js";
 import { analyzeCommand, normalizeCommandText } from "./index.js";
 
 const pick = (subs: ShellSubcommand[]): Array<[string, string, boolean]> => subs.map((s) => [s.text, s.effective, s.nested]);

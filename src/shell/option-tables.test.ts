@@ -2,7 +2,7 @@
 // (classes 1 and 2), files read that argv does not name (class 5), wrappers and global options
 // (class 7). Each attack row has benign controls next to it.
 import { describe, expect, it } from "vitest";
-import { expectTargets, type Row } from "../../../../test/analysis-helpers.js";
+import { expectTargets, type Row } from "../../test/analysis-helpers.js";
 import { analyzeCommand } from "./index.js";
 
 describe("class 1: long options are resolved as getopt_long resolves prefixes", () => {

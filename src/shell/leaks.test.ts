@@ -2,7 +2,7 @@
 // commands that print file contents without naming a path, options whose value is a file read,
 // and tests on a path. Each row: command, read targets, write targets (exact sets).
 import { describe, expect, it } from "vitest";
-import { expectTargets, type Row } from "../../../../test/analysis-helpers.js";
+import { expectTargets, type Row } from "../../test/analysis-helpers.js";
 import { analyzeCommand } from "./index.js";
 
 

@@ -1,7 +1,7 @@
 // The long sweep of the embedded-language differential test (`npm run fuzz`): many seeds,
 // every flagged program run too. Not part of `npm test`.
 import { afterAll, describe, expect, it } from "vitest";
-import { Sandbox, available, differential, type Language } from "../../../../../test/lang-differential.js";
+import { Sandbox, available, differential, type Language } from "../../../test/lang-differential.js";
 
 const sandbox = new Sandbox();
 afterAll(() => sandbox.dispose());

@@ -1,7 +1,7 @@
 // analyzeCommand: one bash command string in, the facts the permission engine matches rules
 // against out. Pure and synchronous once `ensureBashGrammar()` has resolved (it throws before).
 import { posix } from "node:path";
-import type { ShellCommandFacts, ShellSubcommand } from "../../../tool/types.js";
+import type { ShellCommandFacts, ShellSubcommand } from "../tool/types.js";
 import { fallbackSegments } from "./fallback.js";
 import { tableFor, wrapperTable } from "./commands/index.js";
 import { parseGit } from "./git-argv.js";
