@@ -7,7 +7,7 @@ import type { PermissionRequest } from "../permissions/types.js";
 import { findToolByName } from "../registry/find-tool.js";
 import { buildTool } from "../tool/build-tool.js";
 import { createToolUseContext } from "../tool/context.js";
-import type { PermissionMode, PermissionRule, PermissionSubject, Tool } from "../tool/types.js";
+import type { PermissionMode, PermissionRule, PermissionSubject, Tool, ToolUseContext } from "../tool/types.js";
 import { UsageError } from "./io.js";
 
 /**
@@ -64,24 +64,32 @@ export interface CheckCall {
   additionalDirectories: readonly string[];
 }
 
+/** One context for many checks with the same settings (an audit decides thousands of calls; nothing is run). */
+export type CheckContexts = Map<string, ToolUseContext>;
+
 /**
  * The request a real call would reach the resolver with: the tool's parse, backfill,
  * `checkPermissions`, `permissionSubject` and `isReadOnly`, without running it.
  */
-export async function buildCheckRequest(call: CheckCall, tools: readonly Tool[]): Promise<PermissionRequest> {
+export async function buildCheckRequest(call: CheckCall, tools: readonly Tool[], contexts?: CheckContexts): Promise<PermissionRequest> {
   const tool = findToolByName(tools, call.tool) ?? standInTool(call.tool);
   if (!tool) {
     const known = [...new Set([...tools.map((t) => t.name), ...STAND_IN_NAMES])];
     throw new UsageError(`--tool: no tool named ${JSON.stringify(call.tool)}; known: ${known.join(", ")}`);
   }
   await tool.load?.();
-  const context = createToolUseContext({
-    cwd: call.cwd,
-    tools,
-    permissionMode: call.mode,
-    rules: call.rules,
-    additionalDirectories: call.additionalDirectories,
-  });
+  const key = `${call.cwd}\u0000${call.mode}`;
+  let context = contexts?.get(key);
+  if (!context || context.permissionContext.rules !== call.rules) {
+    context = createToolUseContext({
+      cwd: call.cwd,
+      tools,
+      permissionMode: call.mode,
+      rules: call.rules,
+      additionalDirectories: call.additionalDirectories,
+    });
+    contexts?.set(key, context);
+  }
   let input: Record<string, unknown>;
   if (standIns.has(tool)) {
     if (typeof call.input !== "object" || call.input === null || Array.isArray(call.input)) throw new UsageError("--input must be a JSON object");

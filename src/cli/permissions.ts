@@ -10,7 +10,7 @@ import { buildCheckRequest, standInNote } from "./check-request.js";
 import { UsageError, type CliIO } from "./io.js";
 import { checkMode, loadExecSettings, SETTINGS_HELP, SETTINGS_OPTIONS, settingsInputFrom, settingsWarnings, type ExecSettingsInput } from "./settings.js";
 
-export const PERMISSIONS_HELP = `Usage: armature permissions <check|list> [options]
+export const PERMISSIONS_HELP = `Usage: armature permissions <check|list|audit> [options]
 
   check --tool NAME --input JSON   the decision a call would get, and what decided it:
                                    {"behavior","reason","rule","source"}; nothing is run.
@@ -19,6 +19,9 @@ export const PERMISSIONS_HELP = `Usage: armature permissions <check|list> [optio
                                    ("-" for stdin); one decision per line; a bad line gets
                                    {"error","line"} and the exit code 2
   list                             the effective rules with their sources
+  audit [FILE|DIR ...]             the decisions a policy gives the calls of sessions already run
+                                   (transcripts of the reference agent and of armature); see
+                                   'armature permissions audit --help'
 
 Options (the settings options are the same as exec's):
 ${SETTINGS_HELP}  --json                 (list) print JSON
@@ -52,7 +55,8 @@ export async function permissionsCommand(argv: string[], io: CliIO): Promise<num
     io.stdout.write(PERMISSIONS_HELP);
     return sub === undefined ? 2 : 0;
   }
-  if (sub !== "check" && sub !== "list") throw new UsageError(`unknown permissions command ${JSON.stringify(sub)}: use check or list\n\n${PERMISSIONS_HELP}`);
+  if (sub === "audit") return (await import("./permissions-audit.js")).auditCommand(rest, io);
+  if (sub !== "check" && sub !== "list") throw new UsageError(`unknown permissions command ${JSON.stringify(sub)}: use check, list or audit\n\n${PERMISSIONS_HELP}`);
   const { values, positionals } = parseArgs({ args: rest, options: OPTIONS, strict: true, allowPositionals: false });
   if (values.help) {
     io.stdout.write(PERMISSIONS_HELP);
