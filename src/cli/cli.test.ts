@@ -101,7 +101,7 @@ describe("interactive approvals", () => {
     const answers = ["maybe", "a", "y", "", "n"];
     const asked: string[] = [];
     const approver = terminalApprover({ ...io(), isTTY: true, question: async (p) => (asked.push(p), answers.shift()!) });
-    const request = { toolUse: { type: "tool_use" as const, id: "x", name: "Bash", input: {} }, tool: { name: "Bash" } as never, input: { command: "rm -rf build" }, decision: { behavior: "ask" as const, reason: "Bash needs approval", rule: null, source: null } };
+    const request = { toolUse: { type: "tool_use" as const, id: "x", name: "Bash", input: {} }, tool: { name: "Bash" } as never, input: { command: "rm -rf build" }, decision: { behavior: "ask" as const, reason: "Bash needs approval", rule: null, source: null }, signal: new AbortController().signal };
     expect(await approver(request)).toEqual({ behavior: "allow", remember: "session" });
     expect(asked).toHaveLength(2);
     expect(asked[0]).toContain('Bash {"command":"rm -rf build"}');

@@ -56,6 +56,11 @@ export interface ApprovalRequest {
   input: Record<string, unknown>;
   decision: PermissionDecision;
   agentId?: string;
+  /**
+   * The turn's signal: aborted when the turn is interrupted or the session closes. The call is
+   * then answered as interrupted without waiting for this approver; close a prompt it shows.
+   */
+  signal: AbortSignal;
 }
 
 /** Where an "always allow" answer saves its rules. */

@@ -74,6 +74,39 @@ export class ToolAbandonedError extends Error {
   }
 }
 
+/** The turn was aborted while a call waited for a hook or an approval: the call did not run. */
+export class CallInterruptedError extends Error {
+  constructor(toolName: string, waitingFor: string) {
+    super(`Error: ${toolName} was interrupted while waiting for ${waitingFor}: the turn was aborted and the call did not run.`);
+    this.name = "CallInterruptedError";
+  }
+}
+
+/**
+ * Settles with `work`, or rejects with a CallInterruptedError as soon as `signal` aborts: a
+ * turn never waits on an approver or a hook runner that ignores its signal.
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal, toolName: string, waitingFor: string): Promise<T> {
+  if (signal.aborted) {
+    work.catch(() => undefined);
+    return Promise.reject(new CallInterruptedError(toolName, waitingFor));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new CallInterruptedError(toolName, waitingFor));
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(err);
+      },
+    );
+  });
+}
+
 function errorOutcome(toolUseId: string, message: string, extra: Partial<ToolCallOutcome> = {}): ToolCallOutcome {
   return {
     block: { type: "tool_result", tool_use_id: toolUseId, content: toolUseError(message), is_error: true },
@@ -205,7 +238,7 @@ async function runStages(
     // 6. PreToolUse hooks
     let hookDecision: { behavior: "allow" | "deny" | "ask"; reason?: string } | undefined;
     if (hooks?.has("PreToolUse", tool.name)) {
-      const out = await hooks.run("PreToolUse", hookInput("PreToolUse", context, tool, id, observable), tool.name, signal);
+      const out = await untilAborted(hooks.run("PreToolUse", hookInput("PreToolUse", context, tool, id, observable), tool.name, signal), signal, tool.name, "its PreToolUse hooks");
       collectNotices(out, notices);
       additionalContext.push(...out.additionalContext.map((text) => ({ event: "PreToolUse", text })));
       if (out.stopReason !== undefined) preventContinuation = out.stopReason;
@@ -295,7 +328,9 @@ async function runStages(
   } catch (err) {
     const classified = classifyError(err);
     const interrupted = signal.aborted;
-    const message = interrupted && !(err instanceof ToolAbandonedError)
+    const message = err instanceof CallInterruptedError
+      ? err.message
+      : interrupted && !(err instanceof ToolAbandonedError)
       ? `Error: ${tool.name} was interrupted: the call was aborted (${formatClassifiedError(classified)})`
       : formatClassifiedError(classified);
     if (hooks?.has("PostToolUseFailure", tool.name)) {
@@ -370,12 +405,18 @@ async function askForApproval(
   notices: string[],
 ): Promise<PermissionDecision> {
   const hooks = services.hooks;
+  const signal = context.abortController.signal;
   if (hooks?.has("PermissionRequest", tool.name)) {
-    const out = await hooks.run(
-      "PermissionRequest",
-      hookInput("PermissionRequest", context, tool, prepared.block.id, input, { permission_reason: decision.reason }),
+    const out = await untilAborted(
+      hooks.run(
+        "PermissionRequest",
+        hookInput("PermissionRequest", context, tool, prepared.block.id, input, { permission_reason: decision.reason }),
+        tool.name,
+        signal,
+      ),
+      signal,
       tool.name,
-      context.abortController.signal,
+      "its PermissionRequest hooks",
     );
     collectNotices(out, notices);
     if (out.permissionDecision === "allow" || out.permissionDecision === "deny") {
@@ -397,7 +438,8 @@ async function askForApproval(
       source: decision.source,
     };
   }
-  const answer = await services.approver({ toolUse: prepared.block, tool, input, decision, agentId: context.agent.agentId });
+  const asking = services.approver({ toolUse: prepared.block, tool, input, decision, agentId: context.agent.agentId, signal });
+  const answer = await untilAborted(asking, signal, tool.name, "approval");
   if (answer.behavior === "allow") {
     const allowed: PermissionDecision = { behavior: "allow", reason: answer.reason ?? "Approved by the user", rule: null, source: answer.source ?? "approver" };
     if (answer.updatedInput) allowed.updatedInput = answer.updatedInput;

@@ -11,6 +11,7 @@ import { parseRule, parseRuleLists } from "../permissions/rule.js";
 import { createPermissionEngine, type AutoClassifier, type PermissionEngine } from "../permissions/engine.js";
 import type { Approver, PermissionResolver } from "../permissions/types.js";
 import { findTaskRegistry } from "../tools/tasks/registry.js";
+import { checkToolUse, type ToolUseCheck } from "../pipeline/check-tool-use.js";
 import { pendingToolLoads, prepareTurn } from "../pipeline/prepare.js";
 import { defaultPipelineServices, hookCommonInput, labelHookContext, type PipelineServices, type ToolCallOutcome } from "../pipeline/run-tool-use.js";
 import { toOpenAIToolMessages, type OpenAIToolMessage } from "../providers/openai.js";
@@ -36,6 +37,7 @@ import type {
 } from "../tool/types.js";
 import { applySnapshot, takeSnapshot, type SessionSnapshot } from "./snapshot.js";
 import { TranscriptWriter } from "./transcript.js";
+import { TurnGate, type ReleaseTurn, type TurnTicket } from "./turn-gate.js";
 
 export interface SessionOptions {
   cwd: string;
@@ -138,12 +140,23 @@ export interface Session {
   /** The tools the model may see, as the provider wants them. */
   toolDefinitions(provider: "anthropic"): Promise<AnthropicToolDefinition[]>;
   toolDefinitions(provider: "openai"): Promise<OpenAIToolDefinition[]>;
-  /** Runs one assistant turn's calls; resolves to tool_result blocks in tool_use order. */
+  /**
+   * Runs one assistant turn's calls; resolves to tool_result blocks in tool_use order. Turns
+   * started while others run wait their turn, first come first served: a turn of
+   * concurrency-safe calls only (reads, searches) runs beside others of its kind, any other turn
+   * runs alone. Aborting `signal` ends the turn at once, waiting or not: a call not yet started
+   * (or waiting for its approval) gets an `is_error` result saying it was interrupted.
+   */
   runTurn(blocks: readonly ToolUseBlock[], options?: RunTurnOptions): Promise<ToolResultBlock[]>;
   /** Like runTurn, with every outcome, new messages and notices. */
   runTurnDetailed(blocks: readonly ToolUseBlock[], options?: RunTurnOptions): Promise<TurnResult>;
-  /** Runs calls as their blocks arrive; yields progress as it comes and results in order. */
+  /** Runs calls as their blocks arrive; yields progress as it comes and results in order. A streamed turn runs alone (see runTurn). */
   stream(blocks: SessionStreamInput, options?: RunTurnOptions): AsyncGenerator<SessionStreamEvent>;
+  /**
+   * The permission decision a tool_use would get now (`allow`, `ask`, `deny`, or `invalid` when
+   * it would fail before any decision), without running it, asking anyone or running hooks.
+   */
+  checkPermission(toolUse: ToolUseBlock): Promise<ToolUseCheck>;
   /** What a later process needs to go on with this session (pass it as `restore`). Plain JSON. */
   snapshot(): SessionSnapshot;
   /**
@@ -155,7 +168,8 @@ export interface Session {
   toOpenAIToolMessages(results: readonly ToolResultBlock[]): OpenAIToolMessage[];
   /**
    * Aborts running calls and waits for them to end (every process they started is stopped),
-   * ends background work, removes temp state. Safe to call twice.
+   * ends background work, removes temp state. Never waits on an approver or a hook: they get the
+   * aborted signal, and their calls are answered as interrupted. Safe to call twice.
    */
   close(): Promise<void>;
 }
@@ -216,6 +230,8 @@ export function createSession(options: SessionOptions): Session {
     context = withPool(context);
   });
   const transcript = (options.transcript ?? options.hooks !== undefined) ? new TranscriptWriter(rootContext.session) : undefined;
+  /** The order turns run in when a host starts several at once. */
+  const gate = new TurnGate();
   /** Turns under way: close() waits for them, so no process a call started outlives it. */
   const inflight = new Set<Promise<unknown>>();
   const track = <T>(work: Promise<T>): Promise<T> => {
@@ -307,6 +323,10 @@ export function createSession(options: SessionOptions): Session {
       }
     },
 
+    async checkPermission(toolUse) {
+      return checkToolUse(toolUse, context, services.resolvePermission);
+    },
+
     snapshot() {
       return takeSnapshot(context, permissions.engine?.sessionRules ?? []);
     },
@@ -340,12 +360,52 @@ export function createSession(options: SessionOptions): Session {
   };
   return session;
 
+  /**
+   * Waits for the turn's time (see TurnGate), synchronously when nothing is in the way. A turn
+   * that waited starts from the context the turns before it left (their working directory, the
+   * files they read), keeping its own signal.
+   */
+  function admit(ticket: TurnTicket, ctx: ToolUseContext, shared: boolean): ReleaseTurn | Promise<{ release: ReleaseTurn; ctx: ToolUseContext }> {
+    const entered = ticket.admit(shared);
+    if (typeof entered === "function") return entered;
+    return entered.then((release) => ({ release, ctx: { ...context, abortController: ctx.abortController } }));
+  }
+
   async function runTurnDetailed(blocks: readonly ToolUseBlock[], turnOptions: RunTurnOptions | undefined): Promise<TurnResult> {
-    const ctx = turnContext(turnOptions);
-    const loading = pendingToolLoads(blocks, ctx);
-    if (loading) await loading;
+    let ctx = turnContext(turnOptions);
+    // The place in line is taken now, before the tools load: turns run in the order they were started.
+    const ticket = gate.reserve(ctx.abortController.signal);
+    let place: ReturnType<typeof admit>;
+    let calls: ReturnType<typeof prepareTurn>;
+    try {
+      const loading = pendingToolLoads(blocks, ctx);
+      if (loading) await loading;
+      calls = prepareTurn(blocks, ctx);
+      place = admit(ticket, ctx, calls.every((c) => c.concurrencySafe));
+    } catch (err) {
+      ticket.cancel();
+      throw err;
+    }
+    let release: ReleaseTurn;
+    if (typeof place === "function") release = place;
+    else {
+      ({ release, ctx } = await place);
+      calls = prepareTurn(blocks, ctx);
+    }
+    try {
+      return await runAdmittedTurn(blocks, calls, ctx, turnOptions);
+    } finally {
+      release();
+    }
+  }
+
+  async function runAdmittedTurn(
+    blocks: readonly ToolUseBlock[],
+    calls: ReturnType<typeof prepareTurn>,
+    ctx: ToolUseContext,
+    turnOptions: RunTurnOptions | undefined,
+  ): Promise<TurnResult> {
     if (transcript) await transcript.append("assistant", blocks, ctx.workspace.cwd);
-    const calls = prepareTurn(blocks, ctx);
     const { outcomes, context: after } = await runTools(calls, ctx, services, {
       maxConcurrency,
       onProgress: turnOptions?.onProgress,
@@ -362,7 +422,18 @@ export function createSession(options: SessionOptions): Session {
   }
 
   async function* streamTurn(blocks: SessionStreamInput, turnOptions: RunTurnOptions | undefined): AsyncGenerator<SessionStreamEvent> {
+    // Which calls will come is not known yet: a streamed turn runs alone.
     const ctx = turnContext(turnOptions);
+    const place = admit(gate.reserve(ctx.abortController.signal), ctx, false);
+    const { release, ctx: admitted } = typeof place === "function" ? { release: place, ctx } : await place;
+    try {
+      yield* streamAdmittedTurn(blocks, admitted);
+    } finally {
+      release();
+    }
+  }
+
+  async function* streamAdmittedTurn(blocks: SessionStreamInput, ctx: ToolUseContext): AsyncGenerator<SessionStreamEvent> {
     const executor = new StreamingToolExecutor(ctx, services, {
       maxConcurrency,
       abortSiblingsOnError: options.abortSiblingsOnError,

@@ -1,8 +1,12 @@
 // The table check: every modelled command installed on this machine is asked for its options
 // (`--help`, or `git <sub> -h`), and a long option it lists that its table lacks fails the test
 // (a missing option would be read as unknown, or worse, an abbreviation would resolve to the
-// wrong one). Tools missing here are skipped one by one, and the run says which.
+// wrong one). Tools missing here are skipped one by one, and the run says which. A name is asked
+// as the program it really is here: Debian's `awk` and `nawk` are mawk unless gawk is installed,
+// and mawk takes `-W usage` and lists no long options.
 import { execFileSync, spawnSync } from "node:child_process";
+import { realpathSync } from "node:fs";
+import { basename } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { helpLongOptions } from "./help-options.js";
 import { GIT_SUBCOMMANDS, tableFor, tableNames } from "./index.js";
@@ -19,6 +23,28 @@ const NOT_CHECKED = new Set(["valgrind", "systemd-run", "dd", "tree", "nocache"]
 
 function installed(name: string): boolean {
   return spawnSync("sh", ["-c", `command -v -- "$1" >/dev/null`, "sh", name]).status === 0;
+}
+
+/** The file `name` runs from here, when it is a file (not a shell builtin). */
+function located(name: string): string | undefined {
+  const r = spawnSync("sh", ["-c", `command -v -- "$1"`, "sh", name], { encoding: "utf8" });
+  const path = r.stdout.trim();
+  return r.status === 0 && path.startsWith("/") ? path : undefined;
+}
+
+/**
+ * The awk a name runs on this machine (`awk` and `nawk` are alternatives symlinks to mawk or
+ * gawk; an awk installed as a copy says in its version banner). Other names are themselves.
+ */
+function implementationOf(name: string): string {
+  const path = located(name);
+  if (path === undefined || !/^n?awk$/.test(name)) return name;
+  const real = basename(realpathSync(path));
+  if (real === "mawk" || real === "gawk") return real;
+  const banner = helpText(path, ["-W", "version"]);
+  if (/^mawk\b/m.test(banner)) return "mawk";
+  if (/GNU Awk/.test(banner)) return "gawk";
+  return name;
 }
 
 function helpText(command: string, args: string[]): string {
@@ -55,9 +81,11 @@ describe("option tables against the installed tools' --help", () => {
     if (table.partial) continue;
     const present = installed(name);
     if (!present) skipped.push(name);
-    it.skipIf(!present)(`${name}: every long option its --help lists is in the table`, () => {
-      const help = helpText(name, HELP_ARGS[name] ?? ["--help"]);
-      if (!NO_LONG_OPTIONS_LISTED.has(name)) expect(helpLongOptions(help).size, `${name} --help listed no long options`).toBeGreaterThan(0);
+    const program = present ? implementationOf(name) : name;
+    const shown = program === name ? name : `${name} (${program} here)`;
+    it.skipIf(!present)(`${shown}: every long option its help lists is in the table`, () => {
+      const help = helpText(name, HELP_ARGS[program] ?? ["--help"]);
+      if (!NO_LONG_OPTIONS_LISTED.has(program)) expect(helpLongOptions(help).size, `${shown} --help listed no long options`).toBeGreaterThan(0);
       expect(missing(table, help), `${name}: long options missing from its table`).toEqual([]);
     });
   }
