@@ -7,7 +7,7 @@ import { atomicWriteFile } from "./atomic-write.js";
 import { decodeText, detectEncoding, detectLineEnding, encodeText, looksBinary, type TextFormat } from "./encoding.js";
 import { lockKey, withFileLock } from "./file-lock.js";
 import { judgeFreshness, MODIFIED_MESSAGE, NOT_READ_MESSAGE, PARTIAL_READ_MESSAGE, sha256 } from "./file-state.js";
-import { applyPatch, structuredPatch } from "diff";
+import { applyPatch, structuredPatch, type StructuredPatch, type StructuredPatchHunk } from "diff";
 import { rng } from "../../../test/fuzz/mutate.js";
 import { coarseHunk, diffHunks, diffWrite, MAX_DIFF_CHARS } from "./patch.js";
 import { expandPath, isBlockedDevicePath, screenshotNameAlternative } from "./path.js";
@@ -163,6 +163,8 @@ describe("withFileLock", () => {
   });
 });
 
+const asPatch = (hunks: StructuredPatchHunk[]): StructuredPatch => ({ oldFileName: "a", newFileName: "b", oldHeader: undefined, newHeader: undefined, hunks });
+
 describe("similar files and patches", () => {
   it("suggests other extensions, other case and typos; nothing for unrelated names", async () => {
     await withTempDir(async (dir) => {
@@ -199,7 +201,7 @@ describe("similar files and patches", () => {
       const updated = pick(Math.floor(random() * 12));
       if (old === updated) continue;
       const hunk = coarseHunk(old, updated, 0);
-      expect(applyPatch(old, { hunks: [hunk] }), JSON.stringify([old, updated, hunk])).toBe(updated);
+      expect(applyPatch(old, asPatch([hunk])), JSON.stringify([old, updated, hunk])).toBe(updated);
     }
   });
 
@@ -213,7 +215,7 @@ describe("similar files and patches", () => {
     const updated = lines(60_000);
     const diff = diffWrite(old, updated); // its speed is bench/edit.bench.js's business
     expect(diff.omitted).toBeUndefined();
-    expect(applyPatch(old, { hunks: diff.hunks })).toBe(updated);
+    expect(applyPatch(old, asPatch(diff.hunks))).toBe(updated);
   });
 });
 
