@@ -5,7 +5,7 @@ import { toOpenAIToolMessages } from "../providers/openai.js";
 import { parseTurn, TurnParseError, type ParsedTurn } from "../providers/turns.js";
 import type { Session } from "../session/session.js";
 import type { SessionDirHandle } from "../session/state-dir.js";
-import { stdinLines, writeOut, type CliIO } from "./io.js";
+import { OversizedLine, stdinLines, writeOut, type CliIO } from "./io.js";
 
 export interface ExecRun {
   session: Session;
@@ -39,6 +39,12 @@ export async function runTurnLines(run: ExecRun, fileTurns: ParsedTurn[] | undef
   for await (const raw of stdinLines(run.io)) {
     lineNo++;
     if (run.stopping) return bad;
+    if (raw instanceof OversizedLine) {
+      bad++;
+      const message = `line ${lineNo}: ${raw.bytes} bytes, over the limit of ${raw.limit} bytes a line (ARMATURE_EXEC_MAX_LINE_BYTES sets it); it was skipped, the next lines go on`;
+      await writeOut(run.io, `${JSON.stringify({ error: message, line: lineNo })}\n`);
+      continue;
+    }
     const text = raw.trim();
     if (text === "") continue;
     let turn: ParsedTurn;
@@ -78,5 +84,15 @@ async function runOne(run: ExecRun, turn: ParsedTurn, turnNo: number): Promise<v
   const line = JSON.stringify(shape === "openai" ? toOpenAIToolMessages(results) : { role: "user", content: results });
   if (!run.pointsIntoSessionDir && line.includes(JSON.stringify(run.sessionDir).slice(1, -1))) run.pointsIntoSessionDir = true;
   await writeOut(io, `${line}\n`);
-  if (run.stateDir) await run.stateDir.save(session.snapshot());
+  if (run.stateDir) {
+    try {
+      await run.stateDir.save(session.snapshot());
+    } catch (err) {
+      // The turn ran and its result is out; only the saved state is behind. Said on both streams,
+      // and the next turns run (the next save writes the whole state again).
+      const message = `turn ${turnNo}: the session state could not be saved in ${run.stateDir.dir}: ${(err as Error).message} The next turns go on; the next save tries again.`;
+      io.stderr.write(`armature: ${message}\n`);
+      await writeOut(io, `${JSON.stringify({ error: message, turn: turnNo })}\n`);
+    }
+  }
 }

@@ -27,14 +27,16 @@ Input:
   (no FILE)   JSON Lines on stdin, run as they come: each line runs as soon as it is complete
               and its result line is written before the next line is read, so another program
               can drive exec turn by turn. A bad line gets {"error","line"} on stdout and the
-              rest go on (exit 2 at the end).
+              rest go on (exit 2 at the end). A line is at most 256 MiB
+              (ARMATURE_EXEC_MAX_LINE_BYTES): a longer one gets its error line, unread.
   FILE | -    a file (or all of stdin): every line is checked before anything runs; a whole
               JSON document is one turn. A bad line is an error naming it, and nothing runs.
 
 Options:
 ${SETTINGS_HELP}${MCP_CONFIG_HELP}  --session-dir DIR      keep the session in DIR: files read (with their hashes), cwd, rules
                          allowed "always", background task records are saved after every turn
-                         and restored by the next exec with the same DIR (one process at a time)
+                         and restored by the next exec with the same DIR (one process at a time);
+                         a save that fails is an {"error","turn"} line, and the next turns run
   --format FORMAT        anthropic | openai (default: the shape of the input)
   --max-concurrency N    concurrency-safe calls at once (default 10)
   --interactive          ask on the terminal when a call needs approval
