@@ -1,5 +1,5 @@
 // exec's edges under bad conditions: a line over the limit, a state folder that cannot be saved.
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { PassThrough } from "node:stream";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -61,6 +61,27 @@ describe("a state that cannot be saved", () => {
       expect(lines[4]!.content![0]!.content).toContain("third");
       expect(io.err).toContain("armature: turn 1: the session state could not be saved");
       rmSync(state, { recursive: true, force: true });
+    });
+  });
+});
+
+describe("full Bash outputs at the end of a run", () => {
+  it("the ones a result names stay for later reading, the others are removed; an earlier run's stay", async () => {
+    await withTempDir(async (dir) => {
+      const state = join(dir, "state");
+      const project = join(dir, "p");
+      mkdirSync(project);
+      const run = async (turn: unknown[]): Promise<string> => {
+        const io = captureIO(`${JSON.stringify(turn)}\n`);
+        expect(await execCommand(["--cwd", project, "--mode", "bypassPermissions", "--session-dir", state], io)).toBe(0);
+        return io.out;
+      };
+      const out = await run([toolUse("Bash", { command: "echo small" }, "a"), toolUse("Bash", { command: "seq 1 40000" }, "b")]);
+      const named = readdirSync(join(state, "shell-output"));
+      expect(named).toHaveLength(1);
+      expect(out).toContain(join(state, "shell-output", named[0]!));
+      await run([toolUse("Bash", { command: "echo again" }, "c")]);
+      expect(readdirSync(join(state, "shell-output"))).toEqual(named);
     });
   });
 });

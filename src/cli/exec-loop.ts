@@ -6,6 +6,7 @@ import { parseTurn, TurnParseError, type ParsedTurn } from "../providers/turns.j
 import type { Session } from "../session/session.js";
 import type { SessionDirHandle } from "../session/state-dir.js";
 import { OversizedLine, stdinLines, writeOut, type CliIO } from "./io.js";
+import { namedOutputs } from "./named-outputs.js";
 
 export interface ExecRun {
   session: Session;
@@ -18,6 +19,8 @@ export interface ExecRun {
   timing: boolean;
   /** Some output named a file in the session folder (a temp folder is then kept). */
   pointsIntoSessionDir: boolean;
+  /** The shell output files results named (kept at the end; the others are removed). */
+  namedOutputs: Set<string>;
   /** A signal arrived: the signal handler ends the run; the loop stops taking turns. */
   stopping: boolean;
 }
@@ -83,6 +86,7 @@ async function runOne(run: ExecRun, turn: ParsedTurn, turnNo: number): Promise<v
   const shape = run.format ?? turn.shape;
   const line = JSON.stringify(shape === "openai" ? toOpenAIToolMessages(results) : { role: "user", content: results });
   if (!run.pointsIntoSessionDir && line.includes(JSON.stringify(run.sessionDir).slice(1, -1))) run.pointsIntoSessionDir = true;
+  if (run.pointsIntoSessionDir) namedOutputs(line, run.sessionDir, run.namedOutputs);
   await writeOut(io, `${line}\n`);
   if (run.stateDir) {
     try {

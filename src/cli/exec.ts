@@ -10,6 +10,7 @@ import { exitOnSignals } from "../session/signals.js";
 import { openSessionDir, SessionDirError, type SessionDirHandle } from "../session/state-dir.js";
 import { builtinTools } from "../tools/index.js";
 import { runTurnLines, type ExecRun } from "./exec-loop.js";
+import { existingOutputs, removeUnnamedOutputs } from "./named-outputs.js";
 import { positiveInt, UsageError, type CliIO } from "./io.js";
 import { terminalApprover } from "./prompt.js";
 import { TEMP_HELP, tempSessionDir } from "./gc.js";
@@ -131,6 +132,8 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
     io,
     timing: process.env.ARMATURE_TIMING === "1",
     pointsIntoSessionDir: false,
+    // A --session-dir's earlier runs may have named their outputs: those are theirs to keep.
+    namedOutputs: new Set(stateDir ? await existingOutputs(sessionDir) : []),
     stopping: false,
   };
   // ARMATURE_TIMING=1: the process's time before the first turn (start-up), then one JSON line
@@ -179,6 +182,8 @@ async function readTurnsFile(file: string, io: CliIO): Promise<ParsedTurn[]> {
 /** After close: the state saved and the lock released, or the temp folder removed unless results point into it. */
 async function finishRun(run: ExecRun): Promise<void> {
   const { session, stateDir, io } = run;
+  // Full outputs no result named cannot be found again: removed (the named ones stay).
+  await removeUnnamedOutputs(run.sessionDir, run.namedOutputs);
   if (stateDir) {
     try {
       await stateDir.save(session.snapshot());
