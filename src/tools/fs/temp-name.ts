@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { lstat, readdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
+import type { Dirent } from "node:fs";
 
 const SUFFIX = ".armature-tmp";
 const PATTERN = /^\..*\.(\d+)-[0-9a-f]{12}\.armature-tmp$/;
@@ -47,7 +48,7 @@ export function isStaleTemp(name: string, mtimeMs: number, now = Date.now()): bo
  * alone). `within` maps a name to the path to use for it (a held directory's fd path).
  * Returns the names removed.
  */
-export async function removeStaleTemps(dir: string, within: (name: string) => string = (n) => join(dir, n)): Promise<string[]> {
+export async function removeStaleTemps(dir: string, within: (name: string) => string = (n) => join(dir, n), dryRun = false): Promise<string[]> {
   let names: string[];
   try {
     names = await readdir(within("."));
@@ -60,7 +61,7 @@ export async function removeStaleTemps(dir: string, within: (name: string) => st
     try {
       const info = await lstat(within(name));
       if (!info.isFile() || !isStaleTemp(name, info.mtimeMs)) continue;
-      await unlink(within(name));
+      if (!dryRun) await unlink(within(name));
       removed.push(name);
     } catch {
       // gone already, or not ours to remove
@@ -78,4 +79,31 @@ export async function sweepOnce(dir: string, within?: (name: string) => string):
   if (swept.size >= MAX_SWEPT) swept.clear();
   swept.add(dir);
   await removeStaleTemps(dir, within);
+}
+
+/** Folders a tree sweep never enters: other tools' stores, where armature writes nothing. */
+const SKIPPED = new Set([".git", "node_modules"]);
+
+/**
+ * `armature gc`'s sweep: the stale temp files in `root` and the folders below it (symlinks not
+ * followed; .git and node_modules skipped; at most `maxDirs` folders). Resolves to their paths.
+ */
+export async function removeStaleTempsUnder(root: string, options: { maxDirs?: number; dryRun?: boolean } = {}): Promise<{ removed: string[]; truncated: boolean }> {
+  const maxDirs = options.maxDirs ?? 20_000;
+  const removed: string[] = [];
+  const queue = [root];
+  let seen = 0;
+  while (queue.length > 0) {
+    if (seen++ >= maxDirs) return { removed, truncated: true };
+    const dir = queue.shift()!;
+    for (const name of await removeStaleTemps(dir, (n) => join(dir, n), options.dryRun)) removed.push(join(dir, name));
+    let entries: Dirent[];
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) if (e.isDirectory() && !SKIPPED.has(e.name)) queue.push(join(dir, e.name));
+  }
+  return { removed, truncated: false };
 }
