@@ -1,6 +1,7 @@
 // Edit of a 50 MB file: one replacement in the middle, through EditTool.call (checks, lock,
 // decode, match, atomic write, patch), against plain Node read + replace + write. Each side runs
-// in its own process so that its peak RSS is its own.
+// in its own process so that its peak RSS is its own. Then Write rewriting every line of a file
+// (0.5 MB and 50 MB), where the result's diff used to be quadratic: target ≤ 1 s for the call.
 import { spawnSync } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,7 +17,37 @@ const MARK_B = "UNIQUE_MARKER_BRAVO";
 async function child(kind, path, runs, start) {
   const times = [];
   let loadedRssKb = process.memoryUsage().rss / 1024;
-  if (kind === "edit") {
+  if (kind === "rewrite") {
+    const { createToolUseContext, WriteTool } = await import("../dist/bundle/index.js");
+    const context = createToolUseContext({ cwd: tmpdir() });
+    const original = readFileSync(path, "utf8");
+    for (let i = 0; i < runs; i++) {
+      context.readFileState.set(path, { contentHash: "", mtimeMs: statSync(path).mtimeMs, partial: false, recordedAt: Date.now() });
+      // Every line changes (the numbers shift), and the next run changes them back.
+      const content = (start + i) % 2 === 0 ? original.replace(/compute\((\d+)/g, "compute($1 + 1") : original;
+      const t0 = performance.now();
+      await WriteTool.call({ file_path: path, content }, context, () => {});
+      times.push(performance.now() - t0);
+    }
+  } else if (kind === "diff") {
+    // The result's diff alone (dist/ holds the compiled modules beside the bundle).
+    const { diffWrite } = await import("../dist/tools/fs/patch.js");
+    const original = readFileSync(path, "utf8");
+    const content = original.replace(/compute\((\d+)/g, "compute($1 + 1");
+    for (let i = 0; i < runs; i++) {
+      const t0 = performance.now();
+      diffWrite(original, content);
+      times.push(performance.now() - t0);
+    }
+  } else if (kind === "write") {
+    const original = readFileSync(path, "utf8");
+    for (let i = 0; i < runs; i++) {
+      const content = (start + i) % 2 === 0 ? original.replace(/compute\((\d+)/g, "compute($1 + 1") : original;
+      const t0 = performance.now();
+      writeFileSync(path, content);
+      times.push(performance.now() - t0);
+    }
+  } else if (kind === "edit") {
     const { createToolUseContext, EditTool } = await import("../dist/bundle/index.js");
     loadedRssKb = process.memoryUsage().rss / 1024;
     const context = createToolUseContext({ cwd: tmpdir() });
@@ -102,6 +133,24 @@ try {
     ok: aboveMb <= 4 * sizeMb,
   });
   if (!readFileSync(path, "utf8").includes(`"${MARK_A}"`)) throw new Error("the edits did not land");
+
+  // Write rewriting every line: 50 MB (no diff: the result gives sizes) and 0.5 MB (a bounded diff).
+  const bigWrite = median(run("rewrite", 4).times);
+  const plainWrite = median(run("write", 4).times);
+  const bigDiff = median(run("diff", 4).times);
+  report({ name: "Write rewriting every line of a 50 MB file (the whole call)", value: bigWrite, unit: "ms", baseline: plainWrite, baselineName: "writeFileSync (no fsync)" });
+  report({ name: "  its result's diff (sizes only: over the diff limit)", value: bigDiff, unit: "ms", target: "≤ 1000 ms", ok: bigDiff <= 1000 });
+  const small = join(dir, "half-mb.ts");
+  writeFileSync(small, readFileSync(path, "utf8").slice(0, 512 * 1024).replace(/[^\n]*$/, ""));
+  const smallRun = (kind) => {
+    const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--child", kind, small, "4", "0"], { encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`${kind} child failed: ${r.stderr}`);
+    return median(JSON.parse(r.stdout).times);
+  };
+  const smallWrite = smallRun("rewrite");
+  const smallDiff = smallRun("diff");
+  report({ name: "Write rewriting every line of a 0.5 MB file (diff in the result)", value: smallWrite, unit: "ms", baseline: smallRun("write"), baselineName: "writeFileSync", target: "≤ 1000 ms", ok: smallWrite <= 1000 });
+  report({ name: "  its result's diff (Myers cut off at 50 ms, then the coarse hunk)", value: smallDiff, unit: "ms", target: "≤ 1000 ms", ok: smallDiff <= 1000 });
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

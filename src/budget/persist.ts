@@ -1,5 +1,6 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, realpath } from "node:fs/promises";
 import { join } from "node:path";
+import { atomicWriteFile } from "../tools/fs/atomic-write.js";
 import type { ToolResultBlock, ToolResultContent } from "../tool/types.js";
 
 export const PREVIEW_BYTES = 2_000;
@@ -44,20 +45,38 @@ export function previewOf(text: string, maxBytes = PREVIEW_BYTES): { preview: st
 }
 
 /**
+ * Writes `text` to `<sessionDir>/tool-results/<name>` through the atomic writer: the folder is
+ * the session's own, so a symlink at the file's name is replaced rather than followed, and a
+ * `tool-results` swapped for a symlink (a command can write the temp dir) is an error, not a
+ * write wherever it points.
+ */
+async function saveResultText(sessionDir: string, name: string, text: string): Promise<string> {
+  const dir = join(sessionDir, "tool-results");
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const path = join(dir, name);
+  const expected = join(await realpath(sessionDir), "tool-results", name);
+  await atomicWriteFile(path, Buffer.from(text, "utf8"), { followLinks: false, expectTarget: expected });
+  return path;
+}
+
+/**
  * Writes a result that is over its tool's budget to `<sessionDir>/tool-results/<id>.txt` and
  * returns the block that replaces it: `<persisted-output>` with the size, the path and a
- * 2 KB preview. Image blocks of a rich result stay inline.
+ * 2 KB preview. Image blocks of a rich result stay inline. When the file cannot be written
+ * (a full disk…), the preview stays and the text says why the rest is not available.
  */
 export async function persistOversizedResult(block: ToolResultBlock, sessionDir: string): Promise<ToolResultBlock> {
   const text = resultText(block.content);
-  const dir = join(sessionDir, "tool-results");
-  await mkdir(dir, { recursive: true });
-  const path = join(dir, resultFileName(block.tool_use_id));
-  await writeFile(path, text, "utf8");
+  let where: string;
+  try {
+    const path = await saveResultText(sessionDir, resultFileName(block.tool_use_id), text);
+    where = `Full output saved to: ${path}\nUse Read with offset and limit (or Grep) on that file to see the rest.`;
+  } catch (err) {
+    where = `The full output could not be saved to a file (${(err as Error).message}); only the preview below is available.`;
+  }
   const { preview, more } = previewOf(text);
   const message =
-    `<persisted-output>\nOutput too large (${formatSize(text.length)}). Full output saved to: ${path}\n` +
-    `Use Read with offset and limit (or Grep) on that file to see the rest.\n\n` +
+    `<persisted-output>\nOutput too large (${formatSize(text.length)}). ${where}\n\n` +
     `Preview (first 2KB):\n${preview}${more ? "\n..." : ""}\n</persisted-output>`;
   const images = typeof block.content === "string" ? [] : block.content.filter((b) => b.type === "image");
   const replaced: ToolResultBlock = {

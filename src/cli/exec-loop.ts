@@ -5,7 +5,8 @@ import { toOpenAIToolMessages } from "../providers/openai.js";
 import { parseTurn, TurnParseError, type ParsedTurn } from "../providers/turns.js";
 import type { Session } from "../session/session.js";
 import type { SessionDirHandle } from "../session/state-dir.js";
-import { stdinLines, writeOut, type CliIO } from "./io.js";
+import { OversizedLine, stdinLines, writeOut, type CliIO } from "./io.js";
+import { namedOutputs } from "./named-outputs.js";
 
 export interface ExecRun {
   session: Session;
@@ -18,6 +19,8 @@ export interface ExecRun {
   timing: boolean;
   /** Some output named a file in the session folder (a temp folder is then kept). */
   pointsIntoSessionDir: boolean;
+  /** The shell output files results named (kept at the end; the others are removed). */
+  namedOutputs: Set<string>;
   /** A signal arrived: the signal handler ends the run; the loop stops taking turns. */
   stopping: boolean;
 }
@@ -39,6 +42,12 @@ export async function runTurnLines(run: ExecRun, fileTurns: ParsedTurn[] | undef
   for await (const raw of stdinLines(run.io)) {
     lineNo++;
     if (run.stopping) return bad;
+    if (raw instanceof OversizedLine) {
+      bad++;
+      const message = `line ${lineNo}: ${raw.bytes} bytes, over the limit of ${raw.limit} bytes a line (ARMATURE_EXEC_MAX_LINE_BYTES sets it); it was skipped, the next lines go on`;
+      await writeOut(run.io, `${JSON.stringify({ error: message, line: lineNo })}\n`);
+      continue;
+    }
     const text = raw.trim();
     if (text === "") continue;
     let turn: ParsedTurn;
@@ -77,6 +86,17 @@ async function runOne(run: ExecRun, turn: ParsedTurn, turnNo: number): Promise<v
   const shape = run.format ?? turn.shape;
   const line = JSON.stringify(shape === "openai" ? toOpenAIToolMessages(results) : { role: "user", content: results });
   if (!run.pointsIntoSessionDir && line.includes(JSON.stringify(run.sessionDir).slice(1, -1))) run.pointsIntoSessionDir = true;
+  if (run.pointsIntoSessionDir) namedOutputs(line, run.sessionDir, run.namedOutputs);
   await writeOut(io, `${line}\n`);
-  if (run.stateDir) await run.stateDir.save(session.snapshot());
+  if (run.stateDir) {
+    try {
+      await run.stateDir.save(session.snapshot());
+    } catch (err) {
+      // The turn ran and its result is out; only the saved state is behind. Said on both streams,
+      // and the next turns run (the next save writes the whole state again).
+      const message = `turn ${turnNo}: the session state could not be saved in ${run.stateDir.dir}: ${(err as Error).message} The next turns go on; the next save tries again.`;
+      io.stderr.write(`armature: ${message}\n`);
+      await writeOut(io, `${JSON.stringify({ error: message, turn: turnNo })}\n`);
+    }
+  }
 }

@@ -10,6 +10,7 @@ import { exitOnSignals } from "../session/signals.js";
 import { openSessionDir, SessionDirError, type SessionDirHandle } from "../session/state-dir.js";
 import { builtinTools } from "../tools/index.js";
 import { runTurnLines, type ExecRun } from "./exec-loop.js";
+import { existingOutputs, removeUnnamedOutputs } from "./named-outputs.js";
 import { positiveInt, UsageError, type CliIO } from "./io.js";
 import { terminalApprover } from "./prompt.js";
 import { TEMP_HELP, tempSessionDir } from "./gc.js";
@@ -27,14 +28,16 @@ Input:
   (no FILE)   JSON Lines on stdin, run as they come: each line runs as soon as it is complete
               and its result line is written before the next line is read, so another program
               can drive exec turn by turn. A bad line gets {"error","line"} on stdout and the
-              rest go on (exit 2 at the end).
+              rest go on (exit 2 at the end). A line is at most 256 MiB
+              (ARMATURE_EXEC_MAX_LINE_BYTES): a longer one gets its error line, unread.
   FILE | -    a file (or all of stdin): every line is checked before anything runs; a whole
               JSON document is one turn. A bad line is an error naming it, and nothing runs.
 
 Options:
 ${SETTINGS_HELP}${MCP_CONFIG_HELP}  --session-dir DIR      keep the session in DIR: files read (with their hashes), cwd, rules
                          allowed "always", background task records are saved after every turn
-                         and restored by the next exec with the same DIR (one process at a time)
+                         and restored by the next exec with the same DIR (one process at a time);
+                         a save that fails is an {"error","turn"} line, and the next turns run
   --format FORMAT        anthropic | openai (default: the shape of the input)
   --max-concurrency N    concurrency-safe calls at once (default 10)
   --interactive          ask on the terminal when a call needs approval
@@ -129,6 +132,8 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
     io,
     timing: process.env.ARMATURE_TIMING === "1",
     pointsIntoSessionDir: false,
+    // A --session-dir's earlier runs may have named their outputs: those are theirs to keep.
+    namedOutputs: new Set(stateDir ? await existingOutputs(sessionDir) : []),
     stopping: false,
   };
   // ARMATURE_TIMING=1: the process's time before the first turn (start-up), then one JSON line
@@ -177,6 +182,8 @@ async function readTurnsFile(file: string, io: CliIO): Promise<ParsedTurn[]> {
 /** After close: the state saved and the lock released, or the temp folder removed unless results point into it. */
 async function finishRun(run: ExecRun): Promise<void> {
   const { session, stateDir, io } = run;
+  // Full outputs no result named cannot be found again: removed (the named ones stay).
+  await removeUnnamedOutputs(run.sessionDir, run.namedOutputs);
   if (stateDir) {
     try {
       await stateDir.save(session.snapshot());

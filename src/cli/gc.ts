@@ -4,7 +4,8 @@ import { readdir, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { LOCK_FILE } from "../session/state-dir.js";
+import { LOCK_FILE, removeStaleLock } from "../session/state-dir.js";
+import { removeStaleTempsUnder } from "../tools/fs/temp-name.js";
 import { UsageError, type CliIO } from "./io.js";
 
 const PREFIX = "armature-exec-";
@@ -24,12 +25,16 @@ export const GC_HELP = `Usage: armature gc [options]
 
 Removes the session folders that 'armature exec' kept in the temp dir (${join(tmpdir(), `${PREFIX}*`)})
 because its results named files in them. Folders of a running exec (locked) are left alone;
-folders given with --session-dir are yours and never touched.
+folders given with --session-dir are yours and never touched. The lock of a folder kept whose
+process is gone is removed.
 
 Options:
   --older-than DAYS   only folders not modified for this many days (default ${DEFAULT_DAYS}; 0 = all)
   --dry-run           print what would be removed, remove nothing
   --dir DIR           look in DIR instead of the temp dir
+  --temp-files DIR    also remove the temp files writes left beside their targets when their
+                      process died (.NAME.PID-XXXXXXXXXXXX.armature-tmp) in DIR and below
+                      (default: the current folder; .git and node_modules are skipped)
   -h, --help          this text
 `;
 
@@ -53,6 +58,7 @@ export async function gcCommand(argv: string[], io: CliIO): Promise<number> {
       "older-than": { type: "string" },
       "dry-run": { type: "boolean" },
       dir: { type: "string" },
+      "temp-files": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -75,7 +81,12 @@ export async function gcCommand(argv: string[], io: CliIO): Promise<number> {
     const dir = join(root, name);
     try {
       const info = await stat(dir);
-      if (!info.isDirectory() || info.mtimeMs > cutoff) continue;
+      if (!info.isDirectory()) continue;
+      if (info.mtimeMs > cutoff) {
+        const pid = values["dry-run"] ? undefined : removeStaleLock(dir);
+        if (pid !== undefined) io.stdout.write(`removed the stale lock of pid ${pid} in ${dir}\n`);
+        continue;
+      }
       if (await lockedByLiveProcess(dir)) continue;
       if (!values["dry-run"]) await rm(dir, { recursive: true, force: true });
       io.stdout.write(`${values["dry-run"] ? "would remove" : "removed"} ${dir}\n`);
@@ -85,5 +96,9 @@ export async function gcCommand(argv: string[], io: CliIO): Promise<number> {
     }
   }
   if (removed === 0) io.stderr.write(`armature: no session folders older than ${days} days in ${root}\n`);
+  const tree = values["temp-files"] ?? process.cwd();
+  const temps = await removeStaleTempsUnder(tree, { dryRun: values["dry-run"] === true });
+  for (const path of temps.removed) io.stdout.write(`${values["dry-run"] ? "would remove" : "removed"} ${path}\n`);
+  if (temps.truncated) io.stderr.write(`armature: ${tree} has more folders than one sweep looks at (20,000); give --temp-files a folder below it\n`);
   return 0;
 }

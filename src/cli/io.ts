@@ -1,4 +1,3 @@
-import { createInterface } from "node:readline";
 
 /** The process edges the CLI talks to; tests pass their own. */
 export interface CliIO {
@@ -6,7 +5,7 @@ export interface CliIO {
   stderr: { write(text: string): unknown };
   readStdin(): Promise<string>;
   /** stdin line by line as lines complete (default: `readStdin()` split into lines). */
-  stdinLines?(): AsyncIterable<string>;
+  stdinLines?(): AsyncIterable<string | OversizedLine>;
   /** stdin is a terminal (nobody may be typing: `exec` says it waits for input). */
   stdinIsTTY?: boolean;
   isTTY: boolean;
@@ -30,46 +29,117 @@ export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/** A line longer than the reader's limit: its bytes were dropped as they came, only its size is kept. */
+export class OversizedLine {
+  constructor(
+    readonly bytes: number,
+    readonly limit: number,
+  ) {}
+}
+
+const DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024;
+
+/** The line limit of `exec`'s stdin: ARMATURE_EXEC_MAX_LINE_BYTES, or 256 MiB. */
+export function maxLineBytes(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.ARMATURE_EXEC_MAX_LINE_BYTES);
+  return Number.isInteger(n) && n > 0 ? n : DEFAULT_MAX_LINE_BYTES;
+}
+
+/**
+ * Splits a byte stream into lines (LF or CRLF) holding at most `limit` bytes of a line: the
+ * rest of a longer line is dropped as it arrives and the line is reported as an OversizedLine,
+ * so one huge line costs bounded memory and never reaches a string length V8 refuses.
+ */
+export function boundedLines(stream: NodeJS.ReadableStream, limit: number, onLine: (line: string | OversizedLine) => void, onEnd: () => void): void {
+  let parts: Buffer[] = [];
+  let held = 0;
+  let seen = 0;
+  const emit = (): void => {
+    if (seen > limit) onLine(new OversizedLine(seen, limit));
+    else {
+      let line = Buffer.concat(parts, held).toString("utf8");
+      if (line.endsWith("\r")) line = line.slice(0, -1);
+      onLine(line);
+    }
+    parts = [];
+    held = 0;
+    seen = 0;
+  };
+  const take = (chunk: Buffer): void => {
+    seen += chunk.length;
+    if (seen <= limit) {
+      parts.push(chunk);
+      held += chunk.length;
+    } else if (parts.length > 0) {
+      parts = [];
+      held = 0;
+    }
+  };
+  stream.on("data", (data: Buffer | string) => {
+    const chunk = typeof data === "string" ? Buffer.from(data) : data;
+    let from = 0;
+    for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, from)) {
+      take(chunk.subarray(from, nl));
+      emit();
+      from = nl + 1;
+    }
+    if (from < chunk.length) take(Buffer.from(chunk.subarray(from)));
+  });
+  let ended = false;
+  const end = (): void => {
+    if (ended) return;
+    ended = true;
+    if (seen > 0) emit();
+    onEnd();
+  };
+  stream.on("end", end);
+  stream.on("close", end);
+  stream.on("error", end);
+}
+
 /**
  * One reader of a stream's lines for two consumers: the turns `exec` reads, and the answers to
  * approval questions asked on the same terminal while a turn runs. A line typed while a question
- * waits answers it; every other line is a turn.
+ * waits answers it; every other line is a turn. Lines are bounded (see boundedLines).
  */
 export class LineReader {
-  private readonly queued: string[] = [];
-  private readonly waiters: Array<(line: string | undefined) => void> = [];
+  private readonly queued: Array<string | OversizedLine> = [];
+  private readonly waiters: Array<(line: string | OversizedLine | undefined) => void> = [];
   private answer: ((line: string) => void) | undefined;
   private ended = false;
 
-  constructor(stream: NodeJS.ReadableStream) {
-    const rl = createInterface({ input: stream, crlfDelay: Infinity, terminal: false });
-    rl.on("line", (line) => {
-      const answer = this.answer;
-      if (answer) {
+  constructor(stream: NodeJS.ReadableStream, limit = maxLineBytes()) {
+    boundedLines(
+      stream,
+      limit,
+      (line) => {
+        const answer = this.answer;
+        if (answer) {
+          this.answer = undefined;
+          answer(typeof line === "string" ? line : "");
+          return;
+        }
+        const waiter = this.waiters.shift();
+        if (waiter) waiter(line);
+        else this.queued.push(line);
+      },
+      () => {
+        this.ended = true;
+        this.answer?.("");
         this.answer = undefined;
-        answer(line);
-        return;
-      }
-      const waiter = this.waiters.shift();
-      if (waiter) waiter(line);
-      else this.queued.push(line);
-    });
-    rl.on("close", () => {
-      this.ended = true;
-      this.answer?.("");
-      this.answer = undefined;
-      for (const waiter of this.waiters.splice(0)) waiter(undefined);
-    });
+        for (const waiter of this.waiters.splice(0)) waiter(undefined);
+      },
+    );
   }
 
-  async *lines(): AsyncGenerator<string> {
+  async *lines(): AsyncGenerator<string | OversizedLine> {
     for (;;) {
       if (this.queued.length > 0) {
         yield this.queued.shift()!;
         continue;
       }
       if (this.ended) return;
-      const line = await new Promise<string | undefined>((resolve) => this.waiters.push(resolve));
+      const line = await new Promise<string | OversizedLine | undefined>((resolve) => this.waiters.push(resolve));
       if (line === undefined) return;
       yield line;
     }
@@ -84,7 +154,7 @@ export class LineReader {
 }
 
 /** The lines of `io`'s stdin, live when the IO can give them so. */
-export function stdinLines(io: CliIO): AsyncIterable<string> {
+export function stdinLines(io: CliIO): AsyncIterable<string | OversizedLine> {
   if (io.stdinLines) return io.stdinLines();
   return (async function* () {
     const text = await io.readStdin();

@@ -104,11 +104,25 @@ class CallScope implements Scope {
   }
 }
 
+/** A file subject's own canonical names (resolved by the tool, see PermissionSubject) win over resolving again. */
+function pinCanonical(
+  subject: NonNullable<PermissionRequest["subject"]>,
+  canonicalize: (p: string, parent: Canonicalize) => string,
+): (p: string, parent: Canonicalize) => string {
+  if (subject.kind !== "file" || subject.canonical === undefined) return canonicalize;
+  const pinned = new Map<string, string>();
+  subject.paths.forEach((p, i) => {
+    const c = subject.canonical![i];
+    if (c !== undefined) pinned.set(p, c);
+  });
+  return (path, parent) => pinned.get(path) ?? canonicalize(path, parent);
+}
+
 export function buildScope(request: PermissionRequest, options: ResolveOptions = {}): Scope {
   const home = options.home ?? defaultHome();
   const subject = request.subject;
   // Only a call with paths needs the (memoised) canonicaliser's state.
-  const canonicalize = subject === undefined ? (options.canonicalize ?? realCanonicalize) : memoCanonicalize(options.canonicalize ?? realCanonicalize);
+  const canonicalize = subject === undefined ? (options.canonicalize ?? realCanonicalize) : memoCanonicalize(pinCanonical(subject, options.canonicalize ?? realCanonicalize));
   const cwd = request.cwd;
   const scope = new CallScope(request, home, canonicalize);
   const target = (written: string, bases: string[]): Target => {

@@ -27,7 +27,8 @@ export function permissionRequestFor(
   const request: PermissionRequest = {
     tool,
     input: observable,
-    subject: tool.permissionSubject(observable, context),
+    // The subject the tool's check resolved, when it gives one: the names judged are the names it writes.
+    subject: (toolPermission.behavior === "passthrough" ? toolPermission.subject : undefined) ?? tool.permissionSubject(observable, context),
     toolPermission,
     permissionContext: context.permissionContext,
     cwd: context.workspace.cwd,

@@ -113,6 +113,24 @@ function takeLock(dir: string): () => void {
   throw new SessionDirError(`cannot lock ${dir}: another process keeps taking the lock`);
 }
 
+/**
+ * Removes the lock of `dir` when its process is gone (found by `armature gc`; `openSessionDir`
+ * takes such a lock over by itself). Resolves to the dead pid, or undefined when there was no
+ * stale lock. A lock that cannot be read is left to its grace period.
+ */
+export function removeStaleLock(dir: string): number | undefined {
+  const path = join(dir, LOCK_FILE);
+  const pid = readLockPid(path);
+  if (pid === undefined || pidAlive(pid)) return undefined;
+  if (readLockPid(path) !== pid) return undefined;
+  try {
+    unlinkSync(path);
+    return pid;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Creates the folder when needed, takes its lock and reads its saved state. */
 export async function openSessionDir(dir: string): Promise<SessionDirHandle> {
   await mkdir(dir, { recursive: true });

@@ -79,7 +79,8 @@ export type ToolPermissionResult =
   | { behavior: "allow"; updatedInput?: Record<string, unknown>; reason?: string }
   | { behavior: "ask"; message: string; reason?: string }
   | { behavior: "deny"; message: string; reason?: string }
-  | { behavior: "passthrough"; reason?: string };
+  /** `subject`: what the tool's check resolved; the decision uses it instead of `permissionSubject`. */
+  | { behavior: "passthrough"; reason?: string; subject?: PermissionSubject };
 
 /** One simple command that would run, as the permission engine sees it. */
 export interface ShellSubcommand {
@@ -153,7 +154,17 @@ export interface ShellCommandFacts {
  * once (the backfill stage) and carried through the pipeline.
  */
 export type PermissionSubject =
-  | { kind: "file"; access: "read" | "write"; paths: string[] }
+  | {
+      kind: "file";
+      access: "read" | "write";
+      paths: string[];
+      /**
+       * The real names the tool will write, resolved once when it was checked: the decision
+       * judges these instead of resolving `paths` again, so that what is judged is what is
+       * written (a symlink swapped in between cannot split the two).
+       */
+      canonical?: string[];
+    }
   | { kind: "shell"; facts: ShellCommandFacts }
   | { kind: "url"; url: string };
 

@@ -2,7 +2,7 @@ import type { StructuredPatchHunk } from "diff";
 import type { ToolUseContext } from "../../tool/types.js";
 import { detectLineEnding, UTF8 } from "../fs/encoding.js";
 import { withFileLockFor } from "../fs/file-lock.js";
-import { diffHunks } from "../fs/patch.js";
+import { diffWrite, tooLargeToDiffNote } from "../fs/patch.js";
 import { missingFileMessage } from "../fs/similar-files.js";
 import { numberedSnippet } from "../fs/snippet.js";
 import { loadForWrite, writeTextFile, type WriterOptions } from "../fs/text-file.js";
@@ -16,7 +16,7 @@ export interface EditsDone {
   structuredPatch: StructuredPatchHunk[];
   created: boolean;
   applied: AppliedEdit[];
-  /** Set when the encoding had to change. */
+  /** Set when the encoding had to change, or when the change was too large to diff. */
   note?: string;
 }
 
@@ -46,15 +46,17 @@ export async function performEdits(
       createParents: !existing.exists,
       expectMtimeMs: existing.exists ? existing.mtimeMs : null,
     });
+    const diff = diffWrite(original, outcome.content);
     const done: EditsDone = {
       filePath: path,
       originalFile: original,
       updatedFile: outcome.content,
-      structuredPatch: diffHunks(original, outcome.content),
+      structuredPatch: diff.hunks,
       created: !existing.exists,
       applied: outcome.applied,
     };
-    if (written.note !== undefined) done.note = written.note;
+    const notes = [written.note, diff.omitted ? tooLargeToDiffNote(diff.omitted) : undefined].filter((n) => n !== undefined);
+    if (notes.length > 0) done.note = notes.join("\n");
     return done;
   });
 }

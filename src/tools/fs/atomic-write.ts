@@ -1,11 +1,18 @@
-import { randomBytes } from "node:crypto";
-import { constants } from "node:fs";
-import { lstat, mkdir, open, readlink, realpath, rename, stat, unlink } from "node:fs/promises";
+import { constants, type Stats } from "node:fs";
+import { access, lstat, mkdir, open, readlink, realpath, rename, unlink, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
+import { DirMovedError, holdDir, type HeldDir } from "./held-dir.js";
+import { sweepOnce, tempNameFor } from "./temp-name.js";
+import { isFileSystemError, WriteFailedError } from "./write-failure.js";
+import { writeFully } from "./write-fully.js";
 
 /** Points where a test (or a host) can step into an atomic write. */
 export interface AtomicWriteHooks {
-  /** After the temp file is written and synced, before it replaces the target. A throw aborts the write. */
+  /**
+   * After the new content is safe on disk, just before it replaces the target (by rename, or in
+   * place for a file with hard links: then `tempPath` is the target itself). A throw aborts the
+   * write with the target untouched.
+   */
   beforeRename?(tempPath: string, targetPath: string): void | Promise<void>;
 }
 
@@ -18,6 +25,12 @@ export interface AtomicWriteOptions {
    * When it leads elsewhere now (a symlink was created or swapped since), nothing is written.
    */
   expectTarget?: string;
+  /**
+   * Follow a symlink at the path (default true: writing through a link updates its target).
+   * false: the name itself is the target, and a symlink there is replaced, never followed
+   * (armature's own files in its session folders).
+   */
+  followLinks?: boolean;
 }
 
 /** The path led somewhere else at write time than when the call was judged: nothing was written. */
@@ -25,6 +38,17 @@ export class WriteTargetChangedError extends Error {
   constructor(path: string, detail: string) {
     super(`${path} was not written: ${detail}. A symlink on the way changed after the call was checked; look at the path (ls -l) and try again.`);
     this.name = "WriteTargetChangedError";
+  }
+}
+
+/** The file has no write permission for anyone: armature does not replace it behind its mode. */
+export class ReadOnlyFileError extends Error {
+  constructor(path: string, mode: number) {
+    super(
+      `${path} is read-only (mode ${(mode & 0o7777).toString(8).padStart(4, "0")}), so it was not changed. ` +
+        `If it should change, make it writable first (chmod u+w), then write again.`,
+    );
+    this.name = "ReadOnlyFileError";
   }
 }
 
@@ -56,80 +80,221 @@ async function writeTarget(path: string): Promise<string> {
   return path;
 }
 
+function chunksOf(data: Uint8Array | Iterable<Uint8Array>): Iterable<Uint8Array> {
+  return data instanceof Uint8Array ? [data] : data;
+}
+
 /**
  * Replaces (or creates) `path` with `data` so that a reader sees the old content or the new,
  * never a mix, and a failure at any point leaves the old file as it was: a temp file in the
- * same folder, fsync, then rename over the target. An existing file's permission bits are kept.
- * `data` may be a sequence of chunks, written in order.
+ * same folder, every byte count checked, fsync, then rename over the target. The folder is
+ * opened once and everything after goes through that handle (see held-dir.ts), so neither a
+ * symlink at the name nor a swapped folder can redirect the write. The file keeps what it is:
+ * its mode and owner are copied to the new file; a file with hard links, or one whose owner
+ * this process cannot give to a new file, is written in place instead (see writeInPlace); a
+ * file nobody may write (0444) is refused. A refusal of the file system is a WriteFailedError
+ * naming the cause (ENOSPC, EDQUOT…). `data` may be a sequence of chunks, written in order.
  */
 export async function atomicWriteFile(path: string, data: Uint8Array | Iterable<Uint8Array>, options: AtomicWriteOptions = {}): Promise<void> {
-  const resolved = await writeTarget(path);
+  try {
+    await writeAtomically(path, data, options);
+  } catch (err) {
+    throw isFileSystemError(err) ? new WriteFailedError(path, err) : err;
+  }
+}
+
+async function writeAtomically(path: string, data: Uint8Array | Iterable<Uint8Array>, options: AtomicWriteOptions): Promise<void> {
+  const follow = options.followLinks !== false;
+  const resolved = follow ? await writeTarget(path) : resolve(path);
   if (options.createParents) await mkdir(dirname(resolved), { recursive: true });
-  // The directory by its real name, and the file in it: every later step uses these names only.
-  const dir = await realDirOrSelf(dirname(resolved));
-  const target = join(dir, basename(resolved));
+  // The directory by its real name, and the file in it: resolved once, then held open.
+  const dirPath = await realDirOrSelf(dirname(resolved));
+  const name = basename(resolved);
+  const target = join(dirPath, name);
   if (options.expectTarget !== undefined && target !== options.expectTarget) {
     throw new WriteTargetChangedError(path, `it now leads to ${target}, not to ${options.expectTarget} as when it was checked`);
   }
-  let mode: number | undefined;
+  let dir: HeldDir;
   try {
-    mode = (await stat(target)).mode & 0o7777;
+    dir = await holdDir(dirPath);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    if (err instanceof DirMovedError) throw new WriteTargetChangedError(path, `${err.message} (it changed just before the write)`);
+    throw err;
   }
-  const temp = join(dir, `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
-  // O_EXCL|O_NOFOLLOW: a name planted where the temp file goes is an error, never followed.
-  const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o666);
+  try {
+    await sweepOnce(dirPath, dir.at);
+    let existing: Stats | undefined = await lstat(dir.at(name)).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === "ENOENT") return undefined;
+      throw err;
+    });
+    if (existing?.isSymbolicLink()) {
+      if (follow) throw new WriteTargetChangedError(path, `${target} became a symlink while it was written`);
+      existing = undefined; // our own file's name: the rename replaces the link itself
+    }
+    if (existing !== undefined && !existing.isFile()) throw new Error(`${target} is not a regular file, so it was not changed.`);
+    if (existing !== undefined) {
+      if ((existing.mode & 0o222) === 0) throw new ReadOnlyFileError(path, existing.mode);
+      await access(dir.at(name), constants.W_OK);
+    }
+    const job: WriteJob = { path, target, name, dir, data, hooks: options.hooks, follow };
+    if (existing !== undefined && existing.nlink > 1) return await writeInPlace(job, existing);
+    const replaced = await replaceByRename(job, existing);
+    if (!replaced && existing !== undefined) await writeInPlace(job, existing);
+  } finally {
+    await dir.close();
+  }
+}
+
+interface WriteJob {
+  path: string;
+  /** The real path of the file written. */
+  target: string;
+  name: string;
+  dir: HeldDir;
+  data: Uint8Array | Iterable<Uint8Array>;
+  hooks: AtomicWriteHooks | undefined;
+  follow: boolean;
+}
+
+const NOT_MINE = new Set(["EPERM", "EACCES"]);
+
+/**
+ * The new content in a temp file beside the target, then rename(2) over it. Resolves to false,
+ * before any byte is written, when the new file could not be made the existing one's twin (its
+ * owner cannot be given away, or the folder is not writable though the file is): the caller
+ * then writes in place.
+ */
+async function replaceByRename(job: WriteJob, existing: Stats | undefined): Promise<boolean> {
+  const { dir, name, target } = job;
+  const tempName = tempNameFor(name);
+  let handle: FileHandle;
+  try {
+    // O_EXCL|O_NOFOLLOW: a name planted where the temp file goes is an error, never followed.
+    handle = await open(dir.at(tempName), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, existing ? 0o600 : 0o666);
+  } catch (err) {
+    if (existing !== undefined && NOT_MINE.has((err as NodeJS.ErrnoException).code ?? "")) return false;
+    throw err;
+  }
   let renamed = false;
   try {
     let ino: number;
     try {
-      if (data instanceof Uint8Array) await handle.writeFile(data);
-      else for (const chunk of data) await handle.write(chunk);
-      if (mode !== undefined) await handle.chmod(mode);
+      if (existing !== undefined) {
+        const mine = await handle.stat();
+        if (mine.uid !== existing.uid || mine.gid !== existing.gid) {
+          try {
+            await handle.chown(existing.uid, existing.gid);
+          } catch (err) {
+            if (NOT_MINE.has((err as NodeJS.ErrnoException).code ?? "")) return false;
+            throw err;
+          }
+        }
+        // After chown, which clears set-id bits.
+        await handle.chmod(existing.mode & 0o7777);
+      }
+      let total = 0;
+      for (const chunk of chunksOf(job.data)) {
+        await writeFully(handle, chunk, total);
+        total += chunk.length;
+      }
       await handle.sync();
-      ino = (await handle.stat()).ino;
+      const written = await handle.stat();
+      if (written.size !== total) throw shortWrite(total, written.size);
+      ino = written.ino;
     } finally {
       await handle.close();
     }
-    await options.hooks?.beforeRename?.(temp, target);
-    await verifyBeforeRename(path, dir, target);
+    await job.hooks?.beforeRename?.(join(dir.path, tempName), target);
+    await verifyBeforeReplace(job);
     // rename(2) replaces the last component itself (a symlink there is replaced, not followed).
-    await rename(temp, target);
+    await rename(dir.at(tempName), dir.at(name));
     renamed = true;
-    const landed = await lstat(target).catch(() => undefined);
-    if (landed?.ino !== ino || (await realDirOrSelf(dir)) !== dir) {
-      throw new WriteTargetChangedError(path, `${dir} changed while it was written; the new content may be elsewhere`);
+    const landed = await lstat(dir.at(name)).catch(() => undefined);
+    const now = await dir.whereNow();
+    if (landed?.ino !== ino || now !== dir.path) {
+      throw new WriteTargetChangedError(job.path, `${dir.path} was moved or replaced while it was written; the new content is in ${now ?? "a removed folder"}`);
     }
   } finally {
-    if (!renamed) await unlink(temp).catch(() => undefined);
+    if (!renamed) await unlink(dir.at(tempName)).catch(() => undefined);
   }
-  await syncDirectory(dir);
+  await dir.sync();
+  return true;
+}
+
+function shortWrite(expected: number, got: number): NodeJS.ErrnoException {
+  const err = new Error(`the temp file holds ${got} of ${expected} bytes`) as NodeJS.ErrnoException;
+  err.code = "EIO";
+  return err;
 }
 
 /**
- * The last look before the rename: the target is not (now) a symlink, and the directory still
- * is the one judged (no component of it swapped for a symlink). What remains is the time between
- * this look and rename(2) itself, during which a directory above the target could be renamed
- * away and replaced by a symlink by another process of the same user: Node has no renameat(2)
- * relative to a held directory handle. The check after the rename reports that case.
+ * The last look before the target is replaced: it is not (now) a symlink, and the held
+ * directory is still where it was (checked again after the rename as well).
  */
-async function verifyBeforeRename(path: string, dir: string, target: string): Promise<void> {
-  const info = await lstat(target).catch(() => undefined);
-  if (info?.isSymbolicLink()) throw new WriteTargetChangedError(path, `${target} became a symlink while it was written`);
-  if ((await realDirOrSelf(dir)) !== dir) throw new WriteTargetChangedError(path, `${dir} now leads elsewhere`);
+async function verifyBeforeReplace(job: WriteJob): Promise<void> {
+  const { dir, name, target } = job;
+  const info = await lstat(dir.at(name)).catch(() => undefined);
+  if (job.follow && info?.isSymbolicLink()) throw new WriteTargetChangedError(job.path, `${target} became a symlink while it was written`);
+  if ((await dir.whereNow()) !== dir.path) throw new WriteTargetChangedError(job.path, `${dir.path} now leads elsewhere`);
 }
 
-/** Makes the rename itself durable; best effort (not every file system allows it). */
-async function syncDirectory(dir: string): Promise<void> {
+async function readExactly(handle: FileHandle, size: number): Promise<Buffer> {
+  const buf = Buffer.alloc(size);
+  let done = 0;
+  while (done < size) {
+    const { bytesRead } = await handle.read(buf, done, size - done, done);
+    if (bytesRead === 0) break;
+    done += bytesRead;
+  }
+  return done === size ? buf : buf.subarray(0, done);
+}
+
+/**
+ * For a file whose identity a rename would change (hard links, an owner this process cannot
+ * give a new file): the same inode is rewritten through a descriptor checked to be the file
+ * judged. Not atomic for readers, so the order is chosen for the full disk: the bytes past the
+ * old end (the only ones that need new blocks) go first, and if they do not fit the file is cut
+ * back to its old size, untouched; then the old range is overwritten. Any later failure puts
+ * the old bytes back.
+ */
+async function writeInPlace(job: WriteJob, existing: Stats): Promise<void> {
+  const { dir, name, target } = job;
+  const chunks = [...chunksOf(job.data)];
+  const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+  const handle = await open(dir.at(name), constants.O_RDWR | constants.O_NOFOLLOW);
   try {
-    const handle = await open(dir, constants.O_RDONLY);
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
+    const info = await handle.stat();
+    if (info.ino !== existing.ino || info.dev !== existing.dev) {
+      throw new WriteTargetChangedError(job.path, `${target} was replaced by another file while it was written`);
     }
-  } catch {
-    // Directory fsync is unsupported on some platforms; the data itself is already synced.
+    await job.hooks?.beforeRename?.(target, target);
+    await verifyBeforeReplace(job);
+    const oldSize = info.size;
+    const old = await readExactly(handle, oldSize);
+    if (bytes.length > oldSize) {
+      try {
+        await writeFully(handle, bytes.subarray(oldSize), oldSize);
+        await handle.datasync();
+      } catch (err) {
+        await handle.truncate(oldSize).catch(() => undefined);
+        throw err;
+      }
+    }
+    try {
+      await writeFully(handle, bytes.subarray(0, Math.min(bytes.length, oldSize)), 0);
+      if (bytes.length < oldSize) await handle.truncate(bytes.length);
+      await handle.sync();
+      const after = await handle.stat();
+      if (after.size !== bytes.length) throw shortWrite(bytes.length, after.size);
+    } catch (err) {
+      // The old range's blocks are allocated already: putting the old bytes back needs no space.
+      await writeFully(handle, old, 0)
+        .then(() => handle.truncate(oldSize))
+        .then(() => handle.sync())
+        .catch(() => undefined);
+      throw err;
+    }
+  } finally {
+    await handle.close();
   }
 }

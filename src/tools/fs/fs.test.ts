@@ -7,8 +7,9 @@ import { atomicWriteFile } from "./atomic-write.js";
 import { decodeText, detectEncoding, detectLineEnding, encodeText, looksBinary, type TextFormat } from "./encoding.js";
 import { lockKey, withFileLock } from "./file-lock.js";
 import { judgeFreshness, MODIFIED_MESSAGE, NOT_READ_MESSAGE, PARTIAL_READ_MESSAGE, sha256 } from "./file-state.js";
-import { structuredPatch } from "diff";
-import { diffHunks } from "./patch.js";
+import { applyPatch, structuredPatch, type StructuredPatch, type StructuredPatchHunk } from "diff";
+import { rng } from "../../../test/fuzz/mutate.js";
+import { coarseHunk, diffHunks, diffWrite, MAX_DIFF_CHARS } from "./patch.js";
 import { expandPath, isBlockedDevicePath, screenshotNameAlternative } from "./path.js";
 import { addRange } from "./read-coverage.js";
 import { suggestSimilarFiles } from "./similar-files.js";
@@ -162,6 +163,8 @@ describe("withFileLock", () => {
   });
 });
 
+const asPatch = (hunks: StructuredPatchHunk[]): StructuredPatch => ({ oldFileName: "a", newFileName: "b", oldHeader: undefined, newHeader: undefined, hunks });
+
 describe("similar files and patches", () => {
   it("suggests other extensions, other case and typos; nothing for unrelated names", async () => {
     await withTempDir(async (dir) => {
@@ -187,6 +190,32 @@ describe("similar files and patches", () => {
     expect(diffHunks("x\ny", "x\nz")).toEqual(structuredPatch("a", "b", "x\ny", "x\nz", undefined, undefined, { context: 3 }).hunks);
     expect(diffHunks("same", "same")).toEqual([]);
     expect(diffHunks("", "new\n")).toEqual([{ oldStart: 1, oldLines: 0, newStart: 1, newLines: 1, lines: ["+new"] }]);
+  });
+
+  it("the coarse diff (the cut-off's answer) is a correct patch, with or without final newlines", () => {
+    const random = rng(17);
+    const pick = (n: number): string =>
+      Array.from({ length: n }, () => ["a\n", "b\n", "c\n", "d", "\n", "ab\n"][Math.floor(random() * 6)]).join("");
+    for (let i = 0; i < 500; i++) {
+      const old = pick(Math.floor(random() * 12));
+      const updated = pick(Math.floor(random() * 12));
+      if (old === updated) continue;
+      const hunk = coarseHunk(old, updated, 0);
+      expect(applyPatch(old, asPatch([hunk])), JSON.stringify([old, updated, hunk])).toBe(updated);
+    }
+  });
+
+  it("beyond the limit a rewrite gives sizes, not a diff; a diff that runs too long falls back to the coarse one", () => {
+    const big = "x".repeat(MAX_DIFF_CHARS);
+    expect(diffWrite(`${big}\n`, `${big.toUpperCase()}\n`)).toEqual({ hunks: [], omitted: { oldChars: MAX_DIFF_CHARS + 1, newChars: MAX_DIFF_CHARS + 1 } });
+    // Many short lines, all different: Myers is quadratic here and stops at its timeout.
+    const random = rng(5);
+    const lines = (n: number): string => Array.from({ length: n }, () => `${Math.floor(random() * 1e9)}\n`).join("");
+    const old = lines(60_000);
+    const updated = lines(60_000);
+    const diff = diffWrite(old, updated); // its speed is bench/edit.bench.js's business
+    expect(diff.omitted).toBeUndefined();
+    expect(applyPatch(old, asPatch(diff.hunks))).toBe(updated);
   });
 });
 

@@ -51,21 +51,97 @@ function lineEndAfter(text: string, offset: number, ahead: number): number {
   return end;
 }
 
+/** Changed text (old + new, after the common ends are cut off) beyond which no diff is made. */
+export const MAX_DIFF_CHARS = 2_000_000;
+/** How long the Myers diff of the changed stretch may run before the coarse diff replaces it. */
+const DIFF_TIMEOUT_MS = 50;
+
+/** The diff of a write: hunks, or (beyond MAX_DIFF_CHARS of changed text) only the sizes. */
+export interface WriteDiff {
+  hunks: StructuredPatchHunk[];
+  /** Set when the change was too large to diff: the hunks are then empty. */
+  omitted?: { oldChars: number; newChars: number };
+}
+
+/** What a result says instead of a diff that was not made. */
+export function tooLargeToDiffNote(sizes: { oldChars: number; newChars: number }): string {
+  return `The file was rewritten: ${sizes.oldChars} characters before, ${sizes.newChars} after; the change is too large to show as a diff.`;
+}
+
+/** Lines of `text`, each with its newline (the last one without, when the text has none). */
+function splitLines(text: string): string[] {
+  const lines: string[] = [];
+  let from = 0;
+  for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", from)) {
+    lines.push(text.slice(from, nl + 1));
+    from = nl + 1;
+  }
+  if (from < text.length) lines.push(text.slice(from));
+  return lines;
+}
+
+/** Hunk lines without their newline, with the unified-diff marker after a line that has none. */
+function hunkLines(prefixed: string[]): string[] {
+  const out: string[] = [];
+  for (const line of prefixed) {
+    if (line.endsWith("\n")) out.push(line.slice(0, -1));
+    else out.push(line, "\\ No newline at end of file");
+  }
+  return out;
+}
+
+/**
+ * The cut-off's answer, linear in the size: one hunk that removes every old line of the
+ * stretch and adds every new one, between the lines the two have in common at either end.
+ * Not minimal, always correct.
+ */
+export function coarseHunk(oldText: string, newText: string, skipped: number): StructuredPatchHunk {
+  const a = splitLines(oldText);
+  const b = splitLines(newText);
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const before = a.slice(Math.max(0, head - CONTEXT_LINES), head);
+  const after = a.slice(a.length - tail, a.length - tail + CONTEXT_LINES);
+  const removed = a.slice(head, a.length - tail);
+  const added = b.slice(head, b.length - tail);
+  const first = skipped + head - before.length + 1;
+  return {
+    oldStart: first,
+    oldLines: before.length + removed.length + after.length,
+    newStart: first,
+    newLines: before.length + added.length + after.length,
+    lines: hunkLines([...before.map((l) => ` ${l}`), ...removed.map((l) => `-${l}`), ...added.map((l) => `+${l}`), ...after.map((l) => ` ${l}`)]),
+  };
+}
+
 /**
  * Unified-diff hunks (the `diff` package's structuredPatch) between two versions of a file.
  * Only the changed stretch plus context is diffed, so a one-line edit of a 50 MB file costs a
- * few string comparisons, not a diff of 50 MB.
+ * few string comparisons, not a diff of 50 MB. The diff of that stretch is bounded: Myers may
+ * run DIFF_TIMEOUT_MS, then a coarse linear diff replaces it; beyond MAX_DIFF_CHARS of changed
+ * text there is no diff at all, only the sizes (a rewrite of a large file).
  */
-export function diffHunks(oldText: string, newText: string): StructuredPatchHunk[] {
-  if (oldText === newText) return [];
+export function diffWrite(oldText: string, newText: string): WriteDiff {
+  if (oldText === newText) return { hunks: [] };
   const prefix = commonPrefixLength(oldText, newText);
   const suffix = commonSuffixLength(oldText, newText, prefix);
+  if (oldText.length - prefix - suffix + newText.length - prefix - suffix > MAX_DIFF_CHARS) {
+    return { hunks: [], omitted: { oldChars: oldText.length, newChars: newText.length } };
+  }
   const start = lineStartBefore(oldText, prefix, CONTEXT_LINES);
   const oldEnd = lineEndAfter(oldText, oldText.length - suffix, CONTEXT_LINES);
   const newEnd = newText.length - (oldText.length - oldEnd);
   const skipped = countLines(oldText, start);
-  const patch = structuredPatch("a", "b", oldText.slice(start, oldEnd), newText.slice(start, newEnd), undefined, undefined, {
-    context: CONTEXT_LINES,
-  });
-  return patch.hunks.map((h) => ({ ...h, oldStart: h.oldStart + skipped, newStart: h.newStart + skipped }));
+  const oldPart = oldText.slice(start, oldEnd);
+  const newPart = newText.slice(start, newEnd);
+  const patch = structuredPatch("a", "b", oldPart, newPart, undefined, undefined, { context: CONTEXT_LINES, timeout: DIFF_TIMEOUT_MS });
+  if (patch === undefined) return { hunks: [coarseHunk(oldPart, newPart, skipped)] };
+  return { hunks: patch.hunks.map((h) => ({ ...h, oldStart: h.oldStart + skipped, newStart: h.newStart + skipped })) };
+}
+
+/** The hunks of `diffWrite` (none when the change was too large to diff). */
+export function diffHunks(oldText: string, newText: string): StructuredPatchHunk[] {
+  return diffWrite(oldText, newText).hunks;
 }

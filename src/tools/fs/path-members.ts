@@ -28,8 +28,10 @@ export function filePathMembers<I extends Record<K, string>, K extends string>(
     },
     getToolUseSummary: (input: I): string => input[key],
     checkPermissions(input: I, context: ToolUseContext): ToolPermissionResult {
-      if (access === "write") recordJudgedTarget(input, resolveToolPath(input[key], context.workspace.cwd));
-      return { behavior: "passthrough" };
+      if (access !== "write") return { behavior: "passthrough" };
+      const path = resolveToolPath(input[key], context.workspace.cwd);
+      // One resolution, used by both the decision and the write.
+      return { behavior: "passthrough", subject: { kind: "file", access, paths: [path], canonical: [recordJudgedTarget(input, path)] } };
     },
   };
 }

@@ -10,6 +10,7 @@ import { EditTool } from "../edit/edit-tool.js";
 import { ReadTool } from "../read/read-tool.js";
 import { WriteTool } from "../write/write-tool.js";
 import { atomicWriteFile, WriteTargetChangedError } from "./atomic-write.js";
+import { runRace } from "../../../test/file-tools/write-race.js";
 
 async function layout(raw: string): Promise<{ proj: string; outside: string }> {
   const dir = await realpath(raw);
@@ -90,4 +91,16 @@ describe("writes land exactly where they were judged", () => {
       expect(readFileSync(join(outside, "victim.txt"), "utf8")).toBe("original\n");
     });
   });
+});
+
+describe("the race suites, bounded (npm run fuzz runs 10,000 per tool)", () => {
+  for (const kind of ["symlink", "parent"] as const) {
+    it(`${kind} race: 40 calls of each file tool, 0 writes outside`, async () => {
+      for (const tool of ["Write", "Edit", "MultiEdit", "NotebookEdit"] as const) {
+        const r = await runRace(kind, tool, 40);
+        expect(r.outside, `${tool}`).toEqual([]);
+        expect(r.written + r.refused).toBe(40);
+      }
+    });
+  }
 });

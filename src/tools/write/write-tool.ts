@@ -5,7 +5,7 @@ import type { Tool } from "../../tool/types.js";
 import { filePathMembers } from "../fs/path-members.js";
 import { UTF8 } from "../fs/encoding.js";
 import { withFileLockFor } from "../fs/file-lock.js";
-import { diffHunks } from "../fs/patch.js";
+import { diffWrite, tooLargeToDiffNote } from "../fs/patch.js";
 import { judgedTargetOf } from "../fs/judged-target.js";
 import { resolveToolPath } from "../fs/path.js";
 import { loadForWrite, writeTextFile, type WriterOptions } from "../fs/text-file.js";
@@ -25,7 +25,7 @@ export interface WriteOutput {
   content: string;
   structuredPatch: StructuredPatchHunk[];
   originalFile: string | null;
-  /** Set when the encoding had to change. */
+  /** Set when the encoding had to change, or when the change was too large to diff. */
   note?: string;
 }
 
@@ -51,14 +51,16 @@ export function createWriteTool(options: WriteToolOptions = {}): Tool<typeof wri
           judgedTarget: judgedTargetOf(input),
         });
         const original = existing.exists ? existing.text : null;
+        const diff = diffWrite(original ?? "", input.content);
         const data: WriteOutput = {
           type: existing.exists ? "update" : "create",
           filePath: path,
           content: input.content,
-          structuredPatch: diffHunks(original ?? "", input.content),
+          structuredPatch: diff.hunks,
           originalFile: original,
         };
-        if (written.note !== undefined) data.note = written.note;
+        const notes = [written.note, existing.exists && diff.omitted ? tooLargeToDiffNote(diff.omitted) : undefined].filter((n) => n !== undefined);
+        if (notes.length > 0) data.note = notes.join("\n");
         return { data };
       });
     },

@@ -1,0 +1,45 @@
+// Bash writes each command's full output to <session>/shell-output/<id>.output. The files a
+// result names (an output too long to show inline, a background command's output) are kept for
+// later reading; every other one is removed when the exec run ends, so that outputs nobody can
+// find again (a command's 2 GB the model saw the end of) do not stay on disk.
+import { readdir, unlink } from "node:fs/promises";
+import { join } from "node:path";
+
+export const SHELL_OUTPUT_DIR = "shell-output";
+
+/** The output files (their names in shell-output/) that a result line names. */
+export function namedOutputs(line: string, sessionDir: string, into: Set<string>): void {
+  // Paths appear JSON-escaped in the line; the session folder's name is escaped the same way.
+  const prefix = `${JSON.stringify(join(sessionDir, SHELL_OUTPUT_DIR)).slice(1, -1)}/`;
+  for (let at = line.indexOf(prefix); at !== -1; at = line.indexOf(prefix, at + prefix.length)) {
+    const name = /^[A-Za-z0-9._-]+/.exec(line.slice(at + prefix.length, at + prefix.length + 256))?.[0];
+    if (name !== undefined) into.add(name);
+  }
+}
+
+/** Removes the output files of `sessionDir` that no result named; resolves to how many it removed. */
+export async function removeUnnamedOutputs(sessionDir: string, named: ReadonlySet<string>): Promise<number> {
+  const dir = join(sessionDir, SHELL_OUTPUT_DIR);
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    if (!name.endsWith(".output") || named.has(name)) continue;
+    try {
+      await unlink(join(dir, name));
+      removed++;
+    } catch {
+      // gone already
+    }
+  }
+  return removed;
+}
+
+/** The output files in `sessionDir` now. */
+export async function existingOutputs(sessionDir: string): Promise<string[]> {
+  return readdir(join(sessionDir, SHELL_OUTPUT_DIR)).catch(() => []);
+}
