@@ -17,10 +17,16 @@ const commands = readFileSync(join(import.meta.dirname, "everyday-commands.txt")
   .filter((l) => l.trim() !== "" && !l.startsWith("#"));
 
 const TARGET = 0.97;
+// An outside corpus written before issue 19's changes (not tuned on): measured and printed, the
+// share it reaches is reported, not asserted, so that it stays an honest measure.
+const outside = readFileSync(join(import.meta.dirname, "everyday-outside.txt"), "utf8")
+  .split("\n")
+  .filter((l) => l.trim() !== "" && !l.startsWith("#"));
 
 
 let root: string;
 let decisions: Array<{ behavior?: string; reason?: string; error?: string }> = [];
+let outsideDecisions: Array<{ behavior?: string; reason?: string; error?: string }> = [];
 const saved = { HOME: process.env.HOME, managed: process.env.ARMATURE_MANAGED_SETTINGS, config: process.env.ARMATURE_CONFIG_DIR };
 
 beforeAll(async () => {
@@ -34,11 +40,13 @@ beforeAll(async () => {
   process.env.ARMATURE_MANAGED_SETTINGS = join(root, "no-managed-settings.json");
   delete process.env.ARMATURE_CONFIG_DIR;
   const file = join(root, "batch.jsonl");
-  writeFileSync(file, commands.map((command) => JSON.stringify({ tool: "Bash", input: { command }, mode: "default" })).join("\n"));
+  writeFileSync(file, [...commands, ...outside].map((command) => JSON.stringify({ tool: "Bash", input: { command }, mode: "default" })).join("\n"));
   let out = "";
   const io: CliIO = { stdout: { write: (t: string) => (out += t) }, stderr: { write: () => true }, readStdin: async () => "", isTTY: false };
   await main(["permissions", "check", "--batch", file, "--cwd", proj], io);
-  decisions = out.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
+  const all = out.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as { behavior?: string; reason?: string; error?: string });
+  decisions = all.slice(0, commands.length);
+  outsideDecisions = all.slice(commands.length);
 });
 
 afterAll(async () => {
@@ -64,5 +72,14 @@ describe("everyday commands", () => {
     const lines = asked.map(([c, d]) => `  ${d.behavior}: ${c}  — ${(d.reason ?? "").slice(0, 160)}`);
     console.log(`everyday: ${allowed}/${commands.length} allowed (${(share * 100).toFixed(1)}%)\n${lines.join("\n")}`);
     expect(share).toBeGreaterThanOrEqual(TARGET);
+  });
+
+  it("measures the outside corpus (printed, not asserted)", () => {
+    expect(outsideDecisions).toHaveLength(outside.length);
+    const asked = outside.map((c, i) => [c, outsideDecisions[i]!] as const).filter(([, d]) => d.behavior !== "allow");
+    for (const [, d] of asked) expect(d.error).toBeUndefined();
+    const allowed = outside.length - asked.length;
+    const lines = asked.map(([c, d]) => `  ${d.behavior}: ${c}  — ${(d.reason ?? "").slice(0, 160)}`);
+    console.log(`everyday (outside corpus): ${allowed}/${outside.length} allowed (${((allowed / outside.length) * 100).toFixed(1)}%)\n${lines.join("\n")}`);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sub } from "../../test/permission-helpers.js";
+import { analyzeCommand } from "../shell/index.js";
 import { restrictiveTexts } from "./bash-rules.js";
 import { mayMatchBelow, pathPattern } from "./path-rules.js";
 import { isStaticWord, localeLiteral } from "./paths.js";
@@ -88,7 +89,7 @@ describe("what a rule may match below a directory", () => {
   });
 });
 
-describe("reads the engine derives from argv", () => {
+describe("reads the engine derives from the analysis's reader facts", () => {
   it.each([
     ["ls ~/.ssh", ["~/.ssh"], []],
     ["ls -I '*.o' src", ["src"], []],
@@ -106,11 +107,11 @@ describe("reads the engine derives from argv", () => {
     ["git grep foo", [], ["."]],
     ["cp -r a b", [], ["a", "b"]],
     ["cp a b", [], []],
-    ["tar czf out.tgz dir", [], ["out.tgz", "dir"]],
+    ["tar czf out.tgz dir", [], ["dir"]],
     ["tar -c -C /etc -f x.tar .", [], [".", "/etc"]],
     ["zip -r out.zip .", [], ["out.zip", "."]],
   ])("%s → reads %j, recursive %j", (text, reads, roots) => {
-    const got = derivedShellReads([sub(text)]);
+    const got = derivedShellReads(analyzeCommand(text).subcommands);
     expect(got.reads).toEqual(reads);
     expect(got.recursiveRoots).toEqual(roots);
   });

@@ -16,33 +16,6 @@ export type RootLimit = "all" | "git" | "visible";
 const GIT_MAX_PATHS = 200_000;
 const GIT_TIMEOUT_MS = 5_000;
 
-/** Options that take git past tracked files and the history of refs/reflogs. */
-const GIT_WIDENING = /^(--(stdin|no-index|untracked|alternate-refs|indexed-objects|unpacked|textconv|ext-diff|contents|open-files-in-pager|no-exclude-standard|recurse-submodules|submodule|find-object|all-match|object-only|follow-symlinks)\b|-O|-[a-zA-Z]*O)/;
-const HEADISH = /^(HEAD|@)([~^]\d*)*$/;
-
-/**
- * Whether a git subcommand's argv (after git's name) reads only tracked files and the history of
- * its refs: `git diff [--cached]`, `git show [HEAD~n]`, `git log -p`, `git grep PATTERN`. A named
- * object (`git show 1a2b…`) may be a blob outside every history: not narrowed.
- */
-export function gitReadsTrackedOnly(argv: readonly string[]): boolean {
-  const sub = argv[1];
-  if (!sub || !/^(diff|show|log|grep|whatchanged)$/.test(sub)) return false;
-  const operands: string[] = [];
-  for (const a of argv.slice(2)) {
-    if (a === "--") break;
-    if (GIT_WIDENING.test(a)) return false;
-    if (a.startsWith("-")) {
-      // Options with a separate value would make the value look like an operand: only known flags.
-      if (/^-(e|f|A|B|C|m|n|L|S|G)$/.test(a) || /^--(format|pretty|author|grep|since|until|max-count|skip)$/.test(a)) return false;
-      continue;
-    }
-    operands.push(a);
-  }
-  const revs = sub === "grep" ? operands.slice(1) : operands;
-  return revs.every((r) => HEADISH.test(r));
-}
-
 /** Every path git may print for the repository holding `dir`: the index and every path in the history of every ref and reflog. */
 function gitPathsEver(dir: string): { top: string; paths: string[] } | undefined {
   if (existsSync(posix.join(dir, ".gitmodules"))) return undefined;

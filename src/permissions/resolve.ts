@@ -1,7 +1,7 @@
 import type { PermissionRule, ShellSubcommand } from "../tool/types.js";
 import { readdirSync, type Dirent } from "node:fs";
 import { posix } from "node:path";
-import picomatch from "picomatch";
+import { globSegmentMatcher } from "../shell/glob-match.js";
 import { effectiveArgv, normaliseBashSpec } from "./bash-rules.js";
 import { allowRuleForCall, allowRuleForSubcommand, allowRuleForTarget, firstRestrictiveRule, nameGlob, restrictiveEditRules, restrictiveReadRules, ruleReachingBelow } from "./match.js";
 import { decideByMode, forcedAsk, isReadOnlyCall } from "./modes.js";
@@ -277,7 +277,7 @@ function readsReachingRestrictedPaths(scope: Scope, rules: readonly PermissionRu
       const rule = rules[0]!;
       return `Reading ${t.written} needs approval: a glob over several directories may reach paths that rule ${rule.raw} restricts`;
     }
-    const child = picomatch(last, { dot: dotglob || last.startsWith(".") });
+    const child = globSegmentMatcher(last, { dot: dotglob });
     const forms = scope.bases.map((b) => pathForms(dirWord, b, scope.home, scope.canonicalize));
     const rule = ruleReachingBelow(rules, scope, forms, (segment) => child(segment));
     if (rule) return `Reading ${t.written} needs approval: the glob may match paths that rule ${rule.raw} restricts`;

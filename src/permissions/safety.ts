@@ -2,7 +2,7 @@ import { readdirSync } from "node:fs";
 import { posix } from "node:path";
 import type { ShellSubcommand } from "../tool/types.js";
 import { effectiveArgv } from "./bash-rules.js";
-import picomatch from "picomatch";
+import { globSegmentMatcher } from "../shell/glob-match.js";
 import { expandHome, hasBrace, hasGlob, isDynamicWord, isInside, toPosix, type Canonicalize } from "./paths.js";
 
 /**
@@ -172,7 +172,7 @@ export function gitDirCreatedBy(absolutePaths: readonly string[]): string | null
 
 /** Whether a one-segment glob (`*.o`, `.gi?`) may expand to a protected directory or file name. */
 export function globMayNameProtected(segment: string): boolean {
-  const match = picomatch(segment, { dot: true, nocase: true });
+  const match = globSegmentMatcher(segment, { dot: true, nocase: true });
   return (
     PROTECTED_DIRS.some((d) => match(d.name)) ||
     PROTECTED_FILES.some((f) => match(f.name)) ||
@@ -263,7 +263,7 @@ function criticalJudge(ctx: CriticalContext): (arg: string, workingDirItself: bo
       if (whole) return `a glob over ${dir}, which is critical: ${whole}`;
     }
     if (dir === "/") return "a glob over a top-level directory";
-    const match = picomatch(last, { dot: true });
+    const match = globSegmentMatcher(last, { dot: true });
     for (const c of [...working, ...homes]) {
       if (!isInside(c, dir) || c === dir) continue;
       const child = c.slice(dir === "/" ? 1 : dir.length + 1).split("/")[0]!;

@@ -220,6 +220,24 @@ export function buildScope(request: PermissionRequest, options: ResolveOptions =
       }
       return out;
     };
+    /**
+     * A glob where the command reads options: a match beginning with `-` or `@` reaches the
+     * command as an option or a response file (`grep -n x *` with a file named `-r`), whose
+     * effect the analysis did not judge. Such a match, or a glob not expandable now, is a read
+     * not known before the command runs.
+     */
+    const optionMatches = (sub: ShellSubcommand, glob: string): Target[] => {
+      const name = sub.argv[0] ?? "the command";
+      const unknown = (written: string): Target => ({ written, unknown: true, forms: bases.map((b) => pathForms(glob, b, home, canonicalize)) });
+      if (!expandable) return [unknown(`${glob} (its matches reach ${name} where it reads options)`)];
+      const out: Target[] = [];
+      for (const base of bases) {
+        const e = expandGlob(toPosix(glob), base);
+        if (e.kind === "unknown") return [unknown(`${glob} (${e.why}; its matches reach ${name} where it reads options)`)];
+        for (const p of e.paths) if (p !== glob && /^[-@]/.test(p)) out.push(unknown(`${p} (a name ${glob} matches, which ${name} reads as an option or a response file)`));
+      }
+      return out;
+    };
     scope.writes = relTargets(facts.writeTargets.filter((t) => !HARMLESS_WRITES.has(t)));
     const mayBeDirectory = (word: string): boolean => {
       const t = relTarget(word);
@@ -242,6 +260,7 @@ export function buildScope(request: PermissionRequest, options: ResolveOptions =
     readWords.delete("-");
     readWords.delete("/dev/null");
     scope.reads = expandedReads(readWords);
+    for (const sub of facts.subcommands) for (const glob of sub.optionGlobs ?? []) scope.reads.push(...optionMatches(sub, glob));
     scope.recursiveReads = [];
     for (const root of new Set(derived.recursiveRoots)) {
       const limit = derived.rootLimits.get(root) ?? "all";

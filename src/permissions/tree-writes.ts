@@ -1,62 +1,15 @@
 import { readdirSync } from "node:fs";
 import { posix } from "node:path";
-import type { ShellSubcommand } from "../tool/types.js";
-import { effectiveArgv } from "./bash-rules.js";
+import type { ShellSubcommand, ShellTreeWriter } from "../tool/types.js";
 import { isInside, type Canonicalize, type PathForms } from "./paths.js";
 import { gitDirCreatedBy, protectedNameReason, protectedPathReason } from "./safety.js";
 import type { TreePlan } from "./tree-contents.js";
 
-/**
- * Commands that write a whole tree below the directory they are given (or `.`), with names the
- * command line does not show: git's work-tree writers (what a branch, the index or a stash holds),
- * `patch` (what the patch names), archive extractors (what the archive holds), recursive copies
- * and syncs, `mv` (a moved directory brings its contents). A plain file write (`> out.txt`,
- * `mkdir build`, `touch f`) is none of these; a file copied, moved, linked or installed into a
- * directory (`cp x/.envrc build`) is a "place": its name there is not on the command line
- * either. Decided by argv[0] and subcommand only.
- */
-export type TreeWriter = "git" | "archive" | "copy" | "place";
-
-/** git subcommands that rewrite work-tree files (the analysis reports a target only when they do). */
-const GIT_TREE_WRITERS = new Set([
-  "checkout", "switch", "restore", "reset", "stash", "apply", "am", "merge", "pull", "rebase",
-  "cherry-pick", "revert", "checkout-index", "read-tree", "submodule", "worktree", "clone", "sparse-checkout",
-]);
-/** git global options that take the next word as their value. */
-const GIT_VALUED = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--exec-path"]);
+/** The kinds of tree writers (src/shell/tree-writer.ts decides which a command is). */
+export type TreeWriter = ShellTreeWriter["kind"];
 
 export function treeWriter(sub: ShellSubcommand): TreeWriter | null {
-  const argv = effectiveArgv(sub);
-  const name = posix.basename(argv[0] ?? "");
-  switch (name) {
-    case "git": {
-      let i = 1;
-      while (i < argv.length && argv[i]!.startsWith("-")) i += GIT_VALUED.has(argv[i]!) ? 2 : 1;
-      return GIT_TREE_WRITERS.has(argv[i] ?? "") ? "git" : null;
-    }
-    case "patch":
-    case "unzip":
-      return "archive";
-    case "tar": {
-      // `tar xf a.tar`, `tar -xzf a.tar`, `tar --extract`/`--get`.
-      const first = argv[1] ?? "";
-      const extracts =
-        (/^[A-Za-z]+$/.test(first) && first.includes("x")) ||
-        argv.slice(1).some((a) => /^-[A-Za-z]*x/.test(a) || a === "--extract" || a === "--get");
-      return extracts ? "archive" : null;
-    }
-    case "cp":
-      return argv.slice(1).some((a) => /^-[A-Za-z]*[rRa]/.test(a) || a === "--recursive" || a === "--archive") ? "copy" : "place";
-    case "ln":
-      return "place";
-    case "install":
-      return argv.slice(1).some((a) => /^-[A-Za-z]*d/.test(a) || a === "--directory") ? null : "place";
-    case "rsync":
-    case "mv":
-      return "copy";
-    default:
-      return null;
-  }
+  return sub.treeWriter?.kind ?? null;
 }
 
 /**
@@ -65,24 +18,10 @@ export function treeWriter(sub: ShellSubcommand): TreeWriter | null {
  * source is a directory (or a word not known before it runs): then only its destination counts.
  */
 export function treeWriteTargets(sub: ShellSubcommand, isDirectory: (word: string) => boolean): { kind: TreeWriter; targets: string[] } | null {
-  const kind = sub.targets ? treeWriter(sub) : null;
-  if (!kind || !sub.targets) return null;
-  const argv = effectiveArgv(sub);
-  if (posix.basename(argv[0] ?? "") !== "mv") return { kind, targets: sub.targets.write };
-  const operands: string[] = [];
-  let target: string | undefined;
-  let done = false;
-  for (let i = 1; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (!done && a === "--") done = true;
-    else if (!done && (a === "-t" || a === "--target-directory")) target = argv[++i];
-    else if (!done && a.startsWith("--target-directory=")) target = a.slice("--target-directory=".length);
-    else if (!done && a.startsWith("-") && a !== "-") continue;
-    else operands.push(a);
-  }
-  const destination = target ?? operands.pop();
-  if (destination === undefined) return null;
-  return { kind: operands.some(isDirectory) ? kind : "place", targets: [destination] };
+  const writer = sub.targets ? sub.treeWriter : undefined;
+  if (!writer || !sub.targets) return null;
+  if (!writer.move) return { kind: writer.kind, targets: sub.targets.write };
+  return { kind: writer.move.sources.some(isDirectory) ? writer.kind : "place", targets: [writer.move.destination] };
 }
 
 /**

@@ -19,6 +19,7 @@ describe("analyzeCommand: simple commands", () => {
         { op: "2>&", target: "1" },
       ],
       targets: { read: ["a b"], write: [] },
+      reader: { listed: ["a b"], recursive: [], follows: false, limit: "all" },
     });
   });
 

@@ -7,10 +7,14 @@ import { tableFor, wrapperTable } from "./commands/index.js";
 import { parseGit } from "./git-argv.js";
 import { parseCommand } from "./options.js";
 import { readOnlyObjection } from "./read-only.js";
+import { readerFacts } from "./reader-facts.js";
+import { treeWriterOf } from "./tree-writer.js";
+import { literalWord } from "./command.js";
 import { isReadOnlyToolInvocation } from "./read-only-tools.js";
 import { isModelledCommand, ruleTextsOf } from "./rule-texts.js";
 import { commandTargets, type Targets } from "./targets.js";
 import { newWalkState, type SimpleCommand } from "./command.js";
+import type { Word } from "./words.js";
 import { walkScript } from "./walk.js";
 import { judgeShellState, loopVariables, substituteLoopVariables } from "./shell-state.js";
 import { GIT_AFTER_CD, MAX_ANALYSED_COMMAND_LENGTH, MAX_READ_ONLY_COMMAND_LENGTH, MAX_READ_ONLY_SUBCOMMANDS, normalizeCommandText } from "./shared.js";
@@ -28,7 +32,10 @@ export function analyzeCommand(command: string): ShellCommandFacts {
     // Too long to parse: deny rules still see every piece the text may run.
     const subcommands = fallbackSegments(command).map((argv) => {
       const text = normalizeCommandText(argv);
-      return { argv, text, effective: text, nested: false, env: {}, redirects: [] };
+      const sub: ShellSubcommand = { argv, text, effective: text, nested: false, env: {}, redirects: [] };
+      const reader = readerFacts(argv.map(literalWord), undefined);
+      if (reader) sub.reader = reader;
+      return sub;
     });
     return {
       command,
@@ -189,7 +196,34 @@ function toSubcommand(cmd: SimpleCommand, targets: Targets): ShellSubcommand {
     targets: { read: targets.read, write: targets.write },
   };
   addRuleFacts(cmd, sub);
+  // A wrapper's (`timeout 5 rg x`) facts are its inner command's; the analysis's own read
+  // targets say whether a search reads its stdin, for the command itself only.
+  const inner = innermost(cmd);
+  const reader = readerFacts(inner.words, inner === cmd ? targets.read : undefined);
+  if (reader) sub.reader = reader;
+  const tree = treeWriterOf(inner.words);
+  if (tree) sub.treeWriter = tree;
+  const globs = optionGlobsOf(cmd.words);
+  if (globs.length > 0) sub.optionGlobs = globs;
   return sub;
+}
+
+function innermost(cmd: SimpleCommand): SimpleCommand {
+  return cmd.transparentInner ? innermost(cmd.transparentInner) : cmd;
+}
+
+/**
+ * Glob words before `--` whose matches may begin with `-` or `@` (the pattern starts with a
+ * wildcard): bash hands each match to the command as a word, and the command reads `-r`,
+ * `--from-file=.env` or `@list` as an option or a response file.
+ */
+function optionGlobsOf(words: readonly Word[]): string[] {
+  const out: string[] = [];
+  for (const w of words.slice(1)) {
+    if (w.isStatic && w.text === "--") break;
+    if (w.glob && /^[*?[]/.test(w.text)) out.push(w.text);
+  }
+  return out;
 }
 
 /**

@@ -23,6 +23,8 @@ export interface ParsedArgs {
   options: ParsedOption[];
   /** Why the real tool would refuse this argv: unknown or ambiguous options, missing values. */
   errors: string[];
+  /** Index of the `--` word that ends the options, when there is one. */
+  dashDash?: number;
 }
 
 interface LongSpec {
@@ -130,6 +132,7 @@ export function getopt(words: readonly Word[], table: CommandTable, start = 1): 
     const w = words[i] as Word;
     const t = w.text;
     if (t === "--") {
+      out.dashDash = i;
       for (let k = i + 1; k < words.length; k++) out.operands.push({ word: words[k] as Word, index: k });
       break;
     }

@@ -1,72 +1,15 @@
 // Pathname expansion as bash does it with its default options (dotglob, nullglob, failglob,
 // globstar, extglob and nocaseglob off), at decision time: `ls *.ts` reads what `*.ts` matches
 // now. No match leaves the word as written (a literal name). Bounded: past the bound the
-// expansion is not known. Patterns this module does not model (POSIX classes, extglob) are not
-// expanded either.
+// expansion is not known. Names are matched by glob-match.ts, bash's own rules.
 import { lstatSync, readdirSync, type Dirent } from "node:fs";
+import { globSegmentMatcher, hasGlobChar } from "./glob-match.js";
 
 /** Directories read and names returned for one word. */
 export const GLOB_MAX_DIRECTORIES = 256;
 export const GLOB_MAX_MATCHES = 2_000;
 
 export type GlobExpansion = { kind: "matches"; paths: string[] } | { kind: "unknown"; why: string };
-
-/**
- * One segment of a pattern as a RegExp: `*`, `?`, `[…]` (with `!`/`^` negation), `\x` literal.
- * Undefined for what is not modelled (`[[:alpha:]]`, `[=a=]`, `[.a.]`).
- */
-function segmentRegExp(segment: string): RegExp | undefined {
-  let out = "";
-  for (let i = 0; i < segment.length; i++) {
-    const c = segment[i] as string;
-    if (c === "\\") {
-      const next = segment[++i];
-      if (next === undefined) return undefined;
-      out += escape(next);
-    } else if (c === "*") out += "[^/]*";
-    else if (c === "?") out += "[^/]";
-    else if (c === "[") {
-      const close = bracketEnd(segment, i);
-      if (close < 0) {
-        out += "\\[";
-        continue;
-      }
-      let body = segment.slice(i + 1, close);
-      if (/\[[:=.]/.test(body)) return undefined;
-      let negate = false;
-      if (body.startsWith("!") || body.startsWith("^")) {
-        negate = true;
-        body = body.slice(1);
-      }
-      const chars = body.replace(/\\(.)/g, "$1").replace(/[\\\]^]/g, "\\$&");
-      out += `[${negate ? "^" : ""}${chars}]`;
-      i = close;
-    } else out += escape(c);
-  }
-  try {
-    return new RegExp(`^${out}$`, "su");
-  } catch {
-    return undefined;
-  }
-}
-
-/** The index of the `]` closing a bracket expression opened at `open` (a leading `]` is literal), or -1. */
-function bracketEnd(s: string, open: number): number {
-  let i = open + 1;
-  if (s[i] === "!" || s[i] === "^") i++;
-  if (s[i] === "]") i++;
-  for (; i < s.length; i++) {
-    if (s[i] === "\\") i++;
-    else if (s[i] === "]") return i;
-  }
-  return -1;
-}
-
-function escape(c: string): string {
-  return c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-}
-
-const hasGlobChar = (segment: string): boolean => /(^|[^\\])[*?[]/.test(segment);
 
 /**
  * Expands `word` (a glob after quote removal, no `$`, backquote or brace) relative to `cwd`.
@@ -89,9 +32,9 @@ export function expandGlob(word: string, cwd: string): GlobExpansion {
       prefixes = next;
       continue;
     }
-    const re = segmentRegExp(segment);
-    if (!re) return { kind: "unknown", why: `the pattern ${segment} is not modelled` };
-    // dotglob off: a leading `.` must be matched explicitly; `.` and `..` only by a pattern starting with `.`.
+    const matches = globSegmentMatcher(segment);
+    // dotglob off: a leading `.` must be matched explicitly. `.` and `..` only by a pattern
+    // starting with `.`, and not at all by bash 5.2 (globskipdots): kept, as older bash matches them.
     const dotExplicit = segment.startsWith(".") || segment.startsWith("\\.");
     for (const p of prefixes) {
       if (++directoriesRead > GLOB_MAX_DIRECTORIES) return { kind: "unknown", why: `it spans more than ${GLOB_MAX_DIRECTORIES} directories` };
@@ -104,8 +47,7 @@ export function expandGlob(word: string, cwd: string): GlobExpansion {
       const names = entries.map((e) => e.name);
       if (dotExplicit) names.push(".", "..");
       for (const name of names) {
-        if (name.startsWith(".") && !dotExplicit) continue;
-        if (!re.test(name)) continue;
+        if (!matches(name)) continue;
         next.push(join(p, name));
         if (next.length > GLOB_MAX_MATCHES) return { kind: "unknown", why: `it matches more than ${GLOB_MAX_MATCHES} paths` };
       }

@@ -204,7 +204,7 @@ export function readOnlyObjection(cmd: SimpleCommand): string | undefined {
   if (name.includes("/")) return `${name} is run by path`;
   if (name.startsWith("=")) return `${name} is zsh = expansion (runs the command found in PATH)`;
   if (STRICT_ARGUMENTS.has(name)) {
-    const dynamic = firstDynamicBeforeEnd(cmd.words);
+    const dynamic = firstDynamicBeforeEnd(cmd.words, GLOB_OPERANDS.has(name));
     if (dynamic) return `${name} argument ${dynamic.raw} is not static and may expand to an option`;
   }
   if (name !== "tar") {
@@ -217,10 +217,30 @@ export function readOnlyObjection(cmd: SimpleCommand): string | undefined {
   return checker(cmd.words);
 }
 
-function firstDynamicBeforeEnd(words: Word[]): Word | undefined {
+/**
+ * Commands whose glob operands are only files or text: a match that begins with `-` or `@`
+ * (an option, a response file) is judged when the call is decided, on the names the glob
+ * matches then (the analysis carries such globs as `optionGlobs`). awk's program is its first
+ * operand unless -e/--source/-f gives it: a glob there would run a file's name as a program.
+ */
+const GLOB_OPERANDS = new Set(["printf", "awk", "gawk", "mawk", "nawk", "file", "sort"]);
+
+/** A word that only pathname expansion makes dynamic (no parameter, substitution or brace). */
+function isGlobOnly(w: Word): boolean {
+  return w.glob && !w.brace && !w.ifs && !w.unsafeExpansion && !/[$`]/.test(w.raw);
+}
+
+function firstDynamicBeforeEnd(words: Word[], globsAreFiles = false): Word | undefined {
+  const name = words[0]?.text ?? "";
+  if (globsAreFiles && /awk$/.test(name)) {
+    const parsed = parsedFor(name, words);
+    const fromOption = parsed.options.some((o) => /^(-e|-f|--source|--file)$/.test(o.name));
+    const program = parsed.operands[0]?.word;
+    if (!fromOption && program && !program.isStatic) return program;
+  }
   for (const w of words.slice(1)) {
     if (w.isStatic && w.text === "--") return undefined;
-    if (!w.isStatic) return w;
+    if (!w.isStatic && !(globsAreFiles && isGlobOnly(w))) return w;
   }
   return undefined;
 }

@@ -119,6 +119,38 @@ export interface ShellSubcommand {
    * later word may start (`mywrap rm -rf /`).
    */
   opaque?: boolean;
+  /** What this command reads beyond its named targets, as its option table reads argv (src/shell/reader-facts.ts). */
+  reader?: ShellReaderFacts;
+  /** It writes whole trees whose names the command line does not show (src/shell/tree-writer.ts). */
+  treeWriter?: ShellTreeWriter;
+  /**
+   * Glob words standing where the command still reads options (before `--`) whose matches may
+   * begin with `-` or `@`: such a match is an option or a response file to the command, so the
+   * permission check expands them and judges a match that does.
+   */
+  optionGlobs?: string[];
+}
+
+/** What a recursive reader or lister reads, by its canonical options. */
+export interface ShellReaderFacts {
+  /** Operands read as paths (directory listers' operands, hard-link sources). */
+  listed: string[];
+  /** Directories read with everything below them. */
+  recursive: string[];
+  /** The walk reads through the symlinks below the roots. */
+  follows: boolean;
+  /** What it reads below its roots: everything, what git tracks, or what is not hidden. */
+  limit: "all" | "git" | "visible";
+}
+
+/**
+ * A command that writes a tree: git's work-tree writers, archive and patch extractors, recursive
+ * copies and syncs (`copy`), or a file placed into a directory under its own name (`place`).
+ * For `mv`, `destination` is where the tree goes and `sources` what is moved.
+ */
+export interface ShellTreeWriter {
+  kind: "git" | "archive" | "copy" | "place";
+  move?: { destination: string; sources: string[] };
 }
 
 /**
