@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { AgentEvent, AgentResult } from "../agent/types.js";
 import type { CliIO } from "./io.js";
 import { usageCostUsd } from "./agent/prices.js";
+import { toolUseResult } from "./agent/tool-use-result.js";
 
 export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -143,12 +144,11 @@ export class AgentOutput {
       // as in the reference's stream: every assistant block first, then the user events.
       for (const pending of this.pendingResults.splice(0)) this.line(pending);
     } else if (event.type === "tool_result") {
-      const text = typeof event.result.content === "string" ? event.result.content : event.result.content.map((b) => (b.type === "text" ? b.text : "[image]")).join("\n");
       this.pendingResults.push({
         type: "user",
         message: { role: "user", content: [event.result] },
         ...common,
-        tool_use_result: event.result.is_error ? `Error: ${text}` : text,
+        tool_use_result: toolUseResult(event.toolName, event.result, event.outcome?.data),
         tool_result_meta: [{ id: event.result.tool_use_id, permission_decision: permissionMeta(event) }],
       });
     } else if (event.type === "notice") {

@@ -42,4 +42,39 @@ describe("the Agent SDK's query() on armature", () => {
     expect(server.requests).toHaveLength(2);
     expect(await readFile(join(ws.cwd, "notes.txt"), "utf8")).toBe("alpha\nbeta\n");
   });
+
+  it("tool_use_result carries each tool's structured output in the reference's shapes", async () => {
+    const ws = await sdkWorkspace();
+    cleanup = ws.cleanup;
+    const file = join(ws.cwd, "a.txt");
+    await writeFile(file, "one\ntwo\n");
+    server = await startMockModelServer([
+      anthropicReply([
+        { type: "tool_use", id: "toolu_read", name: "Read", input: { file_path: file } },
+        { type: "tool_use", id: "toolu_bash", name: "Bash", input: { command: "echo hi" } },
+      ]),
+      anthropicReply([{ type: "tool_use", id: "toolu_edit", name: "Edit", input: { file_path: file, old_string: "two", new_string: "TWO" } }]),
+      anthropicReply([{ type: "tool_use", id: "toolu_todo", name: "TodoWrite", input: { todos: [{ content: "ship it", status: "pending", activeForm: "Shipping it" }] } }]),
+      anthropicReply([{ type: "text", text: "done" }]),
+    ]);
+    const run = await runQuery("work", {
+      cwd: ws.cwd,
+      permissionMode: "bypassPermissions",
+      allowDangerouslySkipPermissions: true,
+      env: sdkEnv(ws.home, { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: "test-key" }),
+    });
+    expect(run.error, run.stderr).toBeUndefined();
+    const byId = new Map<string, unknown>();
+    for (const m of run.messages) {
+      if (m.type !== "user") continue;
+      const content = m.message.content as Array<{ tool_use_id?: string }>;
+      byId.set(content[0]?.tool_use_id ?? "", (m as { tool_use_result?: unknown }).tool_use_result);
+    }
+    expect(byId.get("toolu_read")).toEqual({ type: "text", file: { filePath: file, content: "one\ntwo\n", numLines: 3, startLine: 1, totalLines: 3 } });
+    expect(byId.get("toolu_bash")).toEqual({ stdout: "hi", stderr: "", interrupted: false, isImage: false, noOutputExpected: false });
+    expect(byId.get("toolu_edit")).toMatchObject({ filePath: file, oldString: "two", newString: "TWO", originalFile: "one\ntwo\n", replaceAll: false, userModified: false });
+    expect((byId.get("toolu_edit") as { structuredPatch: unknown[] }).structuredPatch.length).toBeGreaterThan(0);
+    expect(byId.get("toolu_todo")).toMatchObject({ oldTodos: [], newTodos: [{ content: "ship it", status: "pending", activeForm: "Shipping it" }] });
+    expect(await readFile(file, "utf8")).toBe("one\nTWO\n");
+  });
 });

@@ -148,7 +148,7 @@ describe("Agent SDK scenarios on armature", () => {
     expect(run.error, run.stderr).toBeUndefined();
     expect(JSON.stringify(ctx.server.requests[1]?.body.system)).toContain("REVIEWER-PROMPT");
     expect(lastResults(ctx.server.requests[2])).toContain("REVIEW-REPORT: fine");
-    expect(run.result?.result).toBe("The reviewer says fine.");
+    expect(run.result).toMatchObject({ result: "The reviewer says fine." });
   });
 
   it("streaming input over several turns, setPermissionMode between them, then interrupt()", async () => {
