@@ -5,7 +5,7 @@ import { createSdkMcpServer, tool, type SDKMessage } from "@anthropic-ai/claude-
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { anthropicReply, chatReply, startMockModelServer, type MockModelServer, type RecordedRequest } from "../mock-model-server.js";
-import { inputQueue, runQuery, sdkEnv, sdkWorkspace, userMessage } from "./sdk-helpers.js";
+import { ARMATURE_AGENT_BIN, inputQueue, runQuery, sdkEnv, sdkWorkspace, userMessage } from "./sdk-helpers.js";
 
 let server: MockModelServer | undefined;
 let cleanup: (() => Promise<void>) | undefined;
@@ -240,6 +240,8 @@ describe("Agent SDK scenarios on armature", () => {
       model: "gpt-4o",
       env: sdkEnv(ws.home, { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "test-key" }),
       extraArgs: { provider: "openai" },
+      // The README's path: the armature-agent bin.
+      pathToClaudeCodeExecutable: ARMATURE_AGENT_BIN,
     });
     expect(run.error, run.stderr).toBeUndefined();
     expect(run.result).toMatchObject({ subtype: "success", result: "It says: from openai" });

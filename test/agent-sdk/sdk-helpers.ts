@@ -9,6 +9,8 @@ import { query, type Options, type SDKMessage, type SDKUserMessage } from "@anth
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 /** The built CLI (`npm run build` first); a .js path, so the SDK starts it with node. */
 export const ARMATURE_BIN = join(root, "bin", "armature.js");
+/** The same CLI under the name the README gives SDK users. */
+export const ARMATURE_AGENT_BIN = join(root, "bin", "armature-agent.js");
 
 export interface SdkRun {
   messages: SDKMessage[];
