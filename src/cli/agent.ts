@@ -133,6 +133,7 @@ const AGENT_OPTIONS = {
 
 export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseAgentArgs(argv);
+  prefetchProviderSdk(values.provider ?? process.env.ARMATURE_PROVIDER);
   if (values.help) {
     io.stdout.write(AGENT_HELP);
     return 0;
@@ -171,6 +172,17 @@ export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
   } finally {
     if (inlineSettingsDir !== undefined) await rm(inlineSettingsDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Starts loading the model SDK now, so that its module graph is read while the settings, MCP
+ * servers and the system prompt (git) are being prepared, not after them at the first request.
+ * The provider's own lazy import then finds it in the module cache. A failure here is ignored:
+ * the provider reports it at its first request.
+ */
+function prefetchProviderSdk(provider: string | undefined): void {
+  const load = provider === undefined || provider === "anthropic" ? import("@anthropic-ai/sdk") : provider.startsWith("openai") ? import("openai") : undefined;
+  void load?.catch(() => undefined);
 }
 
 function parseJsonObject(text: string, flag: string): Record<string, unknown> {
