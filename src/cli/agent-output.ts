@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { AgentEvent, AgentResult } from "../agent/types.js";
+import { addUsage, emptyUsage, type Usage } from "../providers/model.js";
 import type { CliIO } from "./io.js";
 import { usageCostUsd } from "./agent/prices.js";
 import { toolUseResult } from "./agent/tool-use-result.js";
@@ -91,6 +92,7 @@ export class AgentOutput {
   }
 
   event(event: AgentEvent, options: { holdResult?: boolean } = {}): void {
+    if (event.type === "tool_progress") this.subagent(event.toolUseId, event.data);
     if (this.format === "stream-json") this.streamJson(event);
     else if (event.type === "notice") this.io.stderr.write(`armature: ${event.text}\n`);
     if (event.type === "result" && !options.holdResult) this.result(event.result);
@@ -119,6 +121,35 @@ export class AgentOutput {
   }
 
   private readonly pendingResults: Array<Record<string, unknown>> = [];
+
+  /** Tokens of the sub-agents' requests, per model: the result's usage includes them. */
+  private readonly subagentUsage = new Map<string, Usage>();
+
+  /** A sub-agent's event, forwarded as progress of the parent's Agent call. */
+  private subagent(parentToolUseId: string, data: unknown): void {
+    const forwarded = subagentEvent(data);
+    if (!forwarded) return;
+    const { event, model } = forwarded;
+    if (event.type === "assistant_message") {
+      const total = this.subagentUsage.get(model) ?? emptyUsage();
+      addUsage(total, event.usage);
+      this.subagentUsage.set(model, total);
+    }
+    if (this.format !== "stream-json") return;
+    const common = { parent_tool_use_id: parentToolUseId, session_id: this.info.sessionId, uuid: randomUUID(), timestamp: new Date().toISOString() };
+    if (event.type === "assistant_message") {
+      for (const block of event.message.content) {
+        this.line({
+          type: "assistant",
+          message: { id: event.messageId, type: "message", role: "assistant", model, content: [block], stop_reason: null, stop_sequence: null, usage: event.usage, context_management: null },
+          ...common,
+          uuid: randomUUID(),
+        });
+      }
+    } else if (event.type === "tool_result") {
+      this.line({ type: "user", message: { role: "user", content: [event.result] }, ...common, tool_use_result: toolUseResult(event.toolName, event.result, event.outcome?.data) });
+    }
+  }
 
   private streamJson(event: AgentEvent): void {
     if (this.info.includePartialMessages) this.partial(event);
@@ -162,7 +193,18 @@ export class AgentOutput {
       if (result.text !== "") this.io.stdout.write(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
       return;
     }
-    const cost = usageCostUsd(this.model, result.usage);
+    // The reference's totals include the sub-agents' requests.
+    const usage = { ...result.usage };
+    const modelUsage: Record<string, Record<string, number>> = { [this.model]: modelUsageRow(result.usage, usageCostUsd(this.model, result.usage)) };
+    let cost = usageCostUsd(this.model, result.usage);
+    for (const [model, sub] of this.subagentUsage) {
+      addUsage(usage, sub);
+      const subCost = usageCostUsd(model, sub);
+      if (cost !== undefined) cost = subCost === undefined ? cost : cost + subCost;
+      const row = modelUsage[model];
+      modelUsage[model] = row ? addRows(row, modelUsageRow(sub, subCost)) : modelUsageRow(sub, subCost);
+    }
+    if (cost !== undefined) cost = Math.round(cost * 1e8) / 1e8;
     const error = extras.error ?? result.error;
     this.line({
       type: "result",
@@ -176,16 +218,8 @@ export class AgentOutput {
       duration_api_ms: result.duration_api_ms,
       total_cost_usd: cost ?? 0,
       ...(cost === undefined ? { armature_cost_note: `no price known for model ${this.model}; total_cost_usd is 0` } : {}),
-      usage: result.usage,
-      modelUsage: {
-        [this.model]: {
-          inputTokens: result.usage.input_tokens,
-          outputTokens: result.usage.output_tokens,
-          cacheReadInputTokens: result.usage.cache_read_input_tokens,
-          cacheCreationInputTokens: result.usage.cache_creation_input_tokens,
-          costUSD: cost ?? 0,
-        },
-      },
+      usage,
+      modelUsage,
       permission_denials: result.denials,
       api_error_status: result.api_error_status ?? null,
       ...(error !== undefined ? { errors: [error] } : {}),
@@ -198,6 +232,30 @@ export class AgentOutput {
   private line(value: unknown): void {
     this.io.stdout.write(`${JSON.stringify(value)}\n`);
   }
+}
+
+function modelUsageRow(usage: Usage, cost: number | undefined): Record<string, number> {
+  return {
+    inputTokens: usage.input_tokens,
+    outputTokens: usage.output_tokens,
+    cacheReadInputTokens: usage.cache_read_input_tokens,
+    cacheCreationInputTokens: usage.cache_creation_input_tokens,
+    costUSD: cost ?? 0,
+  };
+}
+
+function addRows(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = { ...a };
+  for (const [k, v] of Object.entries(b)) out[k] = (out[k] ?? 0) + v;
+  return out;
+}
+
+/** The Agent tool's progress: `{agentId, model, event}` with one of the sub-agent's loop events. */
+function subagentEvent(data: unknown): { event: AgentEvent; model: string } | undefined {
+  if (typeof data !== "object" || data === null) return undefined;
+  const d = data as { agentId?: unknown; model?: unknown; event?: { type?: unknown } };
+  if (typeof d.agentId !== "string" || typeof d.event?.type !== "string") return undefined;
+  return { event: d.event as AgentEvent, model: typeof d.model === "string" ? d.model : "" };
 }
 
 function permissionMeta(event: Extract<AgentEvent, { type: "tool_result" }>): Record<string, string> {

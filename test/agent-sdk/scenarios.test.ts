@@ -149,6 +149,11 @@ describe("Agent SDK scenarios on armature", () => {
     expect(JSON.stringify(ctx.server.requests[1]?.body.system)).toContain("REVIEWER-PROMPT");
     expect(lastResults(ctx.server.requests[2])).toContain("REVIEW-REPORT: fine");
     expect(run.result).toMatchObject({ result: "The reviewer says fine." });
+    // The sub-agent's reply is in the stream under the parent's Agent call, and its tokens count.
+    const sub = run.messages.filter((m) => "parent_tool_use_id" in m && m.parent_tool_use_id === "toolu_ag");
+    expect(sub.map((m) => m.type)).toEqual(["assistant"]);
+    expect(JSON.stringify(sub[0])).toContain("REVIEW-REPORT");
+    expect(run.result?.usage.input_tokens).toBe(300);
   });
 
   it("streaming input over several turns, setPermissionMode between them, then interrupt()", async () => {
