@@ -236,12 +236,13 @@ async function* loop(options: RunAgentOptions, transcript: TranscriptWriter, tra
   }
 }
 
-/** Waits for the session's background agents and takes their reports (none running: none). */
+/** Waits for the session's background agents (and promised commands) and takes their reports (none running: none). */
 async function backgroundReports(context: ToolUseContext, signal: AbortSignal | undefined): Promise<string[]> {
   const registry = findTaskRegistry(context);
   if (!registry) return [];
   // Only the agents this agent started: a background sub-agent must not wait for itself.
-  const agents = registry.running().filter((t) => t.type === "local_agent" && t.ownerAgentId === context.agent.agentId);
+  // Commands moved to the background at their timeout count too: the model was promised their end.
+  const agents = registry.running().filter((t) => (t.type === "local_agent" || t.awaitedByRun === true) && t.ownerAgentId === context.agent.agentId);
   if (agents.length > 0) {
     const aborted = new Promise<void>((resolve) => signal?.addEventListener("abort", () => resolve(), { once: true }));
     await Promise.race([Promise.all(agents.map((t) => t.done)), aborted]);

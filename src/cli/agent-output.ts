@@ -1,6 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { AgentEvent, AgentResult } from "../agent/types.js";
+import { addUsage, emptyUsage, type Usage } from "../providers/model.js";
 import type { CliIO } from "./io.js";
+import { usageCostUsd } from "./agent/prices.js";
+import { toolUseResult } from "./agent/tool-use-result.js";
 
 export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -13,6 +16,21 @@ export interface InitInfo {
   permissionMode: string;
   apiKeySource: string;
   provider: string;
+  /** MCP servers and their state (`connected`, `failed`, `pending`). */
+  mcpServers?: () => Array<{ name: string; status: string }>;
+  /** Sub-agent types the model may start. */
+  agents?: string[];
+  /** Reference flags accepted with no effect here (listed so a host can tell). */
+  ignoredFlags?: string[];
+  /** `--include-partial-messages`: `stream_event` lines with the model's deltas. */
+  includePartialMessages?: boolean;
+}
+
+/** What the result line adds beyond the loop's result (structured output, a budget stop). */
+export interface ResultExtras {
+  structuredOutput?: unknown;
+  subtype?: string;
+  error?: string;
 }
 
 /** The reference agent calls the sub-agent tool `Task` in `init.tools`; so do we. */
@@ -26,7 +44,10 @@ function initToolName(name: string): string {
  * `user` event per tool_result, and a final `result`.
  */
 export class AgentOutput {
-  private readonly model: string;
+  private model: string;
+  /** Index of the next content block in the message being streamed (for `stream_event`). */
+  private blockIndex = 0;
+  private blockOpen = false;
 
   constructor(
     private readonly io: CliIO,
@@ -44,7 +65,7 @@ export class AgentOutput {
       cwd: this.info.cwd,
       session_id: this.info.sessionId,
       tools: this.info.tools.map(initToolName),
-      mcp_servers: [],
+      mcp_servers: this.info.mcpServers?.() ?? [],
       model: this.model,
       permissionMode: this.info.permissionMode,
       slash_commands: [],
@@ -52,22 +73,86 @@ export class AgentOutput {
       armature_version: "0.1.0",
       provider: this.info.provider,
       output_style: "default",
-      agents: [],
+      agents: this.info.agents ?? [],
       skills: [],
       plugins: [],
+      ...(this.info.ignoredFlags && this.info.ignoredFlags.length > 0 ? { armature_ignored_flags: this.info.ignoredFlags } : {}),
       uuid: randomUUID(),
     });
   }
 
-  event(event: AgentEvent): void {
+  /** The model of the next turns (`set_model`). */
+  setModel(model: string): void {
+    this.model = model;
+  }
+
+  /** The result line now (the SDK driver holds it back to add structured output). */
+  writeResult(result: AgentResult, extras: ResultExtras = {}): void {
+    this.result(result, extras);
+  }
+
+  event(event: AgentEvent, options: { holdResult?: boolean } = {}): void {
+    if (event.type === "tool_progress") this.subagent(event.toolUseId, event.data);
     if (this.format === "stream-json") this.streamJson(event);
     else if (event.type === "notice") this.io.stderr.write(`armature: ${event.text}\n`);
-    if (event.type === "result") this.result(event.result);
+    if (event.type === "result" && !options.holdResult) this.result(event.result);
+  }
+
+  /** `--include-partial-messages`: the reference's `stream_event` lines (Anthropic stream events). */
+  private partial(event: AgentEvent): void {
+    const wrap = (inner: Record<string, unknown>): void =>
+      this.line({ type: "stream_event", event: inner, parent_tool_use_id: null, session_id: this.info.sessionId, uuid: randomUUID() });
+    if (event.type === "text_delta" || event.type === "thinking_delta") {
+      if (!this.blockOpen) {
+        this.blockOpen = true;
+        wrap({ type: "content_block_start", index: this.blockIndex, content_block: event.type === "text_delta" ? { type: "text", text: "" } : { type: "thinking", thinking: "", signature: "" } });
+      }
+      wrap({ type: "content_block_delta", index: this.blockIndex, delta: event.type === "text_delta" ? { type: "text_delta", text: event.text } : { type: "thinking_delta", thinking: event.text } });
+    } else if (event.type === "assistant_block") {
+      if (this.blockOpen) wrap({ type: "content_block_stop", index: this.blockIndex });
+      this.blockOpen = false;
+      this.blockIndex++;
+    } else if (event.type === "assistant_message") {
+      wrap({ type: "message_delta", delta: { stop_reason: event.stopReason, stop_sequence: null }, usage: event.usage });
+      wrap({ type: "message_stop" });
+      this.blockIndex = 0;
+      this.blockOpen = false;
+    }
   }
 
   private readonly pendingResults: Array<Record<string, unknown>> = [];
 
+  /** Tokens of the sub-agents' requests, per model: the result's usage includes them. */
+  private readonly subagentUsage = new Map<string, Usage>();
+
+  /** A sub-agent's event, forwarded as progress of the parent's Agent call. */
+  private subagent(parentToolUseId: string, data: unknown): void {
+    const forwarded = subagentEvent(data);
+    if (!forwarded) return;
+    const { event, model } = forwarded;
+    if (event.type === "assistant_message") {
+      const total = this.subagentUsage.get(model) ?? emptyUsage();
+      addUsage(total, event.usage);
+      this.subagentUsage.set(model, total);
+    }
+    if (this.format !== "stream-json") return;
+    const common = { parent_tool_use_id: parentToolUseId, session_id: this.info.sessionId, uuid: randomUUID(), timestamp: new Date().toISOString() };
+    if (event.type === "assistant_message") {
+      for (const block of event.message.content) {
+        this.line({
+          type: "assistant",
+          message: { id: event.messageId, type: "message", role: "assistant", model, content: [block], stop_reason: null, stop_sequence: null, usage: event.usage, context_management: null },
+          ...common,
+          uuid: randomUUID(),
+        });
+      }
+    } else if (event.type === "tool_result") {
+      this.line({ type: "user", message: { role: "user", content: [event.result] }, ...common, tool_use_result: toolUseResult(event.toolName, event.result, event.outcome?.data) });
+    }
+  }
+
   private streamJson(event: AgentEvent): void {
+    if (this.info.includePartialMessages) this.partial(event);
     const common = { parent_tool_use_id: null, session_id: this.info.sessionId, uuid: randomUUID(), timestamp: new Date().toISOString() };
     if (event.type === "assistant_block") {
       this.line({
@@ -90,12 +175,11 @@ export class AgentOutput {
       // as in the reference's stream: every assistant block first, then the user events.
       for (const pending of this.pendingResults.splice(0)) this.line(pending);
     } else if (event.type === "tool_result") {
-      const text = typeof event.result.content === "string" ? event.result.content : event.result.content.map((b) => (b.type === "text" ? b.text : "[image]")).join("\n");
       this.pendingResults.push({
         type: "user",
         message: { role: "user", content: [event.result] },
         ...common,
-        tool_use_result: event.result.is_error ? `Error: ${text}` : text,
+        tool_use_result: toolUseResult(event.toolName, event.result, event.outcome?.data),
         tool_result_meta: [{ id: event.result.tool_use_id, permission_decision: permissionMeta(event) }],
       });
     } else if (event.type === "notice") {
@@ -103,35 +187,43 @@ export class AgentOutput {
     }
   }
 
-  private result(result: AgentResult): void {
+  private result(result: AgentResult, extras: ResultExtras = {}): void {
     if (this.format === "text") {
       if (result.is_error) this.io.stderr.write(`armature: ${result.error ?? result.subtype}\n`);
       if (result.text !== "") this.io.stdout.write(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
       return;
     }
+    // The reference's totals include the sub-agents' requests.
+    const usage = { ...result.usage };
+    const modelUsage: Record<string, Record<string, number>> = { [this.model]: modelUsageRow(result.usage, usageCostUsd(this.model, result.usage)) };
+    let cost = usageCostUsd(this.model, result.usage);
+    for (const [model, sub] of this.subagentUsage) {
+      addUsage(usage, sub);
+      const subCost = usageCostUsd(model, sub);
+      if (cost !== undefined) cost = subCost === undefined ? cost : cost + subCost;
+      const row = modelUsage[model];
+      modelUsage[model] = row ? addRows(row, modelUsageRow(sub, subCost)) : modelUsageRow(sub, subCost);
+    }
+    if (cost !== undefined) cost = Math.round(cost * 1e8) / 1e8;
+    const error = extras.error ?? result.error;
     this.line({
       type: "result",
-      subtype: result.subtype,
-      is_error: result.is_error,
+      subtype: extras.subtype ?? result.subtype,
+      is_error: result.is_error || extras.subtype !== undefined,
       result: result.text,
       stop_reason: result.stop_reason,
       terminal_reason: result.terminal_reason,
       num_turns: result.num_turns,
       duration_ms: result.duration_ms,
       duration_api_ms: result.duration_api_ms,
-      total_cost_usd: 0,
-      usage: result.usage,
-      modelUsage: {
-        [this.model]: {
-          inputTokens: result.usage.input_tokens,
-          outputTokens: result.usage.output_tokens,
-          cacheReadInputTokens: result.usage.cache_read_input_tokens,
-          cacheCreationInputTokens: result.usage.cache_creation_input_tokens,
-        },
-      },
+      total_cost_usd: cost ?? 0,
+      ...(cost === undefined ? { armature_cost_note: `no price known for model ${this.model}; total_cost_usd is 0` } : {}),
+      usage,
+      modelUsage,
       permission_denials: result.denials,
       api_error_status: result.api_error_status ?? null,
-      ...(result.error !== undefined ? { errors: [result.error] } : {}),
+      ...(error !== undefined ? { errors: [error] } : {}),
+      ...("structuredOutput" in extras ? { structured_output: extras.structuredOutput } : {}),
       session_id: this.info.sessionId,
       uuid: randomUUID(),
     });
@@ -140,6 +232,30 @@ export class AgentOutput {
   private line(value: unknown): void {
     this.io.stdout.write(`${JSON.stringify(value)}\n`);
   }
+}
+
+function modelUsageRow(usage: Usage, cost: number | undefined): Record<string, number> {
+  return {
+    inputTokens: usage.input_tokens,
+    outputTokens: usage.output_tokens,
+    cacheReadInputTokens: usage.cache_read_input_tokens,
+    cacheCreationInputTokens: usage.cache_creation_input_tokens,
+    costUSD: cost ?? 0,
+  };
+}
+
+function addRows(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = { ...a };
+  for (const [k, v] of Object.entries(b)) out[k] = (out[k] ?? 0) + v;
+  return out;
+}
+
+/** The Agent tool's progress: `{agentId, model, event}` with one of the sub-agent's loop events. */
+function subagentEvent(data: unknown): { event: AgentEvent; model: string } | undefined {
+  if (typeof data !== "object" || data === null) return undefined;
+  const d = data as { agentId?: unknown; model?: unknown; event?: { type?: unknown } };
+  if (typeof d.agentId !== "string" || typeof d.event?.type !== "string") return undefined;
+  return { event: d.event as AgentEvent, model: typeof d.model === "string" ? d.model : "" };
 }
 
 function permissionMeta(event: Extract<AgentEvent, { type: "tool_result" }>): Record<string, string> {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { mkdir } from "node:fs/promises";
-import { homedir } from "node:os";
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { providerSummarizer } from "../agent/summarizer.js";
@@ -16,10 +16,22 @@ import { builtinTools } from "../tools/index.js";
 import { anthropicWebSearch } from "../tools/web-search/index.js";
 import { connectCliMcp, MCP_CONFIG_HELP, MCP_CONFIG_OPTIONS } from "./mcp-config.js";
 import { runAgentOnce } from "./agent-run.js";
-import { OUTPUT_FORMATS, type OutputFormat } from "./agent-output.js";
+import { AgentOutput, OUTPUT_FORMATS, type OutputFormat } from "./agent-output.js";
 import { interactiveLoop } from "./agent-interactive.js";
 import { positiveInt, UsageError, type CliIO } from "./io.js";
 import { terminalApprover } from "./prompt.js";
+import { exitOnSignals } from "../session/signals.js";
+import type { AgentDefinition } from "../tools/agent/agent-types.js";
+import type { Approver } from "../permissions/types.js";
+import type { HookRunner } from "../hooks/types.js";
+import { PERMISSION_MODES, type PermissionMode, type Tool } from "../tool/types.js";
+import { ControlChannel, type ControlRequestEnvelope } from "./agent/control-channel.js";
+import { ignoredFlagsGiven, REFERENCE_FLAG_OPTIONS, REFUSED_FLAGS } from "./agent/reference-flags.js";
+import { sdkApprover } from "./agent/sdk-approver.js";
+import { sdkHookRunner, type SdkHookConfig } from "./agent/sdk-hooks.js";
+import { ControlMcpTransport } from "./agent/sdk-mcp-transport.js";
+import { runStreamSession } from "./agent/stream-session.js";
+import { structuredOutputTool, type StructuredOutputHolder } from "./agent/structured-output.js";
 import { loadExecSettings, SETTINGS_HELP, SETTINGS_OPTIONS, settingsHooks, settingsInputFrom, settingsWarnings } from "./settings.js";
 
 export const AGENT_HELP = `Usage: armature agent [-p] [PROMPT] [options]
@@ -40,6 +52,13 @@ Session:
   -p, --print            non-interactive: run the prompt (argument or stdin), print the result
   --output-format FMT    text | json | stream-json (default text)
   --verbose              accepted for compatibility (stream-json is always complete)
+  --input-format FMT     text | stream-json: user messages and the Agent SDK's control protocol on stdin
+                         (needs --output-format stream-json); see README "Use armature as the Claude
+                         Agent SDK's engine"
+  --include-partial-messages   stream_event lines with the model's deltas (stream-json)
+  --json-schema JSON     the answer as structured data fitting this schema (result.structured_output)
+  --max-budget-usd N     stop once the run's cost (README price table) passes N dollars
+  --session-id UUID      the id of a new conversation; --fork-session: resume into a new id
   --session-dir DIR      where conversations are saved (default <cwd>/.armature/sessions)
   --resume ID            continue the saved conversation ID
   -c, --continue         continue the most recent conversation
@@ -47,8 +66,13 @@ Permissions and settings:
 ${SETTINGS_HELP}${MCP_CONFIG_HELP}  --permission-mode MODE same as --mode
   --allowed-tools RULES, --allowedTools RULES        allow rules, comma or space separated (repeatable)
   --disallowed-tools RULES, --disallowedTools RULES  deny rules (a bare tool name hides the tool)
+  --dangerously-skip-permissions   same as --permission-mode bypassPermissions
+  --tools NAMES          only these built-in tools (comma separated; "" none, "default" all)
+  --permission-prompt-tool stdio   ask the SDK host (can_use_tool) when a call needs approval
   --max-concurrency N    concurrency-safe calls at once (default 10)
   -h, --help             this text
+The other flags the Agent SDK passes are accepted; those with no effect here are listed in the
+init event's armature_ignored_flags. With no subcommand, flags alone (armature --print …) mean agent.
 In -p mode a call that needs approval is denied; the result lists it in permission_denials.
 `;
 
@@ -73,49 +97,148 @@ export function splitToolRules(values: readonly string[] | undefined): string[] 
 
 /** `--thinking`: Anthropic's `thinking` request field. */
 function thinkingConfig(value: string | undefined, provider: string): Record<string, unknown> | undefined {
-  if (value === undefined) return undefined;
+  if (value === undefined || value === "disabled") return undefined;
   if (provider !== "anthropic") throw new UsageError("--thinking applies to --provider anthropic only");
   if (value === "adaptive") return { type: "adaptive" };
   const budget = positiveInt(value, "--thinking");
   return { type: "enabled", budget_tokens: budget };
 }
 
+const AGENT_OPTIONS = {
+  ...SETTINGS_OPTIONS,
+  ...MCP_CONFIG_OPTIONS,
+  print: { type: "boolean", short: "p" },
+  provider: { type: "string" },
+  model: { type: "string" },
+  "base-url": { type: "string" },
+  "max-turns": { type: "string" },
+  "max-tokens": { type: "string" },
+  "system-prompt": { type: "string" },
+  "append-system-prompt": { type: "string" },
+  "output-format": { type: "string" },
+  verbose: { type: "boolean" },
+  "session-dir": { type: "string" },
+  resume: { type: "string", short: "r" },
+  continue: { type: "boolean", short: "c" },
+  "permission-mode": { type: "string" },
+  "allowed-tools": { type: "string", multiple: true },
+  allowedTools: { type: "string", multiple: true },
+  "disallowed-tools": { type: "string", multiple: true },
+  disallowedTools: { type: "string", multiple: true },
+  "max-concurrency": { type: "string" },
+  thinking: { type: "string" },
+  ...REFERENCE_FLAG_OPTIONS,
+  help: { type: "boolean", short: "h" },
+} as const;
+
 export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      ...SETTINGS_OPTIONS,
-      ...MCP_CONFIG_OPTIONS,
-      print: { type: "boolean", short: "p" },
-      provider: { type: "string" },
-      model: { type: "string" },
-      "base-url": { type: "string" },
-      "max-turns": { type: "string" },
-      "max-tokens": { type: "string" },
-      "system-prompt": { type: "string" },
-      "append-system-prompt": { type: "string" },
-      "output-format": { type: "string" },
-      verbose: { type: "boolean" },
-      "session-dir": { type: "string" },
-      resume: { type: "string", short: "r" },
-      continue: { type: "boolean", short: "c" },
-      "permission-mode": { type: "string" },
-      "allowed-tools": { type: "string", multiple: true },
-      allowedTools: { type: "string", multiple: true },
-      "disallowed-tools": { type: "string", multiple: true },
-      disallowedTools: { type: "string", multiple: true },
-      "max-concurrency": { type: "string" },
-      thinking: { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
+  const { values, positionals } = parseAgentArgs(argv);
+  prefetchProviderSdk(values.provider ?? process.env.ARMATURE_PROVIDER);
   if (values.help) {
     io.stdout.write(AGENT_HELP);
     return 0;
   }
+  for (const [flag, why] of Object.entries(REFUSED_FLAGS)) {
+    if ((values as Record<string, unknown>)[flag] !== undefined) throw new UsageError(`--${flag} is not supported: ${why}`);
+  }
   const format = (values["output-format"] ?? "text") as OutputFormat;
+  const inputFormat = values["input-format"] ?? "text";
+  if (inputFormat !== "text" && inputFormat !== "stream-json") throw new UsageError(`--input-format must be text or stream-json; got ${JSON.stringify(inputFormat)}`);
+  const streamInput = inputFormat === "stream-json";
+  if (streamInput && format !== "stream-json") throw new UsageError("--input-format stream-json needs --output-format stream-json");
+  const promptTool = values["permission-prompt-tool"];
+  if (promptTool !== undefined && (promptTool !== "stdio" || !streamInput)) {
+    throw new UsageError(`--permission-prompt-tool: only "stdio" (with --input-format stream-json) is supported; got ${JSON.stringify(promptTool)}`);
+  }
+  if (values["fork-session"] && values.resume === undefined && !values.continue) throw new UsageError("--fork-session needs --resume or --continue");
+  const sessionIdFlag = values["session-id"];
+  if (sessionIdFlag !== undefined && !/^[\w.-]+$/.test(sessionIdFlag)) throw new UsageError(`--session-id: ${JSON.stringify(sessionIdFlag)} is not a session id`);
+  const maxBudgetUsd = values["max-budget-usd"] === undefined ? undefined : Number(values["max-budget-usd"]);
+  if (maxBudgetUsd !== undefined && !(maxBudgetUsd > 0)) throw new UsageError(`--max-budget-usd must be a positive number of dollars; got ${JSON.stringify(values["max-budget-usd"])}`);
+  let jsonSchema: Record<string, unknown> | undefined;
+  if (values["json-schema"] !== undefined) jsonSchema = parseJsonObject(values["json-schema"], "--json-schema");
+  if (values["dangerously-skip-permissions"] && values.mode === undefined && values["permission-mode"] === undefined) values["permission-mode"] = "bypassPermissions";
+  // `--settings '{…}'` (the reference takes a file or inline JSON): the JSON goes through a file.
+  let inlineSettingsDir: string | undefined;
+  if (values.settings !== undefined && values.settings.trim().startsWith("{")) {
+    parseJsonObject(values.settings, "--settings");
+    inlineSettingsDir = await mkdtemp(join(tmpdir(), "armature-settings-"));
+    const file = join(inlineSettingsDir, "settings.json");
+    await writeFile(file, values.settings);
+    values.settings = file;
+  }
+  try {
+    return await agentWithValues(values, positionals, io, { format, streamInput, jsonSchema, maxBudgetUsd, sessionIdFlag });
+  } finally {
+    if (inlineSettingsDir !== undefined) await rm(inlineSettingsDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Starts loading the model SDK now, so that its module graph is read while the settings, MCP
+ * servers and the system prompt (git) are being prepared, not after them at the first request.
+ * The provider's own lazy import then finds it in the module cache. A failure here is ignored:
+ * the provider reports it at its first request.
+ */
+function prefetchProviderSdk(provider: string | undefined): void {
+  const load = provider === undefined || provider === "anthropic" ? import("@anthropic-ai/sdk") : provider.startsWith("openai") ? import("openai") : undefined;
+  void load?.catch(() => undefined);
+}
+
+function parseJsonObject(text: string, flag: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${flag}: not valid JSON (${(err as Error).message})`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new UsageError(`${flag}: must be a JSON object`);
+  return parsed as Record<string, unknown>;
+}
+
+/** `--tools`: the built-in tools kept (undefined: all). */
+function toolFilter(values: readonly string[] | undefined): Set<string> | undefined {
+  if (values === undefined) return undefined;
+  const names = splitToolRules(values);
+  if (names.length === 1 && names[0] === "default") return undefined;
+  return new Set(names.map((n) => (n === "Task" ? "Agent" : n)));
+}
+
+/** `initialize.agents`: the host's sub-agent types, as armature's definitions. */
+function sdkAgents(value: unknown): AgentDefinition[] {
+  if (typeof value !== "object" || value === null) return [];
+  const out: AgentDefinition[] = [];
+  for (const [name, raw] of Object.entries(value as Record<string, Record<string, unknown>>)) {
+    if (typeof raw?.description !== "string" || typeof raw.prompt !== "string") continue;
+    const def: AgentDefinition = { name, description: raw.description, systemPrompt: raw.prompt, readOnly: false, source: "sdk" };
+    if (Array.isArray(raw.tools)) def.tools = raw.tools.filter((t): t is string => typeof t === "string");
+    if (typeof raw.model === "string" && raw.model !== "inherit") def.model = raw.model;
+    out.push(def);
+  }
+  return out;
+}
+
+interface AgentModeOptions {
+  format: OutputFormat;
+  streamInput: boolean;
+  jsonSchema: Record<string, unknown> | undefined;
+  maxBudgetUsd: number | undefined;
+  sessionIdFlag: string | undefined;
+}
+
+type AgentValues = ReturnType<typeof parseAgentArgs>["values"];
+
+function parseAgentArgs(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: AGENT_OPTIONS,
+  });
+}
+
+async function agentWithValues(values: AgentValues, positionals: string[], io: CliIO, mode: AgentModeOptions): Promise<number> {
+  const { format, streamInput } = mode;
   if (!OUTPUT_FORMATS.includes(format)) throw new UsageError(`--output-format must be one of ${OUTPUT_FORMATS.join(", ")}; got ${JSON.stringify(values["output-format"])}`);
   if (values.resume !== undefined && values.continue) throw new UsageError("--resume and --continue cannot be used together");
   const maxTurns = positiveInt(values["max-turns"], "--max-turns");
@@ -126,12 +249,24 @@ export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
   settingsInput.cli.deny = [...(settingsInput.cli.deny ?? []), ...splitToolRules([...(values["disallowed-tools"] ?? []), ...(values.disallowedTools ?? [])])];
   const cwd = settingsInput.cwd;
 
-  const interactive = !values.print && positionals.length === 0 && io.isTTY;
+  const interactive = !streamInput && !values.print && positionals.length === 0 && io.isTTY;
   let prompt: string | undefined;
-  if (!interactive) {
+  if (!interactive && !streamInput) {
     prompt = positionals.length > 0 ? positionals.join(" ") : (await io.readStdin()).trim();
     if (prompt === "") throw new UsageError("no prompt: give one as an argument (armature agent -p \"PROMPT\") or on stdin");
   }
+  // stream-json input: the SDK host's messages and control requests. Its `initialize` (hooks,
+  // in-process MCP servers, agents, system prompt, schema) is read before the session is built.
+  let channel: ControlChannel | undefined;
+  let pump: Promise<void> | undefined;
+  let init: ControlRequestEnvelope | undefined;
+  if (streamInput) {
+    if (positionals.length > 0) throw new UsageError("--input-format stream-json reads the prompt from stdin; a prompt argument is not allowed");
+    channel = new ControlChannel((line) => io.stdout.write(line), (text) => io.stderr.write(`armature: ${text}\n`));
+    pump = channel.pump(io.stdinLines ? io.stdinLines() : splitLines(io.readStdin()));
+    init = await channel.initialize();
+  }
+  const initRequest: Record<string, unknown> = init?.request ?? {};
 
   const settings = await loadExecSettings(settingsInput);
   let config: ProviderConfig;
@@ -140,12 +275,13 @@ export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
   } catch (err) {
     throw new UsageError(`--provider: ${(err as Error).message}`);
   }
-  const thinking = thinkingConfig(values.thinking, config.provider);
+  const maxThinking = values["max-thinking-tokens"];
+  const thinking = thinkingConfig(values.thinking ?? maxThinking, config.provider);
   const provider = createProvider(config.provider, { ...config, ...(thinking ? { extraBody: { thinking } } : {}) });
 
-  // Where the conversation lives: a new id, or the one resumed.
+  // Where the conversation lives: a new id, or the one resumed (--fork-session: copied to a new id).
   const sessionsDir = resolve(cwd, values["session-dir"] ?? join(".armature", "sessions"));
-  let sessionId: string = randomUUID();
+  let sessionId: string = mode.sessionIdFlag ?? randomUUID();
   let history: AgentMessage[] = [];
   const resumeId = values.continue ? await latestConversationId(sessionsDir) : values.resume;
   if (values.continue && resumeId === undefined) throw new UsageError(`--continue: no saved conversation in ${sessionsDir}`);
@@ -157,10 +293,12 @@ export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
       if (err instanceof TranscriptError) throw new UsageError(`--resume: ${err.message}`);
       throw err;
     }
-    sessionId = resumeId;
+    if (!values["fork-session"]) sessionId = resumeId;
   }
+  const forked = resumeId !== undefined && values["fork-session"] === true;
   try {
     await mkdir(join(sessionsDir, sessionId), { recursive: true });
+    if (forked) await copyFile(conversationFile(sessionsDir, resumeId), conversationFile(sessionsDir, sessionId));
   } catch (err) {
     throw new UsageError(`--session-dir: cannot use ${sessionsDir} as a folder: ${(err as Error).message}`);
   }
@@ -174,9 +312,14 @@ export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
     throw err;
   }
 
-  const ref: { session?: Session } = {};
-  const hooks = settingsHooks(settings, cwd, () => ref.session!.context, io);
-  // Sub-agent types: the user's own, and the project's once the project is trusted.
+  const ref: { session?: Session; abortRun?: (reason: string) => void } = {};
+  let hooks: HookRunner | undefined = settingsHooks(settings, cwd, () => ref.session!.context, io);
+  if (channel) {
+    const sdk = sdkHookRunner(initRequest.hooks as SdkHookConfig | undefined, channel, hooks);
+    for (const problem of sdk.problems) io.stderr.write(`armature: ${problem}\n`);
+    hooks = sdk.runner;
+  }
+  // Sub-agent types: the user's own, and the project's once the project is trusted; the SDK host's.
   const home = settingsInput.home ?? homedir();
   const claude = (values["settings-from"] ?? []).includes("claude");
   const agentDirs = [
@@ -186,15 +329,38 @@ export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
   ];
   const agentFiles = await loadAgentDefinitions(agentDirs);
   for (const problem of agentFiles.errors) io.stderr.write(`armature: agent file left out: ${problem}\n`);
-  const tools = builtinTools({
-    subagents: { agents: agentFiles.agents, ...(hooks ? { hooks } : {}) },
+  const agents = [...agentFiles.agents, ...sdkAgents(initRequest.agents)];
+  let tools: Tool[] = builtinTools({
+    subagents: { agents, ...(hooks ? { hooks } : {}) },
     // WebFetch answers its prompt with the run's model; WebSearch is the Anthropic server tool.
     webFetch: { summarize: providerSummarizer(provider, config.model) },
     ...(config.provider === "anthropic"
       ? { webSearch: anthropicWebSearch({ model: config.model, ...(config.apiKey !== undefined ? { apiKey: config.apiKey } : {}), ...(config.baseURL !== undefined ? { baseURL: config.baseURL } : {}) }) }
       : {}),
   });
+  const keep = toolFilter(values.tools);
+  if (keep) tools = tools.filter((t) => keep.has(t.name));
+  const jsonSchema = mode.jsonSchema ?? (typeof initRequest.jsonSchema === "object" && initRequest.jsonSchema !== null ? (initRequest.jsonSchema as Record<string, unknown>) : undefined);
+  const structured: StructuredOutputHolder | undefined = jsonSchema ? { given: false } : undefined;
+  if (jsonSchema && structured) tools = [...tools, structuredOutputTool(jsonSchema, structured)];
   for (const warning of settingsWarnings(settings, tools)) io.stderr.write(`armature: ${warning}\n`);
+
+  // MCP: the configured servers, and the SDK host's in-process ones (reached over the channel).
+  const sdkServers = Array.isArray(initRequest.sdkMcpServers) ? initRequest.sdkMcpServers.filter((n): n is string => typeof n === "string") : [];
+  // The host answers `initialize` before any mcp_message: it waits for this reply first.
+  if (channel && init) channel.respond(init, initializeResponse(agents, hooks !== undefined));
+  const toolSource = await connectCliMcp(values, settings, cwd, io, channel ? { servers: sdkServers, transport: (name: string) => new ControlMcpTransport(channel, name) } : undefined);
+
+  let approver: Approver | undefined = interactive ? terminalApprover(io) : undefined;
+  if (channel && values["permission-prompt-tool"] === "stdio") {
+    approver = sdkApprover(channel, {
+      setMode: (m) => {
+        const s = ref.session;
+        if (s && (PERMISSION_MODES as readonly string[]).includes(m)) s.context.permissionContext = { ...s.context.permissionContext, mode: m as PermissionMode };
+      },
+      interrupt: (reason) => ref.abortRun?.(reason),
+    });
+  }
   const session = createSession({
     sessionId,
     sessionDir: join(sessionsDir, sessionId),
@@ -207,15 +373,19 @@ export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
     env: settings.env,
     maxConcurrency,
     model: config.model,
-    // -p: a call that needs approval is denied (no approver); interactive: asked on the terminal.
-    canUseTool: interactive ? terminalApprover(io) : undefined,
-    toolSource: await connectCliMcp(values, settings, cwd, io),
+    // -p: a call that needs approval is denied (no approver); interactive: asked on the terminal;
+    // the SDK's stream-json: asked of the host (can_use_tool).
+    canUseTool: approver,
+    toolSource,
     ...(resumeId !== undefined && stateDir.snapshot ? { restore: stateDir.snapshot } : {}),
   });
   ref.session = session;
   const visible = session.context.options.tools.filter((t) => !isDeniedOutright(t, session.context.permissionContext)).map((t) => t.name);
-  let system = values["system-prompt"] ?? (await buildSystemPrompt({ cwd, toolNames: visible }));
-  if (values["append-system-prompt"] !== undefined) system = `${system}\n\n${values["append-system-prompt"]}`;
+  const initPrompt = Array.isArray(initRequest.systemPrompt) ? initRequest.systemPrompt.filter((p): p is string => typeof p === "string").join("\n\n") : undefined;
+  let system = values["system-prompt"] ?? initPrompt ?? (await buildSystemPrompt({ cwd, toolNames: visible }));
+  for (const extra of [values["append-system-prompt"], typeof initRequest.appendSystemPrompt === "string" ? initRequest.appendSystemPrompt : undefined]) {
+    if (extra !== undefined && extra !== "") system = `${system}\n\n${extra}`;
+  }
 
   const run = {
     session,
@@ -229,11 +399,25 @@ export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
     messages: history,
   };
   const apiKeySource = config.apiKey !== undefined ? `${config.provider === "anthropic" ? "ANTHROPIC" : "OPENAI"}_API_KEY` : "none";
-  const info = { cwd, sessionId, model: config.model, tools: visible, permissionMode: settings.mode, apiKeySource, provider: config.provider };
-  try {
-    if (interactive) return await interactiveLoop(run, io, info);
-    return await runAgentOnce({ ...run, prompt: prompt! }, io, format, info);
-  } finally {
+  const info = {
+    cwd,
+    sessionId,
+    model: config.model,
+    tools: visible,
+    permissionMode: settings.mode,
+    apiKeySource,
+    provider: config.provider,
+    mcpServers: () => (toolSource?.servers() ?? []).map((s) => ({ name: s.name, status: s.status })),
+    agents: ["general-purpose", "Explore", ...agents.map((a) => a.name)],
+    ignoredFlags: ignoredFlagsGiven(values as Record<string, unknown>),
+    includePartialMessages: values["include-partial-messages"] === true,
+  };
+  // SIGTERM / SIGINT / SIGHUP: every process the session started is stopped and the state saved,
+  // then exit 128 + the signal's number (as exec does).
+  let finished = false;
+  const finish = async (): Promise<void> => {
+    if (finished) return;
+    finished = true;
     await session.close();
     try {
       await stateDir.save(session.snapshot());
@@ -242,5 +426,61 @@ export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
     } finally {
       stateDir.release();
     }
+  };
+  let stopping = false;
+  const removeSignalHandlers = io.handleSignals
+    ? exitOnSignals(async () => {
+        stopping = true;
+        await finish();
+      })
+    : undefined;
+  try {
+    if (interactive) return await interactiveLoop(run, io, info);
+    if (channel) {
+      const output = new AgentOutput(io, format, info);
+      const code = await runStreamSession({
+        run,
+        channel,
+        output,
+        mcp: toolSource,
+        structured,
+        maxBudgetUsd: mode.maxBudgetUsd,
+        defaultModel: config.model,
+        warn: (text) => io.stderr.write(`armature: ${text}\n`),
+        onRunStart: (abort) => {
+          ref.abortRun = abort;
+        },
+      });
+      await pump;
+      return code;
+    }
+    return await runAgentOnce({ ...run, prompt: prompt! }, io, format, info, { structured, maxBudgetUsd: mode.maxBudgetUsd });
+  } finally {
+    if (!stopping) {
+      await finish();
+      removeSignalHandlers?.();
+    }
   }
+}
+
+/** The reply to the host's `initialize` (the SDK's SDKControlInitializeResponse). */
+function initializeResponse(agents: readonly AgentDefinition[], hooks: boolean): Record<string, unknown> {
+  return {
+    commands: [],
+    agents: [
+      { name: "general-purpose", description: "A sub-agent with every tool, for multi-step tasks." },
+      { name: "Explore", description: "A read-only sub-agent for searching the codebase." },
+      ...agents.map((a) => ({ name: a.name, description: a.description, ...(a.model !== undefined ? { model: a.model } : {}) })),
+    ],
+    output_style: "default",
+    available_output_styles: ["default"],
+    models: [],
+    account: {},
+    ...(hooks ? { hooks_applied: true } : {}),
+    hook_on_failure_supported: true,
+  };
+}
+
+async function* splitLines(text: Promise<string>): AsyncGenerator<string> {
+  for (const line of (await text).split("\n")) yield line;
 }

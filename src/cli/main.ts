@@ -32,7 +32,8 @@ Options:
   --version     print the version
   -h, --help    this text
 
-Run 'armature <command> --help' for a command's options.
+Run 'armature <command> --help' for a command's options. Flags with no command (armature -p …,
+as the Claude Agent SDK starts its engine) mean 'armature agent'; so does the armature-agent bin.
 `;
 
 export function processIO(): CliIO {
@@ -60,6 +61,9 @@ export function processIO(): CliIO {
 
 /** Runs the CLI; resolves to the exit code. Bad arguments give 2 and a message naming the flag. */
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
+  // Flags alone mean `agent`: the Agent SDK (pathToClaudeCodeExecutable) starts its engine with
+  // the reference CLI's flags and no subcommand.
+  if (isFlagsOnly(argv)) argv = ["agent", ...argv];
   const [command, ...rest] = argv;
   const load = command !== undefined && Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   const cmd = load ? await load() : undefined;
@@ -88,6 +92,12 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     }
     throw err;
   }
+}
+
+/** A first argument that is a flag other than the top-level ones (help, version). */
+export function isFlagsOnly(argv: readonly string[]): boolean {
+  const first = argv[0];
+  return first !== undefined && first.startsWith("-") && !["-h", "--help", "-v", "--version"].includes(first);
 }
 
 /** The package's version, from its package.json (two folders up from dist/cli or src/cli). */

@@ -9,7 +9,8 @@ import {
   type McpServerEntry,
 } from "../mcp/config.js";
 import { readJsonFile } from "../mcp/config.js";
-import type { McpManager } from "../mcp/manager.js";
+import { normalizeMcpName } from "../mcp/names.js";
+import type { ConnectMcpOptions, McpManager } from "../mcp/manager.js";
 import type { McpScope } from "../mcp/config.js";
 import type { ExecSettings } from "./settings.js";
 import { UsageError, type CliIO } from "./io.js";
@@ -85,17 +86,28 @@ export async function mcpServerEntries(values: McpFlagValues, settings: ExecSett
  * Connects the configured servers (loading the MCP SDK only when there is one); failures and
  * lost servers are reported on stderr and the run goes on without them.
  */
-export async function connectCliMcp(values: McpFlagValues, settings: ExecSettings, cwd: string, io: CliIO): Promise<McpManager | undefined> {
+export async function connectCliMcp(
+  values: McpFlagValues,
+  settings: ExecSettings,
+  cwd: string,
+  io: CliIO,
+  sdk?: { servers: readonly string[]; transport: NonNullable<ConnectMcpOptions["sdkTransport"]> },
+): Promise<McpManager | undefined> {
   // Workspace trust: a project's own servers start only once the user trusts the project
   // (`armature trust`, or --trust-project for one run) and approves them.
   const trusted = settings.loaded.trust.trusted;
   const { entries, warnings } = await mcpServerEntries(values, settings, cwd, trusted);
   for (const w of warnings) io.stderr.write(`armature: ${w}\n`);
+  // The SDK host's in-process servers come first: the host named them for this run.
+  for (const name of [...(sdk?.servers ?? [])].reverse()) {
+    entries.unshift({ name, normalizedName: normalizeMcpName(name), config: { type: "sdk" }, scope: "dynamic", source: "the SDK host (initialize.sdkMcpServers)" });
+  }
   if (entries.length === 0) return undefined;
   const { connectMcpServers } = await import("../mcp/manager.js");
   return connectMcpServers(entries, {
     cwd,
     env: settings.env,
+    ...(sdk ? { sdkTransport: sdk.transport } : {}),
     onEvent: (event) => {
       if (event.type === "failed") io.stderr.write(`armature: MCP server ${event.server} failed to start: ${event.error}\n`);
       if (event.type === "lost") io.stderr.write(`armature: MCP server ${event.server} stopped: ${event.error}\n`);

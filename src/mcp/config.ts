@@ -6,7 +6,9 @@ import { normalizeMcpName } from "./names.js";
 export type McpServerConfig =
   | { type: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }
   | { type: "http"; url: string; headers: Record<string, string> }
-  | { type: "sse"; url: string; headers: Record<string, string> };
+  | { type: "sse"; url: string; headers: Record<string, string> }
+  /** A server living in the host process (the Agent SDK's `createSdkMcpServer`), reached through `ConnectMcpOptions.sdkTransport`. */
+  | { type: "sdk" };
 
 /** Where a server's configuration came from: the reference's scopes. */
 export type McpScope = "project" | "local" | "user" | "managed" | "dynamic";

@@ -21,6 +21,8 @@ export interface ConnectionOptions {
   onToolsChanged: () => void;
   /** Called when the connection is lost for good. */
   onLost: (reason: string) => void;
+  /** The transport of a `{type: "sdk"}` server (a server in the host process). */
+  sdkTransport?: (serverName: string) => Transport;
 }
 
 export type ConnectionStatus = "pending" | "connected" | "failed" | "closed";
@@ -55,6 +57,10 @@ export class McpConnection implements McpToolCaller {
 
   private makeTransport(): Transport {
     const config = this.entry.config;
+    if (config.type === "sdk") {
+      if (!this.options.sdkTransport) throw new Error(`MCP server ${this.entry.name}: an in-process (sdk) server needs a host to reach it`);
+      return this.options.sdkTransport(this.entry.name);
+    }
     if (config.type === "stdio") {
       return new ProcessGroupStdioTransport({
         command: config.command,

@@ -2,6 +2,7 @@ import type { DynamicToolSource } from "../session/session.js";
 import type { Tool } from "../tool/types.js";
 import type { McpScope, McpServerEntry } from "./config.js";
 import { McpConnection } from "./connection.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 
 /** Default start-up timeout per server (ms); env `MCP_TIMEOUT` overrides. */
 export const DEFAULT_MCP_STARTUP_TIMEOUT_MS = 30_000;
@@ -36,6 +37,8 @@ export interface ConnectMcpOptions {
   /** Per-call timeout (default: env MCP_TOOL_TIMEOUT, else 600 s). */
   toolTimeoutMs?: number;
   onEvent?: (event: McpEvent) => void;
+  /** The transport of each `{type: "sdk"}` server (servers in the host process, e.g. the Agent SDK's). */
+  sdkTransport?: (serverName: string) => Transport;
 }
 
 /** The connected servers: a tool source for `createSession({ toolSource })`. */
@@ -83,6 +86,7 @@ export async function connectMcpServers(entries: readonly McpServerEntry[], opti
       env: baseEnv,
       cwd: options.cwd,
       toolTimeoutMs,
+      ...(options.sdkTransport ? { sdkTransport: options.sdkTransport } : {}),
       onToolsChanged: () => {
         emit({ type: "tools_changed", server: entry.name, tools: connection.tools.length });
         changed();

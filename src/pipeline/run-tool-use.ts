@@ -65,6 +65,8 @@ export interface ToolCallOutcome {
   input?: Record<string, unknown>;
   /** Messages for the user (hooks' systemMessage, non-blocking hook errors). */
   notices: string[];
+  /** The tool's own output of a call that ran (before it became a tool_result): a host's structured view. */
+  data?: unknown;
 }
 
 export class ToolAbandonedError extends Error {
@@ -321,6 +323,7 @@ async function runStages(
       input,
       permission: decision,
       notices,
+      data: result.data,
     };
     if (result.contextModifier) outcome.contextModifier = result.contextModifier;
     if (preventContinuation !== undefined) outcome.preventContinuation = preventContinuation;

@@ -205,7 +205,9 @@ async function runChild(args: {
         result = next.value;
         break;
       }
-      if (next.value.type === "tool_progress" || next.value.type === "tool_result") args.onEvent({ agentId: child.agent.agentId, event: next.value });
+      // The parent's host sees the sub-agent's work (its replies carry their usage, for the parent's totals).
+      const kind = next.value.type;
+      if (kind === "tool_progress" || kind === "tool_result" || kind === "assistant_message") args.onEvent({ agentId: child.agent.agentId, model: args.model, event: next.value });
     }
     // SubagentStop: a hook that blocks (exit 2) sends the sub-agent back to work with its reason.
     const stop = await runHooks(hooks, "SubagentStop", { ...common, stop_hook_active: stopHookActive, agent_transcript_path: args.outputFile, last_assistant_message: result.text }, child.abortController.signal);

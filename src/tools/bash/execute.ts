@@ -133,6 +133,7 @@ export async function executeBash(
   if (outcome === undefined) {
     // The timeout moved it to the background: the output so far now, a notification when it ends.
     const task = registerBackground(taskRegistry(context), id, input, facts, running, outputPath);
+    task.awaitedByRun = true;
     const soFar = await readOutputRange(outputPath, 0, limits.maxOutputChars);
     const data: BashOutput = {
       ...emptyOutput(timeoutMs, start.cwd, sandbox !== undefined),

@@ -27,6 +27,11 @@ export interface BackgroundTask {
   endReported: boolean;
   /** What the model is told when it has ended (a background agent's report), instead of the one-line note. */
   notification?: string;
+  /**
+   * The model was told it will hear when this ends (a command moved to the background at its
+   * timeout): an agent run waits for it before it finishes, and gives the model a turn for it.
+   */
+  awaitedByRun?: boolean;
   /** The agent that started it (undefined: the main agent); its notification goes to that agent only. */
   ownerAgentId?: string;
   /** Resolves when the task has ended. */

@@ -1,0 +1,21 @@
+#!/usr/bin/env node
+// `armature agent` under its own name, for hosts that start an engine by path with the reference
+// CLI's flags: the Claude Agent SDK's `pathToClaudeCodeExecutable` (a .js path runs with node).
+import { main } from "../dist/bundle/cli.js";
+
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (err) => {
+    if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+}
+
+main(["agent", ...process.argv.slice(2)]).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err) => {
+    process.stderr.write(`armature: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

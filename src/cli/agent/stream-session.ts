@@ -1,0 +1,173 @@
+import { runHooks } from "../../hooks/runner.js";
+import { hookCommonInput } from "../../pipeline/run-tool-use.js";
+import { runAgent } from "../../agent/run-agent.js";
+import type { AgentResult, RunAgentOptions } from "../../agent/types.js";
+import type { AgentMessage, UserContentBlock } from "../../providers/model.js";
+import { PERMISSION_MODES, type PermissionMode } from "../../tool/types.js";
+import type { McpManager } from "../../mcp/manager.js";
+import type { AgentOutput } from "../agent-output.js";
+import { usageCostUsd } from "./prices.js";
+import type { ControlChannel, ControlRequestEnvelope, StdinMessage } from "./control-channel.js";
+import { STRUCTURED_OUTPUT_TOOL, type StructuredOutputHolder } from "./structured-output.js";
+
+/** Control requests of the SDK's protocol armature answers; the rest get an error response naming them. */
+export const HANDLED_CONTROL_REQUESTS = ["initialize", "interrupt", "set_permission_mode", "set_model", "mcp_status", "set_max_thinking_tokens", "get_session_cost"] as const;
+
+/** Reminders sent when a run with a JSON schema ends without handing in a value. */
+const STRUCTURED_OUTPUT_RETRIES = 2;
+
+export interface StreamSessionOptions {
+  run: Omit<RunAgentOptions, "prompt" | "signal">;
+  channel: ControlChannel;
+  output: AgentOutput;
+  mcp?: McpManager | undefined;
+  structured?: StructuredOutputHolder | undefined;
+  /** `--max-budget-usd`: the run stops once the cost so far passes it. */
+  maxBudgetUsd?: number | undefined;
+  /** The default model (`set_model` with no model, or `default`). */
+  defaultModel: string;
+  warn(text: string): void;
+  /** Told each run's abort (a `can_use_tool` deny with `interrupt: true` stops the run). */
+  onRunStart?(abort: (reason: string) => void): void;
+}
+
+/**
+ * `--input-format stream-json`: user messages arrive on stdin (several, while earlier ones
+ * run: they wait their turn), control requests are answered as they come, and each user
+ * message runs the loop to a `result` line on the same conversation. Ends when the input ends
+ * and nothing is left to run. Resolves to the exit code (0: the protocol ran; a failed turn
+ * is a result with `is_error`, which the host reads).
+ */
+export async function runStreamSession(options: StreamSessionOptions): Promise<number> {
+  const { run, channel, output } = options;
+  const session = run.session;
+  let history: AgentMessage[] = [...(run.messages ?? [])];
+  let model = run.model;
+  let current: AbortController | undefined;
+  const spent = emptyTotals();
+  let first = true;
+
+  channel.setHandler(async (request) => {
+    switch (request.subtype) {
+      case "interrupt":
+        current?.abort(new Error("interrupted by the SDK host"));
+        return { still_queued: [] };
+      case "set_permission_mode": {
+        const mode = request.mode;
+        if (typeof mode !== "string" || !PERMISSION_MODES.includes(mode as PermissionMode)) throw new Error(`set_permission_mode: ${JSON.stringify(mode)} is not one of ${PERMISSION_MODES.join(", ")}`);
+        setMode(mode as PermissionMode);
+        return { mode };
+      }
+      case "set_model": {
+        const next = typeof request.model === "string" && request.model !== "default" ? request.model : options.defaultModel;
+        model = next;
+        output.setModel(next);
+        return {};
+      }
+      case "set_max_thinking_tokens":
+        return {};
+      case "mcp_status":
+        return { mcpServers: mcpStatus(options.mcp) };
+      case "get_session_cost":
+        return { total_cost_usd: spent.cost, usage: spent.usage };
+      case "initialize":
+        throw new Error("initialize: the session is already initialized");
+      default:
+        throw new Error(`armature does not implement the control request ${JSON.stringify(request.subtype)}`);
+    }
+  });
+
+  function setMode(mode: PermissionMode): void {
+    session.context.permissionContext = { ...session.context.permissionContext, mode };
+  }
+
+  for (;;) {
+    const message = await channel.next();
+    if (message === undefined) break;
+    const prompt = promptOf(message);
+    if (prompt === undefined) {
+      options.warn(`stdin: a message of type ${JSON.stringify(message.type)} is not a user message; skipped`);
+      continue;
+    }
+    if (first) output.init();
+    current = new AbortController();
+    const controller = current;
+    options.onRunStart?.((reason) => controller.abort(new Error(reason)));
+    let result: AgentResult | undefined;
+    let prompts: Array<string | UserContentBlock[]> = [prompt];
+    let reminders = 0;
+    let budgetStop = false;
+    while (prompts.length > 0) {
+      const next = prompts.shift()!;
+      const runCost = emptyTotals();
+      for await (const event of runAgent({ ...run, model, messages: history, prompt: next, signal: controller.signal, sessionStart: first ? undefined : "none", sessionEnd: false })) {
+        if (event.type === "assistant_message" && options.maxBudgetUsd !== undefined) {
+          addTotals(runCost, model, event.usage);
+          if (spent.cost + runCost.cost > options.maxBudgetUsd) {
+            budgetStop = true;
+            controller.abort(new Error("budget"));
+          }
+        }
+        if (event.type === "result") result = event.result;
+        output.event(event, { holdResult: true });
+      }
+      first = false;
+      if (!result) break;
+      history = result.messages;
+      const more = options.structured && !options.structured.given && !result.is_error && !budgetStop && reminders < STRUCTURED_OUTPUT_RETRIES;
+      if (more) {
+        reminders++;
+        prompts = [`Hand in the answer now: call the ${STRUCTURED_OUTPUT_TOOL} tool with an input that fits its schema.`];
+      }
+    }
+    current = undefined;
+    if (!result) continue;
+    addTotals(spent, model, result.usage);
+    const extras: Parameters<AgentOutput["writeResult"]>[1] = {};
+    if (budgetStop) Object.assign(extras, { subtype: "error_max_budget_usd", error: `stopped: the cost passed --max-budget-usd ${options.maxBudgetUsd}` });
+    else if (options.structured) {
+      if (options.structured.given) extras.structuredOutput = options.structured.value;
+      else if (!result.is_error) Object.assign(extras, { subtype: "error_max_structured_output_retries", error: `the model did not call ${STRUCTURED_OUTPUT_TOOL} with a valid value` });
+      options.structured.given = false;
+      delete options.structured.value;
+    }
+    output.writeResult(result, extras);
+    // A one-shot host (a string prompt) ends the input after this result; a streaming one sends more.
+  }
+  await runHooks(run.hooks, "SessionEnd", { ...hookCommonInput(session.context), reason: "prompt_input_exit" });
+  return 0;
+}
+
+function emptyTotals(): { cost: number; usage: { input_tokens: number; output_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number } } {
+  return { cost: 0, usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } };
+}
+
+function addTotals(totals: ReturnType<typeof emptyTotals>, model: string, usage: ReturnType<typeof emptyTotals>["usage"]): void {
+  totals.cost += usageCostUsd(model, usage) ?? 0;
+  totals.usage.input_tokens += usage.input_tokens;
+  totals.usage.output_tokens += usage.output_tokens;
+  totals.usage.cache_creation_input_tokens += usage.cache_creation_input_tokens;
+  totals.usage.cache_read_input_tokens += usage.cache_read_input_tokens;
+}
+
+/** The SDK's `mcp_status` rows. */
+export function mcpStatus(mcp: McpManager | undefined): Array<Record<string, unknown>> {
+  return (mcp?.servers() ?? []).map((s) => ({ name: s.name, status: s.status === "closed" ? "failed" : s.status, ...(s.error !== undefined ? { error: s.error } : {}), scope: s.scope }));
+}
+
+/** A stdin `user` message's content as a prompt (text and images; other blocks are left out). */
+export function promptOf(message: StdinMessage): string | UserContentBlock[] | undefined {
+  if (message.type !== "user") return undefined;
+  const inner = message.message as { content?: unknown } | undefined;
+  const content = inner?.content;
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return undefined;
+  const blocks: UserContentBlock[] = [];
+  for (const b of content as Array<Record<string, unknown>>) {
+    if (b?.type === "text" && typeof b.text === "string") blocks.push({ type: "text", text: b.text });
+    else if (b?.type === "image") blocks.push(b as unknown as UserContentBlock);
+  }
+  return blocks.length > 0 ? blocks : undefined;
+}
+
+export type { ControlRequestEnvelope };
