@@ -36,6 +36,7 @@ import type {
 } from "../tool/types.js";
 import { applySnapshot, takeSnapshot, type SessionSnapshot } from "./snapshot.js";
 import { TranscriptWriter } from "./transcript.js";
+import { DEFAULT_SANDBOX_SETTINGS, sandboxInfo, sandboxStatus, type SandboxInfo, type SandboxSettings } from "../sandbox/index.js";
 
 export interface SessionOptions {
   cwd: string;
@@ -65,6 +66,11 @@ export interface SessionOptions {
   additionalDirectories?: readonly string[];
   /** At most this many concurrency-safe calls at once (default: env ARMATURE_MAX_TOOL_CONCURRENCY, else 10). */
   maxConcurrency?: number;
+  /**
+   * The OS sandbox's settings (the merged `sandbox` key; see `loadSettings`). Default: on with
+   * the built-in settings wherever it can run; ARMATURE_SANDBOX=0|1 overrides. `false`: none.
+   */
+  sandbox?: SandboxSettings | false;
   /** Asked when a call needs approval; without it such calls are denied with the reason. */
   canUseTool?: Approver;
   /** Decides for a human in `auto` mode (only calls the resolver marks classifiable reach it). */
@@ -153,11 +159,17 @@ export interface Session {
   deferredToolNames(): string[];
   /** tool_result blocks as OpenAI tool messages. */
   toOpenAIToolMessages(results: readonly ToolResultBlock[]): OpenAIToolMessage[];
+  /** What the host may tell its user once: the OS sandbox's state (a `system` event in stream-json). */
+  info(): SessionInfo;
   /**
    * Aborts running calls and waits for them to end (every process they started is stopped),
    * ends background work, removes temp state. Safe to call twice.
    */
   close(): Promise<void>;
+}
+
+export interface SessionInfo {
+  sandbox: SandboxInfo;
 }
 
 export function createSession(options: SessionOptions): Session {
@@ -193,6 +205,10 @@ export function createSession(options: SessionOptions): Session {
   rootContext.options.tools = current.tools;
   rootContext.options.deferredTools = current.deferred;
   if (options.restore) applySnapshot(rootContext, options.restore);
+  // Probed once per process (cached); every shell call's decision names its boundary from it.
+  const sandbox = sandboxStatus(options.sandbox === false ? { ...DEFAULT_SANDBOX_SETTINGS, enabled: false } : options.sandbox, process.env);
+  const effectiveSandbox = options.sandbox === false ? { ...sandbox, enabled: false, available: false } : sandbox;
+  rootContext.permissionContext = { ...rootContext.permissionContext, sandbox: effectiveSandbox };
   const outputs = backgroundOutputRule(rootContext.session.dir);
   if (outputs) rootContext.permissionContext = { ...rootContext.permissionContext, rules: [...rootContext.permissionContext.rules, outputs] };
   const rootController = rootContext.abortController;
@@ -307,6 +323,9 @@ export function createSession(options: SessionOptions): Session {
       }
     },
 
+    info() {
+      return { sandbox: sandboxInfo(effectiveSandbox) };
+    },
     snapshot() {
       return takeSnapshot(context, permissions.engine?.sessionRules ?? []);
     },
