@@ -38,7 +38,10 @@ export function bwrapArgs(plan: BwrapPlan, argv: readonly string[]): string[] {
   }
   // Its own PID namespace whose init dies with armature: nothing the command starts, however it
   // detaches (setsid, double forks, nohup), outlives the call or a kill -9 of armature.
-  args.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--new-session", "--cap-drop", "ALL");
+  // No --new-session: commands never get a terminal (detached, stdin /dev/null), and staying in
+  // the caller's process group lets one kill(-pgid) reach bwrap's inner init too, which matters
+  // when bwrap is killed before its init has armed its parent-death signal.
+  args.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--cap-drop", "ALL");
   if (!plan.network) args.push("--unshare-net");
   args.push("--chdir", plan.cwd, "--", ...argv);
   return args;
