@@ -31,7 +31,7 @@ const HAS_PROC = (() => {
  * Live processes whose environment holds `ARMATURE_CALL_MARK=<prefix>…` (only this user's are
  * readable, which are the only ones a call can start). Empty where there is no /proc.
  */
-export function processesMarked(prefix: string): number[] {
+export function processesMarked(prefix: string, existedBefore?: ReadonlySet<number>): number[] {
   if (!HAS_PROC) return [];
   const needle = Buffer.from(`\0${CALL_MARK_VARIABLE}=${prefix}`);
   const first = Buffer.from(`${CALL_MARK_VARIABLE}=${prefix}`);
@@ -40,7 +40,7 @@ export function processesMarked(prefix: string): number[] {
     const c = name.charCodeAt(0);
     if (c < 48 || c > 57) continue;
     const pid = Number(name);
-    if (pid === process.pid) continue;
+    if (pid === process.pid || existedBefore?.has(pid)) continue;
     let environ: Buffer;
     try {
       environ = readFileSync(`/proc/${name}/environ`);
@@ -51,6 +51,28 @@ export function processesMarked(prefix: string): number[] {
     if (environ.indexOf(needle) >= 0 || environ.subarray(0, first.length).equals(first)) out.push(pid);
   }
   return out;
+}
+
+/**
+ * The processes that exist now. A call's processes are all started after it, so the scan at its
+ * end reads the environment only of processes this set does not hold: a few, not the machine's
+ * hundreds. (A pid reused within one call — a wrap of pid_max meanwhile — would be missed by that
+ * scan; the watchdog's scan at exit reads them all.)
+ */
+export function pidsNow(): Set<number> {
+  const out = new Set<number>();
+  if (!HAS_PROC) return out;
+  for (const name of readdirSync("/proc")) {
+    const c = name.charCodeAt(0);
+    if (c >= 48 && c <= 57) out.add(Number(name));
+  }
+  return out;
+}
+
+/** A call's mark with the processes that existed before it started. */
+export interface CallScope {
+  mark: string;
+  before: ReadonlySet<number>;
 }
 
 /**

@@ -3,7 +3,7 @@
 // setsid), waits a grace period, then SIGKILLs whatever is left. Outside the sandbox, processes
 // that left both (setsid -f, double forks) are found by the call's mark in their environment.
 import { readdirSync, readFileSync } from "node:fs";
-import { processesMarked } from "../../sandbox/call-mark.js";
+import { processesMarked, type CallScope } from "../../sandbox/call-mark.js";
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -45,7 +45,7 @@ function allProcs(): ProcInfo[] {
 }
 
 /** Live (non-zombie) processes in the group, live descendants of `root` wherever they are, and what carries `mark`. */
-function members(pgid: number, root: number, mark?: string): number[] {
+function members(pgid: number, root: number, mark?: CallScope): number[] {
   if (!HAS_PROC) {
     try {
       process.kill(-pgid, 0);
@@ -72,7 +72,7 @@ function members(pgid: number, root: number, mark?: string): number[] {
       }
     }
   }
-  const marked = new Set(mark === undefined ? [] : processesMarked(mark));
+  const marked = new Set(mark === undefined ? [] : processesMarked(mark.mark, mark.before));
   const live = new Set<number>();
   for (const p of procs) {
     if (p.zombie) continue;
@@ -86,7 +86,7 @@ function members(pgid: number, root: number, mark?: string): number[] {
  * were re-parented then, so the group is what is left to find). The common case, an empty
  * group, costs one system call; /proc is read only to tell live members from unreaped zombies.
  */
-export async function groupAlive(pgid: number, mark?: string): Promise<boolean> {
+export async function groupAlive(pgid: number, mark?: CallScope): Promise<boolean> {
   // Members that are still exiting (a sandbox's PID-namespace init tearing down) get a moment.
   for (let attempt = 0; attempt < 10; attempt++) {
     let groupEmpty = false;
@@ -95,7 +95,7 @@ export async function groupAlive(pgid: number, mark?: string): Promise<boolean> 
     } catch {
       groupEmpty = true;
     }
-    if (groupEmpty && (mark === undefined || processesMarked(mark).length === 0)) return false;
+    if (groupEmpty && (mark === undefined || processesMarked(mark.mark, mark.before).length === 0)) return false;
     if (members(pgid, pgid, mark).length === 0) return false;
     await sleep(5);
   }
@@ -122,7 +122,7 @@ function signal(pids: readonly number[], pgid: number, sig: NodeJS.Signals): voi
  * SIGTERM to the group and its descendants, then SIGKILL after `graceMs` to whatever is left.
  * Resolves once nothing of it runs (or after the SIGKILL when that cannot be observed).
  */
-export async function stopProcessGroup(pgid: number, graceMs: number, mark?: string): Promise<void> {
+export async function stopProcessGroup(pgid: number, graceMs: number, mark?: CallScope): Promise<void> {
   let pids = members(pgid, pgid, mark);
   if (pids.length === 0) return;
   signal(pids, pgid, "SIGTERM");

@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import { closeSync, openSync, readFileSync, rmSync } from "node:fs";
 import { constants as osConstants } from "node:os";
-import { CALL_MARK_VARIABLE, ensureWatchdog, processesMarked } from "../../sandbox/call-mark.js";
+import { CALL_MARK_VARIABLE, ensureWatchdog, pidsNow, processesMarked, type CallScope } from "../../sandbox/call-mark.js";
 import { OutputFollower } from "./output.js";
 import { groupAlive, stopProcessGroup } from "./process-group.js";
 
@@ -91,16 +91,16 @@ export function shellQuote(value: string): string {
  * Groups still running. The command is detached (its own session), so it would outlive this
  * process: when the process exits (even on an uncaught exception), whatever is left is killed.
  */
-const liveGroups = new Map<number, string | undefined>();
+const liveGroups = new Map<number, CallScope | undefined>();
 let exitHookInstalled = false;
 
-function trackGroup(pgid: number, mark: string | undefined): void {
+function trackGroup(pgid: number, mark: CallScope | undefined): void {
   liveGroups.set(pgid, mark);
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once("exit", () => {
     for (const [group, groupMark] of liveGroups) {
-      const pids = groupMark === undefined ? [] : processesMarked(groupMark);
+      const pids = groupMark === undefined ? [] : processesMarked(groupMark.mark);
       for (const target of [-group, ...pids]) {
         try {
           process.kill(target, "SIGKILL");
@@ -144,13 +144,13 @@ export function startShell(options: RunShellOptions): RunningShell {
   } catch (err) {
     return failedStart(options, started, err as Error);
   }
-  const mark = options.mark;
+  const mark: CallScope | undefined = options.mark === undefined ? undefined : { mark: options.mark, before: pidsNow() };
   if (mark !== undefined) ensureWatchdog();
   let child;
   try {
     child = spawn(file, args, {
       cwd: options.cwd,
-      env: mark === undefined ? options.env : { ...options.env, [CALL_MARK_VARIABLE]: mark },
+      env: mark === undefined ? options.env : { ...options.env, [CALL_MARK_VARIABLE]: mark.mark },
       // Its own session and process group: no controlling terminal, and one signal reaches all of it.
       detached: true,
       stdio: ["ignore", fd, fd],
