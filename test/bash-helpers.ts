@@ -33,6 +33,9 @@ export function shellSession(cwd: string, options: { bash?: BashToolOptions; ses
     // These tests are about execution: what the safety checks still ask about (an unparsable
     // command, a write into .git/) is approved here; the permission tests cover the asking.
     canUseTool: async () => ({ behavior: "allow" }),
+    // The process tests look at pids from inside the command, which a sandbox's PID namespace
+    // renumbers: they run outside it unless a test asks for it (the sandbox tests do).
+    sandbox: false,
     ...options.session,
   });
 }

@@ -1,3 +1,4 @@
+import { engineCommand } from "../sandbox/engine-process.js";
 import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -41,9 +42,12 @@ export async function buildSystemPrompt(options: SystemPromptOptions): Promise<s
   return parts.join("\n\n");
 }
 
-function run(cmd: string, args: string[], cwd: string): Promise<string | undefined> {
+/** armature's own git, before any approval: hardened (no hooks, fsmonitor, lazy fetch) and read-only where the sandbox runs. */
+function run(program: string, args: string[], cwd: string): Promise<string | undefined> {
+  const cmd = engineCommand(program, args, { cwd });
+  if (!cmd) return Promise.resolve(undefined);
   return new Promise((resolve) => {
-    execFile(cmd, args, { cwd, timeout: 2000, maxBuffer: 1 << 20 }, (err, stdout) => resolve(err ? undefined : stdout));
+    execFile(cmd.file, cmd.args, { cwd, env: cmd.env, timeout: 2000, maxBuffer: 1 << 20 }, (err, stdout) => resolve(err ? undefined : stdout));
   });
 }
 

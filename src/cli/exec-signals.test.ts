@@ -31,6 +31,12 @@ function markedSleeps(): number[] {
 
 const call = (id: string, input: unknown, name = "Bash"): unknown[] => [{ type: "tool_use", id, name, input }];
 
+/**
+ * Outside the OS sandbox: these tests read pids from inside the commands, which a sandbox's PID
+ * namespace renumbers (the sandboxed lifetime is test/sandbox-effects.test.ts's).
+ */
+const unsandboxed = { ...process.env, ARMATURE_SANDBOX: "0" };
+
 async function pidsWhenStarted(pidFile: string): Promise<number[]> {
   expect(await eventually(() => existsSync(pidFile) && pidsIn(pidFile).length >= 4, 20_000), "the command never started").toBe(true);
   await new Promise((r) => setTimeout(r, 200)); // the last sleep starts
@@ -45,7 +51,7 @@ describe("exec stops everything a session started when it is signalled", () => {
     await withTempDir(async (dir) => {
       const pidFile = join(dir, "pids");
       const bgFile = join(dir, "bg");
-      const exec = startExec(["--cwd", dir, "--mode", "bypassPermissions"]);
+      const exec = startExec(["--cwd", dir, "--mode", "bypassPermissions"], { env: unsandboxed });
       const bg = (await exec.turn(call("bg", { command: `echo $$ > ${bgFile}; sleep ${marker}.5`, run_in_background: true }))) as { content: Array<{ content: string }> };
       expect(bg.content[0]!.content).toContain("background");
       exec.write(call("fg", { command: longCommand(pidFile) }));
@@ -68,7 +74,7 @@ describe("exec stops everything a session started when it is signalled", () => {
         closeSessionOnSignals(session);
         await session.runTurn([{ type: "tool_use", id: "a", name: "Bash", input: { command: ${JSON.stringify(longCommand(pidFile))} } }]);
       `;
-      const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "ignore", "pipe"] });
+      const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "ignore", "pipe"], env: unsandboxed });
       let stderr = "";
       child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
       const exited = new Promise<number | null>((r) => child.once("close", (c) => r(c)));

@@ -116,12 +116,17 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
     permissionMode: settings.mode,
     additionalDirectories: settings.additionalDirectories,
     env: settings.env,
+    sandbox: settings.sandbox,
     maxConcurrency,
     restore: stateDir?.snapshot,
     toolSource: await connectCliMcp(values, settings, cwd, io),
     // The session's own permission engine wraps this approver (always-allow memory included).
     canUseTool: values.interactive ? terminalApprover(io) : undefined,
   });
+
+  // Said once, at start: without a sandbox the decisions alone hold the line.
+  const sandboxMessage = session.info().sandbox.message;
+  if (sandboxMessage !== undefined) io.stderr.write(`armature: ${sandboxMessage}\n`);
 
   const run: ExecRun = {
     session,

@@ -46,7 +46,14 @@ describe("armature permissions check", () => {
     await withTempDir(async (dir) => {
       const r = await check(["--tool", "Bash", "--input", '{"command":"npm run test -- --ci"}', "--cwd", dir, "--allow", "Bash(npm run test *)"]);
       expect(r.code).toBe(0);
-      expect(JSON.parse(r.out)).toEqual({ behavior: "allow", reason: "Allowed by rule Bash(npm run test *)", rule: "Bash(npm run test *)", source: "command line" });
+      expect(JSON.parse(r.out)).toEqual({
+        behavior: "allow",
+        reason: "Allowed by rule Bash(npm run test *)",
+        rule: "Bash(npm run test *)",
+        source: "command line",
+        // The boundary it would run in: the working directories, or none where no sandbox can run.
+        sandbox: expect.stringMatching(/^(workspace-write|unavailable)$/),
+      });
     });
   });
 

@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { resolvePermission } from "../permissions/resolve.js";
+import { sandboxStatus } from "../sandbox/status.js";
 import type { PermissionDecision } from "../permissions/types.js";
 import type { Tool } from "../tool/types.js";
 import { builtinTools } from "../tools/index.js";
@@ -14,6 +15,8 @@ export const PERMISSIONS_HELP = `Usage: armature permissions <check|list|audit> 
 
   check --tool NAME --input JSON   the decision a call would get, and what decided it:
                                    {"behavior","reason","rule","source"}; nothing is run.
+                                   A shell call adds "sandbox": the OS boundary it would run in
+                                   (read-only, workspace-write, unsandboxed, or unavailable).
                                    A tool exec does not have (WebFetch, Agent, mcp__…) adds a "note".
   check --batch FILE               JSON Lines of {tool, input, cwd?, mode?, allow?, ask?, deny?, addDirs?}
                                    ("-" for stdin); one decision per line; a bad line gets
@@ -45,8 +48,8 @@ const OPTIONS = {
 } as const;
 
 /** The printed shape of a decision (`note` for a tool exec does not have). */
-export function decisionLine(d: PermissionDecision, note?: string): { behavior: string; reason: string; rule: string | null; source: string | null; note?: string } {
-  return { behavior: d.behavior, reason: d.reason, rule: d.rule, source: d.source, ...(note !== undefined ? { note } : {}) };
+export function decisionLine(d: PermissionDecision, note?: string): { behavior: string; reason: string; rule: string | null; source: string | null; sandbox?: string; note?: string } {
+  return { behavior: d.behavior, reason: d.reason, rule: d.rule, source: d.source, ...(d.sandbox !== undefined ? { sandbox: d.sandbox } : {}), ...(note !== undefined ? { note } : {}) };
 }
 
 export async function permissionsCommand(argv: string[], io: CliIO): Promise<number> {
@@ -92,6 +95,8 @@ export async function checkOne(toolName: string, input: unknown, settingsInput: 
     { tool: toolName, input, cwd: settingsInput.cwd, mode: settings.mode, rules: settings.rules, additionalDirectories: settings.additionalDirectories },
     tools,
   );
+  // The boundary a shell call would run in, from the same settings and probe a session uses.
+  request.permissionContext = { ...request.permissionContext, sandbox: sandboxStatus(settings.sandbox, process.env) };
   return resolvePermission(request, settingsInput.home !== undefined ? { home: settingsInput.home } : {});
 }
 

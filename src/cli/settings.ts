@@ -109,6 +109,7 @@ export interface ExecSettings {
   hookConfigs: LoadedSettings["hooks"];
   hookPolicy: LoadedSettings["hookPolicy"];
   warnings: string[];
+  sandbox: LoadedSettings["sandbox"];
   loaded: LoadedSettings;
 }
 
@@ -148,6 +149,7 @@ export async function loadExecSettings(input: ExecSettingsInput): Promise<ExecSe
     hookConfigs: loaded.hooks,
     hookPolicy: loaded.hookPolicy,
     warnings: loaded.warnings,
+    sandbox: loaded.sandbox,
     loaded,
   };
 }

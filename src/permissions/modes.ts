@@ -7,6 +7,7 @@ import { GIT_AFTER_CD } from "../shell/shared.js";
 import { sameRepository } from "../shell/git-repo.js";
 import { projectProgramReason, readsProjectPrograms } from "../shell/project-programs.js";
 import type { PermissionDecision } from "./types.js";
+import { containsNothingKnownToWrite, isExcludedCommand, sandboxActive } from "../sandbox/boundary.js";
 
 /** Does the call only read (a read-only tool, and for a shell every part known read-only)? */
 export function isReadOnlyCall(scope: Scope): boolean {
@@ -68,6 +69,23 @@ export function forcedAsk(scope: Scope, d: PermissionDecision): PermissionDecisi
   return { ...d, behavior: "ask" };
 }
 
+/**
+ * With the sandbox on and `autoAllowBashIfSandboxed`, a shell call the analysis cannot prove
+ * read-only but in which nothing is known to write runs in the read-only boundary instead of
+ * asking: whatever it does there changes nothing. Not for a call that asked to leave the sandbox
+ * or that only runs outside it (`excludedCommands`).
+ */
+function readOnlyInSandbox(scope: Scope): boolean {
+  const { request } = scope;
+  const sandbox = request.permissionContext.sandbox;
+  const facts = scope.shell;
+  if (!facts || !sandboxActive(sandbox) || !sandbox.autoAllowBashIfSandboxed) return false;
+  if (request.input.dangerouslyDisableSandbox === true) return false;
+  if (scope.writes.length > 0 || scope.treeWrites.length > 0) return false;
+  const commands = facts.subcommands.map((s) => effectiveArgv(s));
+  return containsNothingKnownToWrite(facts, commands) && !isExcludedCommand(commands, sandbox.excludedCommands);
+}
+
 /** Commands acceptEdits runs on paths inside the working dirs. */
 const BASIC_FILE_COMMANDS = new Set(["mkdir", "touch", "rm", "rmdir", "mv", "cp"]);
 
@@ -122,6 +140,10 @@ export function decideByMode(scope: Scope): PermissionDecision {
   if (readOnly) {
     const note = outsideNote() ?? projectProgramNote(scope);
     return note ? ask(`${note}; approval needed`) : fromMode(scope, "allow", "Read-only call inside the working directories");
+  }
+  const sandboxed = readOnlyInSandbox(scope);
+  if (sandboxed && outsideNote() === null && projectProgramNote(scope) === null) {
+    return { ...fromMode(scope, "allow", "Runs in the read-only OS sandbox: nothing in it is known to write (sandbox.autoAllowBashIfSandboxed)"), sandbox: "read-only" };
   }
   if (mode === "plan") return fromMode(scope, "deny", `${name} changes things, and plan mode is read-only. Present the plan first (ExitPlanMode).`);
 

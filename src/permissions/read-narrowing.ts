@@ -4,6 +4,7 @@
 // paths such a reader skips does not make it ask. Checked on the file system and with the real
 // git at decision time, bounded; anything unsure keeps the ask.
 import { execFileSync } from "node:child_process";
+import { engineCommand } from "../sandbox/engine-process.js";
 import { existsSync, readFileSync } from "node:fs";
 import { posix } from "node:path";
 import type { PermissionRule } from "../tool/types.js";
@@ -19,14 +20,19 @@ const GIT_TIMEOUT_MS = 5_000;
 /** Every path git may print for the repository holding `dir`: the index and every path in the history of every ref and reflog. */
 function gitPathsEver(dir: string): { top: string; paths: string[] } | undefined {
   if (existsSync(posix.join(dir, ".gitmodules"))) return undefined;
-  const git = (args: string[]): string =>
-    execFileSync("git", ["-c", "core.fsmonitor=false", "-c", "log.showSignature=false", "-c", "core.untrackedCache=false", "--no-pager", "-C", dir, ...args], {
+  // armature's own git: hardened (no hooks, fsmonitor, lazy fetch) and read-only where the sandbox runs.
+  const git = (args: string[]): string => {
+    const cmd = engineCommand("git", ["-c", "log.showSignature=false", "-c", "core.untrackedCache=false", "--no-pager", "-C", dir, ...args], { cwd: dir });
+    if (!cmd) throw new Error("git is not installed where the project cannot plant one");
+    return execFileSync(cmd.file, cmd.args, {
+      cwd: dir,
       encoding: "utf8",
       timeout: GIT_TIMEOUT_MS,
       maxBuffer: 64 * 1024 * 1024,
       stdio: ["ignore", "pipe", "ignore"],
-      env: { ...process.env, GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0" },
+      env: cmd.env,
     });
+  };
   try {
     const top = git(["rev-parse", "--show-toplevel"]).trim();
     const paths = new Set(git(["ls-files", "-z", "--cached"]).split("\0"));

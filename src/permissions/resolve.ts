@@ -7,6 +7,7 @@ import { allowRuleForCall, allowRuleForSubcommand, allowRuleForTarget, firstRest
 import { decideByMode, forcedAsk, isReadOnlyCall } from "./modes.js";
 import { hasBrace, hasGlob, isDynamicWord, isStaticWord, pathForms, type PathForms } from "./paths.js";
 import { criticalRemoval, gitDirCreatedBy, globMayNameProtected, protectedPathReason, UNLINKERS, type CriticalContext } from "./safety.js";
+import { chooseBoundary } from "../sandbox/boundary.js";
 import { buildScope, locateWord, outsideTargets, type ResolveOptions, type Scope, type Target } from "./scope.js";
 import { suggestRules } from "./suggest.js";
 import { protectedBelow, treeContentsReason } from "./tree-writes.js";
@@ -35,9 +36,30 @@ function byRule(behavior: PermissionDecision["behavior"], rule: PermissionRule, 
  * request (and the same file system under its paths) gives the same decision.
  */
 export function resolvePermission(request: PermissionRequest, options: ResolveOptions = {}): PermissionDecision {
+  const scope = buildScope(request, options);
+  return withBoundary(decide(request, scope), scope);
+}
+
+/**
+ * A shell call's decision names the OS boundary it runs in (an ask: once approved), when the
+ * session has a sandbox: read-only for a read-only call, else the working directories.
+ */
+function withBoundary(decision: PermissionDecision, scope: Scope): PermissionDecision {
+  const { request } = scope;
+  const sandbox = request.permissionContext.sandbox;
+  if (!sandbox || !scope.shell || decision.behavior === "deny" || decision.sandbox !== undefined) return decision;
+  const boundary = chooseBoundary({
+    sandbox,
+    readOnly: isReadOnlyCall(scope),
+    commands: scope.shell.subcommands.map((s) => effectiveArgv(s)),
+    disableSandbox: request.input.dangerouslyDisableSandbox === true,
+  });
+  return { ...decision, sandbox: boundary };
+}
+
+function decide(request: PermissionRequest, scope: Scope): PermissionDecision {
   const { hookDecision, permissionContext, toolPermission, tool } = request;
   const rules = permissionContext.rules;
-  const scope = buildScope(request, options);
   const withSuggestions = (d: PermissionDecision): PermissionDecision => {
     if (d.behavior === "ask") {
       const suggested = suggestRules(scope, allowRules(rules));

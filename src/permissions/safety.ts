@@ -57,7 +57,7 @@ export const PROTECTED_FILES: ReadonlyArray<{ name: string; reason: string }> = 
 ];
 
 /** Protected by where they are: a sequence of segments (lower case) and what it means. */
-const PROTECTED_SEQUENCES: ReadonlyArray<{ segments: readonly string[]; reason: string }> = [
+export const PROTECTED_SEQUENCES: ReadonlyArray<{ segments: readonly string[]; reason: string }> = [
   { segments: [".config", "git"], reason: "git's user configuration" },
   { segments: [".github", "workflows"], reason: "CI workflows run commands with the repository's secrets" },
   { segments: [".github", "actions"], reason: "CI actions run commands with the repository's secrets" },

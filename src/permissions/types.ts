@@ -1,3 +1,4 @@
+import type { BoundaryReport } from "../sandbox/boundary.js";
 import type {
   PermissionContext,
   PermissionRule,
@@ -27,6 +28,11 @@ export interface PermissionDecision {
    * rules, hook asks and safety checks, which always reach a human.
    */
   classifiable?: boolean;
+  /**
+   * For a shell call: the OS boundary it runs in if it runs (an ask: once approved). Absent where
+   * the session has no sandbox settings at all.
+   */
+  sandbox?: BoundaryReport;
 }
 
 export interface HookPermissionDecision {

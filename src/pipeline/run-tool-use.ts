@@ -2,6 +2,7 @@ import type { Span } from "@opentelemetry/api";
 import { persistOversizedResult, resultTextLength } from "../budget/persist.js";
 import type { HookCommonInput, HookInput, HookOutcome, HookRunner, HookEventName } from "../hooks/types.js";
 import { resolvePermission } from "../permissions/resolve.js";
+import { networkApproved } from "../sandbox/boundary.js";
 import type { Approver, PermissionDecision, PermissionResolver } from "../permissions/types.js";
 import type {
   ConversationMessage,
@@ -265,6 +266,8 @@ async function runStages(
     const toolPermission = await tool.checkPermissions(input, context);
     let decision = services.resolvePermission(permissionRequestFor(tool, input, observable, context, toolPermission, hookDecision));
     const asked = decision.behavior === "ask" ? decision : undefined;
+    // The boundary the call runs in is the one judged for the input that runs (an approval keeps it).
+    let judged = decision;
     if (decision.behavior === "ask") decision = await askForApproval(prepared, tool, input, decision, context, services, notices);
     if (decision.behavior === "allow" && decision.updatedInput) {
       // An input rewritten by the tool's check, a PermissionRequest hook or the approver is
@@ -279,6 +282,7 @@ async function runStages(
       observable = observableInput(tool, input, context);
       const rewrittenPermission = await tool.checkPermissions(input, context);
       const recheck = services.resolvePermission(permissionRequestFor(tool, input, observable, context, rewrittenPermission));
+      judged = recheck;
       const refusal = rewriteRefusal(recheck, asked);
       if (refusal !== null) decision = { ...recheck, behavior: "deny", reason: refusal };
     }
@@ -298,7 +302,8 @@ async function runStages(
       return errorOutcome(id, `Error: ${tool.name} was not started: the turn was aborted before this call began.`, { tool, input, notices });
     }
     const progress: ProgressCallback = onProgress ? (p) => onProgress({ toolUseId: id, data: p.data }) : noProgress;
-    const result = await withAbandonment(tool.call(input, context, progress), signal, tool.name, services.abandonGraceMs);
+    const callContext = judged.sandbox === undefined ? context : { ...context, sandboxBoundary: judged.sandbox, sandboxNetwork: networkApproved(decision, asked !== undefined) };
+    const result = await withAbandonment(tool.call(input, callContext, progress), signal, tool.name, services.abandonGraceMs);
 
     // 9. result budget
     let resultBlock = tool.mapToolResultToToolResultBlockParam(result.data, id);

@@ -38,6 +38,7 @@ import type {
 import { applySnapshot, takeSnapshot, type SessionSnapshot } from "./snapshot.js";
 import { TranscriptWriter } from "./transcript.js";
 import { TurnGate, type ReleaseTurn, type TurnTicket } from "./turn-gate.js";
+import { DEFAULT_SANDBOX_SETTINGS, sandboxInfo, sandboxStatus, type SandboxInfo, type SandboxSettings } from "../sandbox/index.js";
 
 export interface SessionOptions {
   cwd: string;
@@ -67,6 +68,11 @@ export interface SessionOptions {
   additionalDirectories?: readonly string[];
   /** At most this many concurrency-safe calls at once (default: env ARMATURE_MAX_TOOL_CONCURRENCY, else 10). */
   maxConcurrency?: number;
+  /**
+   * The OS sandbox's settings (the merged `sandbox` key; see `loadSettings`). Default: on with
+   * the built-in settings wherever it can run; ARMATURE_SANDBOX=0|1 overrides. `false`: none.
+   */
+  sandbox?: SandboxSettings | false;
   /** Asked when a call needs approval; without it such calls are denied with the reason. */
   canUseTool?: Approver;
   /** Decides for a human in `auto` mode (only calls the resolver marks classifiable reach it). */
@@ -166,12 +172,18 @@ export interface Session {
   deferredToolNames(): string[];
   /** tool_result blocks as OpenAI tool messages. */
   toOpenAIToolMessages(results: readonly ToolResultBlock[]): OpenAIToolMessage[];
+  /** What the host may tell its user once: the OS sandbox's state (a `system` event in stream-json). */
+  info(): SessionInfo;
   /**
    * Aborts running calls and waits for them to end (every process they started is stopped),
    * ends background work, removes temp state. Never waits on an approver or a hook: they get the
    * aborted signal, and their calls are answered as interrupted. Safe to call twice.
    */
   close(): Promise<void>;
+}
+
+export interface SessionInfo {
+  sandbox: SandboxInfo;
 }
 
 export function createSession(options: SessionOptions): Session {
@@ -207,6 +219,10 @@ export function createSession(options: SessionOptions): Session {
   rootContext.options.tools = current.tools;
   rootContext.options.deferredTools = current.deferred;
   if (options.restore) applySnapshot(rootContext, options.restore);
+  // Probed once per process (cached); every shell call's decision names its boundary from it.
+  const sandbox = sandboxStatus(options.sandbox === false ? { ...DEFAULT_SANDBOX_SETTINGS, enabled: false } : options.sandbox, process.env);
+  const effectiveSandbox = options.sandbox === false ? { ...sandbox, enabled: false, available: false } : sandbox;
+  rootContext.permissionContext = { ...rootContext.permissionContext, sandbox: effectiveSandbox };
   const outputs = backgroundOutputRule(rootContext.session.dir);
   if (outputs) rootContext.permissionContext = { ...rootContext.permissionContext, rules: [...rootContext.permissionContext.rules, outputs] };
   const rootController = rootContext.abortController;
@@ -327,6 +343,9 @@ export function createSession(options: SessionOptions): Session {
       return checkToolUse(toolUse, context, services.resolvePermission);
     },
 
+    info() {
+      return { sandbox: sandboxInfo(effectiveSandbox) };
+    },
     snapshot() {
       return takeSnapshot(context, permissions.engine?.sessionRules ?? []);
     },

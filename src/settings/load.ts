@@ -1,3 +1,4 @@
+import type { SandboxSettings } from "../sandbox/settings.js";
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -75,6 +76,8 @@ export interface LoadedSettings {
   ignored: IgnoredSetting[];
   sources: SettingsSource[];
   warnings: string[];
+  /** The `sandbox` key of every level combined (an untrusted project's may only narrow it). */
+  sandbox: SandboxSettings;
 }
 
 /** A project setting that was not applied, and why. */

@@ -5,6 +5,7 @@ import type { PermissionMode, PermissionRule } from "../tool/types.js";
 import { editDistance } from "../tools/fs/similar-files.js";
 import { isLoaded, type CliSettings, type IgnoredSetting, type LoadedFile, type LoadedSettings, type SettingsLevel } from "./load.js";
 import { describeWidening, inertEnvReason } from "./project-policy.js";
+import { mergeSandboxLayers } from "../sandbox/settings.js";
 import { SettingsError, SettingsFileSchema, type SettingsFile } from "./schema.js";
 import type { TrustStatus } from "./trust.js";
 
@@ -226,6 +227,10 @@ export function mergeSettings(
       }
     }
   }
+  const sandbox = mergeSandboxLayers(
+    layers.map((layer) => ({ source: layer.source, root: layer.root, home, widens: !isProject(layer) || trust.trusted, settings: layer.settings.sandbox })),
+  );
+  for (const i of sandbox.ignored) ignored.push({ source: i.source, key: i.key, detail: describeWidening(i.key, i.value), why: "untrusted" });
   if (projectMcp.exists && !projectMcp.allowed) {
     ignored.push({ source: projectMcp.path, key: "mcpServers", detail: `mcpServers (${projectMcp.servers.join(", ") || "none readable"})`, why: "untrusted" });
   }
@@ -257,5 +262,6 @@ export function mergeSettings(
     ignored,
     sources: all.map((f) => ({ path: f.path, level: f.level, loaded: isLoaded(f) })),
     warnings,
+    sandbox: sandbox.settings,
   };
 }

@@ -15,6 +15,10 @@ export const WIDENING_KEYS: ReadonlyArray<{ key: string; reason: string }> = [
   { key: "mcpServers", reason: "MCP servers are programs started on the machine" },
   { key: "enableAllProjectMcpServers", reason: "turns on the project's .mcp.json servers" },
   { key: "enabledMcpjsonServers", reason: "turns on the project's .mcp.json servers" },
+  { key: "sandbox.excludedCommands", reason: "excluded commands run outside the OS sandbox" },
+  { key: "sandbox.network.allowedDomains", reason: "allowed hosts are reachable from inside the OS sandbox" },
+  { key: "sandbox.network.allowUnixSockets", reason: "a Unix socket reaches a program outside the OS sandbox" },
+  { key: "sandbox.filesystem.allowWrite", reason: "writable paths widen the OS sandbox" },
 ];
 
 function valueAt(settings: Record<string, unknown>, key: string): unknown {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PERMISSION_MODES } from "../tool/types.js";
+import { SandboxSettingsSchema } from "../sandbox/settings.js";
 
 /** `manual` is accepted as another name for `default`. */
 const MODE_NAMES = [...PERMISSION_MODES, "manual"] as const;
@@ -33,6 +34,7 @@ export const SettingsFileSchema = z.looseObject({
   disableAllHooks: z.boolean().optional(),
   allowedHttpHookUrls: z.array(z.string()).optional(),
   httpHookAllowedEnvVars: z.array(z.string()).optional(),
+  sandbox: SandboxSettingsSchema.optional(),
 });
 
 export type SettingsFile = z.infer<typeof SettingsFileSchema>;

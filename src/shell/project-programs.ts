@@ -7,6 +7,7 @@
 // file system now, as data: which program, which files, what in them runs code, and why.
 import { readFileSync, statSync } from "node:fs";
 import { spawnSync } from "node:child_process";
+import { engineCommand } from "../sandbox/engine-process.js";
 import { homedir } from "node:os";
 import { posix } from "node:path";
 
@@ -81,13 +82,10 @@ function fileStamp(files: readonly string[]): string {
 function gitConfigReason(dir: string): string | null {
   const cached = gitChecks.get(dir);
   if (cached && cached.stamp === fileStamp(cached.files)) return cached.reason;
-  const r = spawnSync("git", ["config", "--list", "--show-scope", "--show-origin", "--includes", "-z"], {
-    cwd: dir,
-    encoding: "utf8",
-    timeout: 5_000,
-    env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  // armature's own git: hardened, and read-only where the sandbox runs.
+  const cmd = engineCommand("git", ["config", "--list", "--show-scope", "--show-origin", "--includes", "-z"], { cwd: dir, findBare: true });
+  if (!cmd) return null;
+  const r = spawnSync(cmd.file, cmd.args, { cwd: dir, encoding: "utf8", timeout: 5_000, env: cmd.env, stdio: ["ignore", "pipe", "pipe"] });
   // No git, or no repository here: git itself will not get further with the command either.
   if (r.error || r.status !== 0) return null;
   const fields = r.stdout.split("\0");

@@ -1,3 +1,5 @@
+import type { BoundaryReport } from "../sandbox/boundary.js";
+import type { SandboxStatus } from "../sandbox/status.js";
 import type { z } from "zod";
 import type { ReadFileState } from "./read-file-state.js";
 
@@ -271,6 +273,8 @@ export interface PermissionContext {
   rules: readonly PermissionRule[];
   /** Directories besides cwd that tools may work in (`additionalDirectories`, `--add-dir`). */
   additionalDirectories: readonly string[];
+  /** The session's OS sandbox (settings and whether it runs here); absent: no sandbox. */
+  sandbox?: SandboxStatus;
 }
 
 export interface WorkspaceState {
@@ -322,6 +326,10 @@ export interface ToolUseContext {
   denials: DenialTracking;
   /** Free slots for tool-specific state shared across calls (e.g. background task registry). */
   extensions: Map<string, unknown>;
+  /** The OS boundary the permission decision chose for this call (set for the call only). */
+  sandboxBoundary?: BoundaryReport;
+  /** The call was approved to reach the network (a human, a rule, a hook, bypass mode), not only allowed by a mode. */
+  sandboxNetwork?: boolean;
 }
 
 // ---------------------------------------------------------------------------

@@ -3,7 +3,8 @@ import { buildTool } from "../../tool/build-tool.js";
 import type { ShellCommandFacts, Tool, ToolUseContext } from "../../tool/types.js";
 import { analyzeCommand, bashGrammarLoaded, ensureBashGrammar } from "../../shell/index.js";
 import { backgroundTasksDisabled, HARD_MAX_OUTPUT_CHARS } from "./config.js";
-import { executeBash, type BashToolOptions } from "./execute.js";
+import { executeBash, type BashToolOptions, type CallSandbox } from "./execute.js";
+import { sandboxActive } from "../../sandbox/boundary.js";
 import {
   BACKGROUND_DESCRIPTION,
   BASH_TOOL_NAME,
@@ -13,7 +14,7 @@ import {
   TIMEOUT_DESCRIPTION,
 } from "./prompt.js";
 import { bashResultBlock, type BashOutput } from "./result.js";
-import { sandboxConfigFromEnv, type SandboxConfig } from "./sandbox.js";
+import { sandboxConfigFromEnv, statusFromConfig } from "./sandbox.js";
 
 export const bashInputSchema = z.object({
   command: z.string().describe("The command to run"),
@@ -65,7 +66,15 @@ export function commandFacts(command: string): ShellCommandFacts {
 }
 
 export function createBashTool(options: BashToolOptions = {}): Tool<typeof bashInputSchema, BashOutput> {
-  const sandboxConfig = (): SandboxConfig | undefined => options.sandbox ?? sandboxConfigFromEnv(process.env);
+  let explicit: CallSandbox | undefined;
+  /** A host's explicit option, else the session's sandbox, else ARMATURE_SANDBOX=1 for a tool used on its own. */
+  const sandboxFor = (context: ToolUseContext | undefined): CallSandbox => {
+    if (options.sandbox) return (explicit ??= { status: statusFromConfig(options.sandbox, process.env), network: options.sandbox.allowNetwork === true });
+    const fromSession = context?.permissionContext.sandbox;
+    if (fromSession) return { status: fromSession };
+    const fromEnv = sandboxConfigFromEnv(process.env);
+    return fromEnv ? { status: statusFromConfig(fromEnv, process.env), network: fromEnv.allowNetwork === true } : { status: undefined };
+  };
 
   return buildTool({
     name: BASH_TOOL_NAME,
@@ -74,7 +83,7 @@ export function createBashTool(options: BashToolOptions = {}): Tool<typeof bashI
     // The tool keeps its own output inline-bounded (head and tail); the generic persistence
     // must not cut it again.
     maxResultSizeChars: HARD_MAX_OUTPUT_CHARS + 10_000,
-    description: () => bashDescription({ sandboxed: sandboxConfig()?.enabled === true }),
+    description: (context) => bashDescription({ sandboxed: sandboxActive(sandboxFor(context).status) }),
 
     load: ensureBashGrammar,
     isReadOnly: (input) => commandFacts(input.command).readOnly,
@@ -110,10 +119,10 @@ export function createBashTool(options: BashToolOptions = {}): Tool<typeof bashI
       return input;
     },
 
-    checkPermissions(input) {
-      const sandbox = sandboxConfig();
-      if (!input.dangerouslyDisableSandbox || !sandbox?.enabled) return { behavior: "passthrough" };
-      if (sandbox.allowUnsandboxedCommands === false) {
+    checkPermissions(input, context) {
+      const sandbox = sandboxFor(context).status;
+      if (!input.dangerouslyDisableSandbox || !sandboxActive(sandbox)) return { behavior: "passthrough" };
+      if (!sandbox.allowUnsandboxedCommands) {
         return {
           behavior: "deny",
           message: "Running commands outside the sandbox is turned off in this session. Run the command without dangerouslyDisableSandbox.",
@@ -125,7 +134,7 @@ export function createBashTool(options: BashToolOptions = {}): Tool<typeof bashI
     permissionSubject: (input) => ({ kind: "shell", facts: commandFacts(input.command) }),
 
     async call(input, context: ToolUseContext, onProgress) {
-      const { data, nextCwd } = await executeBash(input, commandFacts(input.command), context, options, sandboxConfig(), onProgress);
+      const { data, nextCwd } = await executeBash(input, commandFacts(input.command), context, options, sandboxFor(context), onProgress);
       if (nextCwd === undefined) return { data };
       // The cwd moves through a context modifier, applied in tool_use order after the call (after
       // the batch for concurrent calls), so calls that run side by side see the same cwd.

@@ -2,7 +2,6 @@
 // and what it leaves behind (the next cwd, a background task).
 import { randomBytes } from "node:crypto";
 import { mkdir } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ProgressCallback, SessionState, ShellCommandFacts, ToolUseContext } from "../../tool/types.js";
 import { taskRegistry, type BackgroundTask } from "../tasks/registry.js";
@@ -12,7 +11,10 @@ import { parseImageOutput, toImageOutput } from "./image.js";
 import { formatBytes, readImageCandidate, readOutputRange } from "./output.js";
 import type { BashOutput } from "./result.js";
 import { startShell, type RunningShell, type ShellOutcome } from "./run-shell.js";
-import { bwrapArgs, findBwrap, sandboxPlan, type SandboxConfig } from "./sandbox.js";
+import { bwrapArgs, chooseBoundary, newCallMark, sandboxPlan, sandboxUnavailableMessage, type BoundaryReport, type SandboxStatus } from "../../sandbox/index.js";
+import { effectiveArgv } from "../../permissions/bash-rules.js";
+import { deniedReadPaths, type SandboxConfig } from "./sandbox.js";
+import { findExecutable } from "../util/find-executable.js";
 import { nextCwd, startCwd } from "./working-dir.js";
 
 export interface BashToolOptions {
@@ -48,11 +50,26 @@ function randomId(): string {
   return randomBytes(6).toString("hex");
 }
 
-/** Whether the sandbox applies to this call. */
-export function sandboxFor(sandbox: SandboxConfig | undefined, input: BashCallInput): SandboxConfig | undefined {
-  if (!sandbox?.enabled) return undefined;
-  if (input.dangerouslyDisableSandbox && sandbox.allowUnsandboxedCommands !== false) return undefined;
-  return sandbox;
+/**
+ * The boundary of this call: the one the permission decision chose, else (a tool called without
+ * the pipeline) the working directories, or outside for an approved dangerouslyDisableSandbox.
+ */
+export function boundaryFor(status: SandboxStatus | undefined, input: BashCallInput, facts: ShellCommandFacts, decided: BoundaryReport | undefined): BoundaryReport {
+  if (!status) return "unsandboxed";
+  // The decision contributes its read-only judgement; the tool's own sandbox (a host's option
+  // may name another binary) says whether and how it can run, so it never fails open.
+  return chooseBoundary({
+    sandbox: status,
+    readOnly: decided === "read-only",
+    commands: facts.subcommands.map((s) => effectiveArgv(s)),
+    disableSandbox: input.dangerouslyDisableSandbox === true,
+  });
+}
+
+export interface CallSandbox {
+  status: SandboxStatus | undefined;
+  /** A host's option decides the network of every sandboxed call (true: always, false: never). */
+  network?: boolean;
 }
 
 export async function executeBash(
@@ -60,7 +77,7 @@ export async function executeBash(
   facts: ShellCommandFacts,
   context: ToolUseContext,
   options: BashToolOptions,
-  sandboxConfig: SandboxConfig | undefined,
+  sandboxed: CallSandbox,
   onProgress: ProgressCallback,
 ): Promise<BashCallResult> {
   const baseEnv = options.baseEnv ?? process.env;
@@ -83,20 +100,41 @@ export async function executeBash(
 
   const shell = resolveShell(options.shell, baseEnv);
   let wrapper: { file: string; args: (argv: string[]) => string[] } | undefined;
-  const sandbox = sandboxFor(sandboxConfig, input);
-  if (sandbox) {
-    const bwrap = findBwrap(sandbox, baseEnv);
-    if (!bwrap) {
+  const status = sandboxed.status;
+  const boundary = boundaryFor(status, input, facts, context.sandboxBoundary);
+  if (boundary === "unavailable" && status?.settings.required === true) {
+    const why = status ? sandboxUnavailableMessage(status) : undefined;
+    return {
+      data: startFailure(
+        `The command was not run: ${why ?? "the OS sandbox cannot run here"} Ask the user to install bubblewrap or to turn the sandbox off.`,
+        { timeoutMs, cwd: start.cwd, notices, sandboxed: true },
+      ),
+    };
+  }
+  if (boundary === "read-only" || boundary === "workspace-write") {
+    if (status?.bwrap === undefined) throw new Error("a sandboxed boundary without a probed bwrap binary");
+    // Inside the sandbox a missing shell would be bwrap's exec error; say it as outside.
+    if (findExecutable(shell, baseEnv.PATH ?? "") === undefined) {
       return {
-        data: startFailure(
-          "The OS sandbox is enabled, but bubblewrap (bwrap) is not installed, so the command was not run. Ask the user to install bubblewrap or to turn the sandbox off.",
-          { timeoutMs, cwd: start.cwd, notices, sandboxed: true },
-        ),
+        data: startFailure(`Could not start the shell: ${shell} was not found. Check that the configured shell exists (ARMATURE_SHELL).`, {
+          timeoutMs,
+          cwd: start.cwd,
+          notices,
+          sandboxed: true,
+        }),
       };
     }
-    const plan = sandboxPlan(sandbox, { ...dirs, tmpDir: tmpdir(), sessionShellDir: cwdDir, cwd: start.cwd });
+    const plan = sandboxPlan(boundary, boundary === "workspace-write" && (sandboxed.network ?? context.sandboxNetwork === true), status.settings, {
+      ...dirs,
+      cwd: start.cwd,
+      reportDir: cwdDir,
+      deniedReads: deniedReadPaths(context.permissionContext.rules, dirs.projectDir),
+      env: baseEnv,
+    });
+    const bwrap = status.bwrap;
     wrapper = { file: bwrap, args: (argv) => bwrapArgs(plan, argv) };
   }
+  const inSandbox = wrapper !== undefined;
 
   const running = startShell({
     shell,
@@ -113,7 +151,8 @@ export async function executeBash(
     // Foreground: new output becomes progress about ten times a second. Background: only the
     // output limit is watched.
     pollMs: background ? 1_000 : 100,
-    ...(wrapper ? { wrapper } : {}),
+    // Inside the sandbox its PID namespace holds every process; outside, the call's mark does.
+    ...(wrapper ? { wrapper } : { mark: newCallMark() }),
     ...(background ? {} : { onTimeout: timeoutAction(input.command, { ...baseEnv, ...context.session.env }) }),
     ...(background ? {} : { onChunk: (chunk: string, totalBytes: number) => onProgress({ toolUseId: "", data: { type: "bash_progress", chunk, totalBytes } }) }),
   });
@@ -121,7 +160,7 @@ export async function executeBash(
   if (registry) {
     const task = registerBackground(registry, id, input, facts, running, outputPath);
     const data: BashOutput = {
-      ...emptyOutput(timeoutMs, start.cwd, sandbox !== undefined),
+      ...emptyOutput(timeoutMs, start.cwd, inSandbox),
       backgroundTaskId: task.id,
       outputPath,
       notices,
@@ -136,7 +175,7 @@ export async function executeBash(
     task.awaitedByRun = true;
     const soFar = await readOutputRange(outputPath, 0, limits.maxOutputChars);
     const data: BashOutput = {
-      ...emptyOutput(timeoutMs, start.cwd, sandbox !== undefined),
+      ...emptyOutput(timeoutMs, start.cwd, inSandbox),
       stdout: soFar.text,
       output: soFar.text,
       truncated: soFar.truncated,
@@ -147,7 +186,7 @@ export async function executeBash(
     };
     return { data, ...(start.cwd !== context.workspace.cwd ? { nextCwd: start.cwd } : {}) };
   }
-  const data = await toBashOutput(outcome, facts, limits.maxOutputChars, timeoutMs, start.cwd, sandbox !== undefined, notices);
+  const data = await toBashOutput(outcome, facts, limits.maxOutputChars, timeoutMs, start.cwd, inSandbox, notices);
   const next = limits.maintainProjectWorkingDir ? { cwd: dirs.projectDir } : nextCwd(outcome.finalCwd, start.cwd, dirs);
   data.cwd = next.cwd;
   if (next.notice) data.notices.push(next.notice);

@@ -1,7 +1,9 @@
 // Stopping a command and everything it started. The command runs as the leader of its own
 // process group; stopping it sends SIGTERM to the group (and to descendants that left it with
-// setsid), waits a grace period, then SIGKILLs whatever is left.
+// setsid), waits a grace period, then SIGKILLs whatever is left. Outside the sandbox, processes
+// that left both (setsid -f, double forks) are found by the call's mark in their environment.
 import { readdirSync, readFileSync } from "node:fs";
+import { processesMarked, type CallScope } from "../../sandbox/call-mark.js";
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -42,8 +44,8 @@ function allProcs(): ProcInfo[] {
   return out;
 }
 
-/** Live (non-zombie) processes in the group, and live descendants of `root` wherever they are. */
-function members(pgid: number, root: number): number[] {
+/** Live (non-zombie) processes in the group, live descendants of `root` wherever they are, and what carries `mark`. */
+function members(pgid: number, root: number, mark?: CallScope): number[] {
   if (!HAS_PROC) {
     try {
       process.kill(-pgid, 0);
@@ -70,10 +72,11 @@ function members(pgid: number, root: number): number[] {
       }
     }
   }
+  const marked = new Set(mark === undefined ? [] : processesMarked(mark.mark, mark.before));
   const live = new Set<number>();
   for (const p of procs) {
     if (p.zombie) continue;
-    if (p.pgrp === pgid || found.has(p.pid)) live.add(p.pid);
+    if (p.pgrp === pgid || found.has(p.pid) || marked.has(p.pid)) live.add(p.pid);
   }
   return [...live];
 }
@@ -83,15 +86,17 @@ function members(pgid: number, root: number): number[] {
  * were re-parented then, so the group is what is left to find). The common case, an empty
  * group, costs one system call; /proc is read only to tell live members from unreaped zombies.
  */
-export async function groupAlive(pgid: number): Promise<boolean> {
+export async function groupAlive(pgid: number, mark?: CallScope): Promise<boolean> {
   // Members that are still exiting (a sandbox's PID-namespace init tearing down) get a moment.
   for (let attempt = 0; attempt < 10; attempt++) {
+    let groupEmpty = false;
     try {
       process.kill(-pgid, 0);
     } catch {
-      return false;
+      groupEmpty = true;
     }
-    if (members(pgid, pgid).length === 0) return false;
+    if (groupEmpty && (mark === undefined || processesMarked(mark.mark, mark.before).length === 0)) return false;
+    if (members(pgid, pgid, mark).length === 0) return false;
     await sleep(5);
   }
   return true;
@@ -117,20 +122,20 @@ function signal(pids: readonly number[], pgid: number, sig: NodeJS.Signals): voi
  * SIGTERM to the group and its descendants, then SIGKILL after `graceMs` to whatever is left.
  * Resolves once nothing of it runs (or after the SIGKILL when that cannot be observed).
  */
-export async function stopProcessGroup(pgid: number, graceMs: number): Promise<void> {
-  let pids = members(pgid, pgid);
+export async function stopProcessGroup(pgid: number, graceMs: number, mark?: CallScope): Promise<void> {
+  let pids = members(pgid, pgid, mark);
   if (pids.length === 0) return;
   signal(pids, pgid, "SIGTERM");
   const deadline = Date.now() + graceMs;
   while (Date.now() < deadline) {
     await sleep(Math.min(20, Math.max(1, deadline - Date.now())));
-    pids = members(pgid, pgid);
+    pids = members(pgid, pgid, mark);
     if (pids.length === 0) return;
   }
   // Descendants found now, too: a process may have forked while it handled SIGTERM.
   for (let round = 0; round < 5; round++) {
-    signal(members(pgid, pgid), pgid, "SIGKILL");
+    signal(members(pgid, pgid, mark), pgid, "SIGKILL");
     await sleep(10);
-    if (members(pgid, pgid).length === 0) return;
+    if (members(pgid, pgid, mark).length === 0) return;
   }
 }

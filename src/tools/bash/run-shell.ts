@@ -3,6 +3,7 @@
 import { spawn } from "node:child_process";
 import { closeSync, openSync, readFileSync, rmSync } from "node:fs";
 import { constants as osConstants } from "node:os";
+import { CALL_MARK_VARIABLE, ensureWatchdog, pidsNow, processesMarked, type CallScope } from "../../sandbox/call-mark.js";
 import { OutputFollower } from "./output.js";
 import { groupAlive, stopProcessGroup } from "./process-group.js";
 
@@ -24,6 +25,12 @@ export interface RunShellOptions {
   maxOutputBytes: number;
   /** How often the output file is looked at while the command runs (progress, output limit). */
   pollMs: number;
+  /**
+   * The call's mark (see sandbox/call-mark.ts), put in the command's environment: what carries it
+   * is stopped with the command, and by the watchdog if armature dies. Outside the sandbox only;
+   * inside it the PID namespace holds every process.
+   */
+  mark?: string;
   /** Arguments put in front of the shell (the sandbox). */
   wrapper?: { file: string; args: (shellArgv: string[]) => string[] };
   /** New output as text while it runs, with the output's size so far. */
@@ -84,19 +91,22 @@ export function shellQuote(value: string): string {
  * Groups still running. The command is detached (its own session), so it would outlive this
  * process: when the process exits (even on an uncaught exception), whatever is left is killed.
  */
-const liveGroups = new Set<number>();
+const liveGroups = new Map<number, CallScope | undefined>();
 let exitHookInstalled = false;
 
-function trackGroup(pgid: number): void {
-  liveGroups.add(pgid);
+function trackGroup(pgid: number, mark: CallScope | undefined): void {
+  liveGroups.set(pgid, mark);
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once("exit", () => {
-    for (const group of liveGroups) {
-      try {
-        process.kill(-group, "SIGKILL");
-      } catch {
-        // already gone
+    for (const [group, groupMark] of liveGroups) {
+      const pids = groupMark === undefined ? [] : processesMarked(groupMark.mark);
+      for (const target of [-group, ...pids]) {
+        try {
+          process.kill(target, "SIGKILL");
+        } catch {
+          // already gone
+        }
       }
     }
   });
@@ -134,11 +144,13 @@ export function startShell(options: RunShellOptions): RunningShell {
   } catch (err) {
     return failedStart(options, started, err as Error);
   }
+  const mark: CallScope | undefined = options.mark === undefined ? undefined : { mark: options.mark, before: pidsNow() };
+  if (mark !== undefined) ensureWatchdog();
   let child;
   try {
     child = spawn(file, args, {
       cwd: options.cwd,
-      env: options.env,
+      env: mark === undefined ? options.env : { ...options.env, [CALL_MARK_VARIABLE]: mark.mark },
       // Its own session and process group: no controlling terminal, and one signal reaches all of it.
       detached: true,
       stdio: ["ignore", fd, fd],
@@ -148,7 +160,7 @@ export function startShell(options: RunShellOptions): RunningShell {
     return failedStart(options, started, err as Error);
   }
   const pid = child.pid;
-  if (pid !== undefined) trackGroup(pid);
+  if (pid !== undefined) trackGroup(pid, mark);
 
   let stoppedBy: StopReason | undefined;
   let stopping: Promise<void> | undefined;
@@ -156,7 +168,7 @@ export function startShell(options: RunShellOptions): RunningShell {
   const stop = (reason: StopReason): Promise<void> => {
     if (stopping) return stopping;
     stoppedBy ??= reason;
-    stopping = pid === undefined ? Promise.resolve() : stopProcessGroup(pid, options.killGraceMs);
+    stopping = pid === undefined ? Promise.resolve() : stopProcessGroup(pid, options.killGraceMs, mark);
     return stopping;
   };
 
@@ -200,7 +212,7 @@ export function startShell(options: RunShellOptions): RunningShell {
     if (!result.error) {
       // What the command left running (`server &`) does not outlive the call: the caller asks
       // for run_in_background to keep something running.
-      if (pid !== undefined && !stopping && (await groupAlive(pid))) {
+      if (pid !== undefined && !stopping && (await groupAlive(pid, mark))) {
         strayProcessesStopped = true;
         await stop("stopped");
         stoppedBy = undefined;

@@ -1,14 +1,15 @@
-// The optional OS sandbox: bubblewrap with the file system read-only outside the working
-// directories and the temp dir, no network unless allowed, no capabilities (also when armature
-// runs as root), its own PID namespace that dies with its parent.
-import { realpathSync } from "node:fs";
-import { delimiter, isAbsolute, join, resolve } from "node:path";
-import { findExecutable } from "../util/find-executable.js";
+// How the Bash tool finds its sandbox: the session's (settings, probed once), or a host's explicit
+// option. The boundary itself lives in sandbox/.
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { DEFAULT_SANDBOX_SETTINGS, sandboxStatus, type SandboxStatus } from "../../sandbox/index.js";
+import type { PermissionRule } from "../../tool/types.js";
 import type { Env } from "./config.js";
 
+/** A host's explicit sandbox option (createBashTool({ sandbox })); asking for it makes it required. */
 export interface SandboxConfig {
   enabled: boolean;
-  /** Let sandboxed commands reach the network (default false: only a private loopback). */
+  /** Let sandboxed commands reach the network whatever approved them (default false). */
   allowNetwork?: boolean;
   /** Writable besides the working directories and the temp dir. */
   writablePaths?: readonly string[];
@@ -18,22 +19,6 @@ export interface SandboxConfig {
   bwrapPath?: string;
 }
 
-/**
- * Config and tool folders that stay read-only inside a writable working directory: writing them
- * from the sandbox would run code outside it later (hooks, settings, editor tasks).
- */
-export const SANDBOX_PROTECTED_PATHS = [
-  ".git/hooks",
-  ".git/config",
-  ".armature",
-  ".claude",
-  ".mcp.json",
-  ".vscode",
-  ".idea",
-  ".husky",
-  ".gitmodules",
-] as const;
-
 function truthy(value: string | undefined): boolean {
   return value !== undefined && ["1", "true", "yes", "on"].includes(value.trim().toLowerCase());
 }
@@ -41,65 +26,44 @@ function truthy(value: string | undefined): boolean {
 /** The sandbox the CLI asks for through the environment: ARMATURE_SANDBOX=1, …_ALLOW_NETWORK=1, …_WRITABLE=a:b. */
 export function sandboxConfigFromEnv(env: Env): SandboxConfig | undefined {
   if (!truthy(env.ARMATURE_SANDBOX)) return undefined;
-  const writable = (env.ARMATURE_SANDBOX_WRITABLE ?? "").split(delimiter).filter((p) => p.trim() !== "");
+  const writable = (env.ARMATURE_SANDBOX_WRITABLE ?? "").split(":").filter((p) => p.trim() !== "");
   const config: SandboxConfig = { enabled: true, allowNetwork: truthy(env.ARMATURE_SANDBOX_ALLOW_NETWORK), writablePaths: writable };
   if (env.ARMATURE_SANDBOX_ALLOW_UNSANDBOXED !== undefined) config.allowUnsandboxedCommands = truthy(env.ARMATURE_SANDBOX_ALLOW_UNSANDBOXED);
   return config;
 }
 
-/** The bwrap binary, or undefined when it is not installed. */
-export function findBwrap(config: SandboxConfig, env: Env): string | undefined {
-  return findExecutable(config.bwrapPath ?? "bwrap", env.PATH ?? "");
+/** The status of an explicit option: enabled, required (no fallback), probed with its binary. */
+export function statusFromConfig(config: SandboxConfig, env: Env): SandboxStatus {
+  const settings = {
+    ...DEFAULT_SANDBOX_SETTINGS,
+    enabled: config.enabled,
+    required: config.enabled,
+    enabledSource: "the Bash tool's sandbox option",
+    allowUnsandboxedCommands: config.allowUnsandboxedCommands !== false,
+    allowWrite: [...(config.writablePaths ?? [])],
+  };
+  const probeEnv = config.bwrapPath !== undefined ? { ...env, ARMATURE_SANDBOX: undefined, ARMATURE_SANDBOX_BWRAP: config.bwrapPath } : { ...env, ARMATURE_SANDBOX: undefined };
+  return sandboxStatus(settings, probeEnv);
 }
 
-function canonical(path: string): string | undefined {
-  try {
-    return realpathSync(path);
-  } catch {
-    return undefined;
+const GLOB = /[*?[\]{}]/;
+
+/**
+ * Literal paths that `Read(…)` deny rules name, for the sandbox to mask: `Read(./secrets/**)` is
+ * the secrets directory. Patterns with a glob inside are left to the analysis.
+ */
+export function deniedReadPaths(rules: readonly PermissionRule[], projectDir: string, home: string = process.env.HOME ?? homedir()): string[] {
+  const out: string[] = [];
+  for (const rule of rules) {
+    if (rule.behavior !== "deny" || rule.toolName !== "Read" || rule.ruleContent === undefined) continue;
+    const spec = rule.ruleContent.replace(/\/\*\*?$/, "");
+    if (spec === "" || GLOB.test(spec)) continue;
+    let path: string;
+    if (spec.startsWith("//")) path = spec.slice(1);
+    else if (spec === "~" || spec.startsWith("~/")) path = join(home, spec.slice(1));
+    else if (spec.startsWith("/")) path = join(rule.root ?? projectDir, spec);
+    else path = resolve(projectDir, spec);
+    if (!out.includes(path)) out.push(path);
   }
-}
-
-export interface SandboxPlan {
-  /** Working directories, the temp dir and extra writable paths (canonical, existing). */
-  writable: string[];
-  allowNetwork: boolean;
-  cwd: string;
-}
-
-/** Pure: the bwrap arguments that wrap `argv` (the shell and its arguments). */
-export function bwrapArgs(plan: SandboxPlan, argv: readonly string[]): string[] {
-  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
-  for (const dir of plan.writable) args.push("--bind", dir, dir);
-  // After the writable binds, so they win over them (later mounts cover earlier ones).
-  for (const dir of plan.writable) {
-    for (const rel of SANDBOX_PROTECTED_PATHS) {
-      const path = join(dir, rel);
-      args.push("--ro-bind-try", path, path);
-    }
-  }
-  args.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--cap-drop", "ALL");
-  if (!plan.allowNetwork) args.push("--unshare-net");
-  args.push("--chdir", plan.cwd, "--", ...argv);
-  return args;
-}
-
-/** The writable set for a call: working dirs, temp dir, session shell dir, configured paths. */
-export function sandboxPlan(
-  config: SandboxConfig,
-  dirs: { projectDir: string; additionalDirectories: readonly string[]; tmpDir: string; sessionShellDir: string; cwd: string },
-): SandboxPlan {
-  const wanted = [
-    dirs.projectDir,
-    ...dirs.additionalDirectories,
-    dirs.tmpDir,
-    dirs.sessionShellDir,
-    ...(config.writablePaths ?? []).map((p) => (isAbsolute(p) ? p : resolve(dirs.projectDir, p))),
-  ];
-  const writable: string[] = [];
-  for (const path of wanted) {
-    const real = canonical(path);
-    if (real !== undefined && real !== "/" && !writable.includes(real)) writable.push(real);
-  }
-  return { writable, allowNetwork: config.allowNetwork === true, cwd: canonical(dirs.cwd) ?? dirs.cwd };
+  return out;
 }

@@ -10,6 +10,7 @@ import { withReadDenyRules } from "./deny.js";
 import { formatGrepResult, paginate, type GrepOutput } from "./format.js";
 import { GREP_DEFAULT_HEAD_LIMIT, GREP_DESCRIPTION, GREP_TOOL_NAME } from "./prompt.js";
 import { createRipgrepEngine, findExecutable } from "./ripgrep.js";
+import { trustedExecutable } from "../../sandbox/trusted-executable.js";
 import { GrepSearchError, type GrepEngine, type GrepEntry, type GrepQuery } from "./types.js";
 
 const count = z.number().int().min(0);
@@ -123,7 +124,8 @@ function selectEngine(setting: string | false | undefined): GrepEngine {
     if (env !== undefined && env !== "") choice = ["0", "false", "off", "no"].includes(env.toLowerCase()) ? false : env;
   }
   if (choice === false) return createBuiltinEngine();
-  const binary = findExecutable(choice ?? "rg");
+  // A bare name only from absolute PATH entries outside the project: its node_modules/.bin/rg is not ripgrep.
+  const binary = choice === undefined || !choice.includes("/") ? trustedExecutable(choice ?? "rg", process.env, [process.cwd()]) : findExecutable(choice);
   return binary ? createRipgrepEngine(binary) : createBuiltinEngine();
 }
 

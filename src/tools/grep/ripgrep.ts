@@ -3,6 +3,7 @@ import { realpathSync } from "node:fs";
 import { dirname } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { findExecutable } from "../util/find-executable.js";
+import { engineCommand } from "../../sandbox/engine-process.js";
 import { buildRipgrepArgs } from "./args.js";
 import { GrepSearchError, type GrepEngine, type GrepEntry, type GrepQuery, type GrepSink } from "./types.js";
 
@@ -27,7 +28,13 @@ function runRipgrep(binary: string, query: GrepQuery, sink: GrepSink): Promise<v
     // Globs with a slash are relative to rg's cwd: make that the search folder.
     const cwd = query.rootIsFile ? dirname(query.root) : query.root;
     const { run, unmap } = canonicalRun(query, cwd);
-    const child = spawn(binary, buildRipgrepArgs(run), { cwd: run.rootIsFile ? cwd : run.root, stdio: ["ignore", "pipe", "pipe"], windowsHide: true });
+    const where = run.rootIsFile ? cwd : run.root;
+    // Read-only where the sandbox runs: ripgrep only reads, and a file it searches cannot change that.
+    const cmd = engineCommand(binary, buildRipgrepArgs(run), { cwd: where });
+    // Its own process group, so that stopping it reaches a sandbox's inner processes as well.
+    const child = cmd
+      ? spawn(cmd.file, cmd.args, { cwd: where, env: cmd.env, stdio: ["ignore", "pipe", "pipe"], windowsHide: true, detached: true })
+      : spawn(binary, buildRipgrepArgs(run), { cwd: where, stdio: ["ignore", "pipe", "pipe"], windowsHide: true });
     const parser = new RipgrepOutputParser(query.mode === "files_with_matches" ? "files" : query.mode === "count" ? "count" : "content");
     const decoder = new StringDecoder("utf8");
     let stopped = false;
@@ -40,7 +47,13 @@ function runRipgrep(binary: string, query: GrepQuery, sink: GrepSink): Promise<v
       if (stopped) return;
       stopped = true;
       child.stdout.removeAllListeners("data");
-      child.kill("SIGKILL");
+      if (cmd && child.pid !== undefined) {
+        try {
+          process.kill(-child.pid, "SIGKILL");
+        } catch {
+          child.kill("SIGKILL");
+        }
+      } else child.kill("SIGKILL");
     };
     query.signal.addEventListener("abort", onAbort, { once: true });
     const deliver = (entries: GrepEntry[]): void => {

@@ -1,0 +1,165 @@
+import { describe, expect, it } from "vitest";
+import { chooseBoundary, containsNothingKnownToWrite, isExcludedCommand, networkApproved, type SandboxState } from "./boundary.js";
+import { bwrapArgs, type BwrapPlan } from "./bwrap-args.js";
+import { protectedRelativePaths } from "./protected-paths.js";
+import { applySandboxEnv, DEFAULT_SANDBOX_SETTINGS, mergeSandboxLayers, type SandboxLayer } from "./settings.js";
+
+const on: SandboxState = { enabled: true, available: true, autoAllowBashIfSandboxed: true, allowUnsandboxedCommands: true, excludedCommands: ["docker", "kubectl get *"] };
+
+describe("chooseBoundary (pure)", () => {
+  it.each<[string, Partial<Parameters<typeof chooseBoundary>[0]>, string]>([
+    ["no sandbox settings", { sandbox: undefined }, "unsandboxed"],
+    ["turned off", { sandbox: { ...on, enabled: false } }, "unsandboxed"],
+    ["on but cannot run", { sandbox: { ...on, available: false } }, "unavailable"],
+    ["read-only call", { readOnly: true }, "read-only"],
+    ["a call that writes", { readOnly: false }, "workspace-write"],
+    ["dangerouslyDisableSandbox", { disableSandbox: true }, "unsandboxed"],
+    ["dangerouslyDisableSandbox when unsandboxed commands are off", { disableSandbox: true, sandbox: { ...on, allowUnsandboxedCommands: false } }, "workspace-write"],
+    ["an excluded command", { commands: [["docker", "ps"]] }, "unsandboxed"],
+    ["an excluded prefix", { commands: [["kubectl", "get", "pods"]] }, "unsandboxed"],
+    ["not the excluded prefix", { commands: [["kubectl", "delete", "pods"]] }, "workspace-write"],
+    ["an excluded command beside another", { commands: [["docker", "ps"], ["rm", "-rf", "x"]] }, "workspace-write"],
+  ])("%s", (_name, over, expected) => {
+    expect(chooseBoundary({ sandbox: on, readOnly: false, commands: [["make"]], disableSandbox: false, ...over })).toBe(expected);
+  });
+
+  it.each<[string, string[][], boolean]>([
+    ["plain", [["docker"]], true],
+    ["by path", [["/usr/bin/docker", "ps"]], true],
+    ["other", [["dockerd"]], false],
+    ["none", [], false],
+  ])("isExcludedCommand %s", (_n, commands, expected) => {
+    expect(isExcludedCommand(commands, ["docker"])).toBe(expected);
+  });
+});
+
+describe("containsNothingKnownToWrite (pure)", () => {
+  const facts = { complete: true, writeTargets: [] as string[] };
+  it.each<[string, string[][], boolean]>([
+    ["an unknown read-only-looking tool", [["mytool", "--list"]], true],
+    ["xargs of a reader", [["find", "."], ["xargs", "wc", "-l"]], false], // find is on the list (-exec/-delete)
+    ["xargs of wc after ls", [["ls"], ["xargs", "wc", "-l"]], true],
+    ["xargs of rm", [["ls"], ["xargs", "rm"]], false],
+    ["a loop variable as the program", [["$f", "--version"]], true],
+    ["an interpreter", [["python3", "-c", "print(1)"]], false],
+    ["a package manager", [["npm", "test"]], false],
+    ["git", [["git", "commit"]], false],
+    ["a network client", [["curl", "http://x"]], false],
+    ["env running a writer", [["env", "FOO=1", "rm", "x"]], false],
+    ["timeout of a variable command", [["timeout", "5", "$cmd"]], false],
+  ])("%s", (_n, commands, expected) => {
+    expect(containsNothingKnownToWrite(facts, commands)).toBe(expected);
+  });
+
+  it("never with a write target or an incomplete analysis", () => {
+    expect(containsNothingKnownToWrite({ complete: true, writeTargets: ["out.txt"] }, [["mytool"]])).toBe(false);
+    expect(containsNothingKnownToWrite({ complete: false, writeTargets: [] }, [["mytool"]])).toBe(false);
+  });
+});
+
+describe("networkApproved (pure)", () => {
+  it.each<[string, { behavior: string; rule: string | null; source: string | null }, boolean, boolean]>([
+    ["approved by a human", { behavior: "allow", rule: null, source: "approver" }, true, true],
+    ["an allow rule", { behavior: "allow", rule: "Bash(npm install)", source: "cli" }, false, true],
+    ["bypass mode", { behavior: "allow", rule: null, source: "mode:bypassPermissions" }, false, true],
+    ["acceptEdits' file commands", { behavior: "allow", rule: null, source: "mode:acceptEdits" }, false, false],
+    ["read-only by the mode", { behavior: "allow", rule: null, source: "mode:default" }, false, false],
+    ["denied", { behavior: "deny", rule: null, source: "approver" }, true, false],
+  ])("%s", (_n, decision, asked, expected) => {
+    expect(networkApproved(decision, asked)).toBe(expected);
+  });
+});
+
+describe("bwrapArgs (pure)", () => {
+  const plan: BwrapPlan = {
+    boundary: "workspace-write",
+    writable: ["/proj", "/tmp"],
+    pinned: ["/proj/.git"],
+    readOnly: ["/proj/.git/hooks", "/proj/.claude"],
+    masked: [
+      { path: "/proj/secrets", directory: true },
+      { path: "/proj/.env", directory: false },
+    ],
+    hidden: ["/run"],
+    sockets: [],
+    network: false,
+    cwd: "/proj/sub",
+  };
+  const order = (args: string[], flag: string, path: string): number => args.findIndex((a, i) => a === flag && args[i + 1] === path);
+
+  it("read-only root first; socket dirs hidden; writable binds; pins; protected and masked paths last", () => {
+    const args = bwrapArgs(plan, ["bash", "-c", "x"]);
+    expect(args.slice(0, 3)).toEqual(["--ro-bind", "/", "/"]);
+    expect(order(args, "--tmpfs", "/run")).toBeLessThan(order(args, "--bind", "/proj"));
+    expect(order(args, "--bind", "/proj")).toBeLessThan(order(args, "--bind", "/proj/.git"));
+    expect(order(args, "--bind", "/proj/.git")).toBeLessThan(order(args, "--ro-bind", "/proj/.git/hooks"));
+    expect(args.join(" ")).toContain("--tmpfs /proj/secrets --remount-ro /proj/secrets");
+    expect(args.join(" ")).toContain("--ro-bind /dev/null /proj/.env");
+    expect(args).toContain("--unshare-net");
+    expect(args).toContain("--unshare-pid");
+    expect(args).toContain("--die-with-parent");
+    expect(args.join(" ")).toContain("--cap-drop ALL");
+    expect(args.slice(-5)).toEqual(["/proj/sub", "--", "bash", "-c", "x"]);
+  });
+
+  it("shares the network only when the plan says so", () => {
+    expect(bwrapArgs({ ...plan, network: true }, ["true"])).not.toContain("--unshare-net");
+  });
+});
+
+describe("the protected list is the permission engine's", () => {
+  it("holds the VCS internals that run programs, and the engine's protected names", () => {
+    const list = protectedRelativePaths();
+    for (const p of [".git/hooks", ".git/config", ".git/commondir", ".git/modules", ".git/worktrees", ".git/info", ".armature", ".claude", ".mcp.json", ".npmrc", ".yarnrc", ".yarnrc.yml", ".envrc", ".vscode", ".husky", ".gitmodules", ".github/workflows"]) {
+      expect(list).toContain(p);
+    }
+    // .git itself stays writable: git commit writes objects, refs and the index.
+    expect(list).not.toContain(".git");
+  });
+});
+
+describe("sandbox settings across levels (pure)", () => {
+  const layer = (source: string, widens: boolean, settings: SandboxLayer["settings"]): SandboxLayer => ({ source, root: "/proj", home: "/home/u", widens, settings });
+
+  it("defaults: on, auto-allow on, unsandboxed commands allowed", () => {
+    expect(mergeSandboxLayers([]).settings).toMatchObject({ enabled: true, autoAllowBashIfSandboxed: true, allowUnsandboxedCommands: true });
+  });
+
+  it("an untrusted project may only narrow", () => {
+    const merged = mergeSandboxLayers([
+      layer("project", false, {
+        enabled: false,
+        autoAllowBashIfSandboxed: false,
+        excludedCommands: ["bash"],
+        network: { allowedDomains: ["evil.example"] },
+        filesystem: { allowWrite: ["/"], denyRead: ["./secrets"], denyWrite: ["~/notes"] },
+      }),
+    ]);
+    expect(merged.settings.enabled).toBe(true);
+    expect(merged.settings.autoAllowBashIfSandboxed).toBe(false);
+    expect(merged.settings.excludedCommands).toEqual([]);
+    expect(merged.settings.allowedDomains).toEqual([]);
+    expect(merged.settings.allowWrite).toEqual([]);
+    expect(merged.settings.denyRead).toEqual(["/proj/secrets"]);
+    expect(merged.settings.denyWrite).toEqual(["/home/u/notes"]);
+    expect(merged.ignored.map((i) => i.key).sort()).toEqual(["sandbox.enabled", "sandbox.excludedCommands", "sandbox.filesystem.allowWrite", "sandbox.network.allowedDomains"]);
+  });
+
+  it("the user's levels widen; a narrowing value below still holds", () => {
+    const merged = mergeSandboxLayers([layer("user", true, { enabled: false, excludedCommands: ["docker"] }), layer("managed-below", true, { enabled: true })]);
+    expect(merged.settings.enabled).toBe(true);
+    expect(merged.settings.excludedCommands).toEqual(["docker"]);
+    expect(mergeSandboxLayers([layer("user", true, { enabled: false })]).settings.enabled).toBe(false);
+  });
+
+  it.each<[string | undefined, boolean, boolean]>([
+    ["0", false, false],
+    ["off", false, false],
+    ["1", true, true],
+    [undefined, true, false],
+    ["maybe", true, false],
+  ])("ARMATURE_SANDBOX=%s", (value, enabled, required) => {
+    const s = applySandboxEnv(DEFAULT_SANDBOX_SETTINGS, value === undefined ? {} : { ARMATURE_SANDBOX: value });
+    expect([s.enabled, s.required]).toEqual([enabled, required]);
+  });
+});

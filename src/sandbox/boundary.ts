@@ -1,0 +1,103 @@
+// Which OS boundary a call runs in: a pure function of the decision's facts. The analysis says
+// whether the call only reads; the sandbox makes that true whatever the command really does.
+import { posix } from "node:path";
+
+export type Boundary = "read-only" | "workspace-write" | "unsandboxed";
+/** As reported (`armature permissions check`): `unavailable` when the sandbox is on but cannot run here. */
+export type BoundaryReport = Boundary | "unavailable";
+
+/** What the decision knows of the sandbox: the settings and whether it can run. */
+export interface SandboxState {
+  enabled: boolean;
+  available: boolean;
+  autoAllowBashIfSandboxed: boolean;
+  allowUnsandboxedCommands: boolean;
+  excludedCommands: readonly string[];
+}
+
+export interface BoundaryInput {
+  sandbox: SandboxState | undefined;
+  /** The analysis proved the call read-only (or the decision runs it read-only instead of asking). */
+  readOnly: boolean;
+  /** The words of every simple command, wrappers removed. */
+  commands: ReadonlyArray<readonly string[]>;
+  /** The call asked for `dangerouslyDisableSandbox`. */
+  disableSandbox: boolean;
+}
+
+export function sandboxActive(sandbox: SandboxState | undefined): sandbox is SandboxState {
+  return sandbox !== undefined && sandbox.enabled && sandbox.available;
+}
+
+/**
+ * The boundary: none when the sandbox is off (or cannot run: `unavailable`, the analysis alone
+ * decides then); outside it for an excluded command or an approved `dangerouslyDisableSandbox`
+ * (the Bash tool asks for that); read-only for a read-only call; else the working directories.
+ */
+export function chooseBoundary(input: BoundaryInput): BoundaryReport {
+  const { sandbox } = input;
+  if (!sandbox?.enabled) return "unsandboxed";
+  if (!sandbox.available) return "unavailable";
+  if (isExcludedCommand(input.commands, sandbox.excludedCommands)) return "unsandboxed";
+  if (input.disableSandbox && sandbox.allowUnsandboxedCommands) return "unsandboxed";
+  return input.readOnly ? "read-only" : "workspace-write";
+}
+
+/**
+ * Every simple command matches an entry of `excludedCommands`: `docker` (that program, any
+ * arguments), `docker compose *` or `docker compose` (those first words). A compound with one
+ * other command stays inside: the other command must not leave with it.
+ */
+export function isExcludedCommand(commands: ReadonlyArray<readonly string[]>, excluded: readonly string[]): boolean {
+  if (commands.length === 0 || excluded.length === 0) return false;
+  const patterns = excluded.map((e) => e.trim().replace(/(\s*\*|:\*)$/, "").split(/\s+/).filter(Boolean)).filter((p) => p.length > 0);
+  return commands.every((argv) => patterns.some((p) => p.every((word, i) => (i === 0 ? posix.basename(argv[0] ?? "") === word || argv[0] === word : argv[i] === word))));
+}
+
+/**
+ * Programs known to write files, run other programs' code, change the system or reach the
+ * network. A call with none of them, and no write target the analysis found, may run in the
+ * read-only boundary without asking: whatever it really does there, it can change nothing.
+ */
+const KNOWN_EFFECTS = new Set([
+  "rm", "rmdir", "unlink", "mv", "cp", "ln", "link", "mkdir", "touch", "chmod", "chown", "chgrp", "chattr", "dd", "truncate",
+  "install", "rsync", "scp", "sftp", "tee", "sed", "awk", "gawk", "mawk", "nawk", "perl", "python", "python2", "python3",
+  "node", "nodejs", "deno", "bun", "ruby", "php", "lua", "tclsh", "bash", "sh", "zsh", "dash", "ksh", "fish", "csh", "tcsh",
+  "eval", "exec", "source", ".", "sudo", "su", "doas", "pkexec", "npm", "npx", "pnpm", "pnpx", "yarn", "bunx", "make",
+  "cmake", "ninja", "cargo", "rustc", "go", "gcc", "cc", "clang", "pip", "pip3", "pipx", "uv", "uvx", "poetry", "gradle",
+  "gradlew", "mvn", "mvnw", "ant", "git", "hg", "svn", "curl", "wget", "ssh", "nc", "ncat", "netcat", "socat", "telnet",
+  "ftp", "docker", "podman", "kubectl", "helm", "terraform", "patch", "tar", "unzip", "zip", "gzip", "gunzip", "xz",
+  "unxz", "bzip2", "bunzip2", "zstd", "7z", "split", "csplit", "shred", "mkfifo", "mknod", "kill", "pkill", "killall",
+  "crontab", "at", "systemctl", "service", "apt", "apt-get", "dpkg", "rpm", "yum", "dnf", "brew", "snap", "flatpak",
+  "vi", "vim", "nvim", "nano", "emacs", "ed", "ex", "code", "open", "xdg-open", "find", "mount", "umount", "chroot",
+  "unshare", "nsenter", "setsid", "nohup", "screen", "tmux", "expect", "script", "gdb", "strace", "ltrace", "osascript",
+]);
+
+/** Words that run the words after them as a command. */
+const RUNS_ITS_ARGUMENTS = new Set(["xargs", "timeout", "nice", "ionice", "env", "command", "builtin", "stdbuf", "time", "parallel", "watch", "chronic"]);
+
+/**
+ * Nothing in the call is known to write: no write target, and no program (nor a program a
+ * wrapper such as xargs runs) from the list of known effects. Substitutions, loop variables,
+ * globs and unknown read-only-looking tools pass; the read-only boundary is what holds them.
+ */
+export function containsNothingKnownToWrite(facts: { complete: boolean; writeTargets: readonly string[] }, commands: ReadonlyArray<readonly string[]>): boolean {
+  if (!facts.complete || facts.writeTargets.length > 0 || commands.length === 0) return false;
+  for (const argv of commands) {
+    const name = posix.basename(argv[0] ?? "");
+    if (name === "" || KNOWN_EFFECTS.has(name)) return false;
+    if (RUNS_ITS_ARGUMENTS.has(name) && argv.slice(1).some((w) => KNOWN_EFFECTS.has(posix.basename(w)) || w.includes("$"))) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether an allowed call may reach the network from inside the workspace-write boundary: when
+ * someone approved it — a human or the classifier (it asked), an allow rule, a hook, bypass mode.
+ * A call only a mode let through (acceptEdits' file commands) and every read-only call get none.
+ */
+export function networkApproved(decision: { behavior: string; rule: string | null; source: string | null }, asked: boolean): boolean {
+  if (decision.behavior !== "allow") return false;
+  if (asked || decision.rule !== null) return true;
+  return decision.source === "hook" || decision.source === "mode:bypassPermissions";
+}

@@ -1,0 +1,48 @@
+// The bubblewrap command line of a boundary. Pure: the plan says what exists and what is wanted.
+// Later mounts cover earlier ones, so the order is the policy: everything read-only, socket
+// directories gone, the writable set, then protected paths and masks on top of it.
+
+export interface BwrapPlan {
+  boundary: "read-only" | "workspace-write";
+  /** Canonical, existing directories bound writable (in read-only: only armature's own report dir). */
+  writable: string[];
+  /**
+   * Directories inside the writable set bound onto themselves writable before their protected
+   * parts: a mount point cannot be renamed or removed, so `mv .git x && mkdir .git` cannot swap
+   * the protected parts out from under the mounts.
+   */
+  pinned: string[];
+  /** Existing paths mounted read-only over the writable set (protected paths, denyWrite). */
+  readOnly: string[];
+  /** Existing paths hidden: a file becomes empty, a directory an empty read-only tmpfs. */
+  masked: Array<{ path: string; directory: boolean }>;
+  /** Socket directories replaced by an empty tmpfs (`/run`, `/tmp/.X11-unix`…). */
+  hidden: string[];
+  /** Unix sockets bound back in (sandbox.network.allowUnixSockets). */
+  sockets: string[];
+  /** Share the host's network namespace (an approved command); otherwise none at all. */
+  network: boolean;
+  cwd: string;
+}
+
+export function bwrapArgs(plan: BwrapPlan, argv: readonly string[]): string[] {
+  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+  for (const dir of plan.hidden) args.push("--tmpfs", dir);
+  for (const dir of plan.writable) args.push("--bind", dir, dir);
+  for (const sock of plan.sockets) args.push("--bind", sock, sock);
+  for (const dir of plan.pinned) args.push("--bind", dir, dir);
+  for (const path of plan.readOnly) args.push("--ro-bind", path, path);
+  for (const m of plan.masked) {
+    if (m.directory) args.push("--tmpfs", m.path, "--remount-ro", m.path);
+    else args.push("--ro-bind", "/dev/null", m.path);
+  }
+  // Its own PID namespace whose init dies with armature: nothing the command starts, however it
+  // detaches (setsid, double forks, nohup), outlives the call or a kill -9 of armature.
+  // No --new-session: commands never get a terminal (detached, stdin /dev/null), and staying in
+  // the caller's process group lets one kill(-pgid) reach bwrap's inner init too, which matters
+  // when bwrap is killed before its init has armed its parent-death signal.
+  args.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--cap-drop", "ALL");
+  if (!plan.network) args.push("--unshare-net");
+  args.push("--chdir", plan.cwd, "--", ...argv);
+  return args;
+}

@@ -1,0 +1,113 @@
+// The edge of the boundary: what exists on disk, by real path, turned into a BwrapPlan.
+import { lstatSync, realpathSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { join, sep } from "node:path";
+import type { BwrapPlan } from "./bwrap-args.js";
+import { protectedRelativePaths } from "./protected-paths.js";
+import type { SandboxSettings } from "./settings.js";
+
+export interface PlanDirs {
+  projectDir: string;
+  additionalDirectories: readonly string[];
+  cwd: string;
+  /** armature's own directory the shell reports its final cwd in: writable in every boundary. */
+  reportDir: string;
+  /** The user config dir and the trust store's folder: read-only wherever they are. */
+  configDirs?: readonly string[];
+  /** Literal paths deny rules keep from reads (`Read(./secrets/**)` → the secrets dir): masked. */
+  deniedReads?: readonly string[];
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+function canonical(path: string): string | undefined {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return undefined;
+  }
+}
+
+type Kind = "dir" | "file" | "link" | "socket" | undefined;
+function kindOf(path: string): Kind {
+  try {
+    const s = lstatSync(path);
+    return s.isSymbolicLink() ? "link" : s.isDirectory() ? "dir" : s.isSocket() ? "socket" : "file";
+  } catch {
+    return undefined;
+  }
+}
+
+function inside(path: string, dir: string): boolean {
+  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+}
+
+const PROTECTED = protectedRelativePaths();
+const VCS_DIRS = [".git", ".hg"];
+
+/** Socket directories that exist here: the system's and the ones desktop sessions put in /tmp. */
+function socketDirs(env: Readonly<Record<string, string | undefined>>): string[] {
+  const out: string[] = [];
+  const uid = typeof process.getuid === "function" ? process.getuid() : -1;
+  const candidates = ["/run", "/var/run", "/tmp/.X11-unix", "/tmp/.ICE-unix", "/tmp/.font-unix", `/tmp/tmux-${uid}`];
+  if (env.XDG_RUNTIME_DIR) candidates.push(env.XDG_RUNTIME_DIR);
+  const agent = env.SSH_AUTH_SOCK;
+  if (agent && agent.startsWith("/tmp/")) {
+    const dir = agent.slice(0, agent.lastIndexOf("/"));
+    if (dir !== "/tmp") candidates.push(dir);
+  }
+  for (const c of candidates) {
+    // A symlink (/var/run → /run) is hidden through its target; mounting on it would follow it anyway.
+    if (kindOf(c) === "dir" && !out.includes(c)) out.push(c);
+  }
+  return out;
+}
+
+/** The plan of one call: `boundary` from the decision, `network` from its approval. */
+export function sandboxPlan(boundary: BwrapPlan["boundary"], network: boolean, settings: SandboxSettings, dirs: PlanDirs): BwrapPlan {
+  const env = dirs.env ?? process.env;
+  const writableWanted = boundary === "workspace-write" ? [dirs.projectDir, ...dirs.additionalDirectories, tmpdir(), ...settings.allowWrite] : [];
+  const writable: string[] = [];
+  for (const path of [...writableWanted, dirs.reportDir]) {
+    const real = canonical(path);
+    if (real !== undefined && real !== "/" && kindOf(real) === "dir" && !writable.includes(real)) writable.push(real);
+  }
+  const pinned: string[] = [];
+  const readOnly: string[] = [];
+  const addReadOnly = (path: string): void => {
+    if (!readOnly.includes(path) && writable.some((w) => inside(path, w))) readOnly.push(path);
+  };
+  for (const root of writable) {
+    if (root === canonical(dirs.reportDir)) continue;
+    for (const vcs of VCS_DIRS) if (kindOf(join(root, vcs)) === "dir") pinned.push(join(root, vcs));
+    for (const rel of PROTECTED) {
+      const path = join(root, rel);
+      const kind = kindOf(path);
+      // A symlink's name cannot be pinned (the mount lands on its target); its target is judged where it is.
+      if (kind === "dir" || kind === "file") addReadOnly(path);
+    }
+  }
+  const home = env.HOME ?? homedir();
+  for (const path of [...(dirs.configDirs ?? [join(home, ".armature")]), join(home, ".claude"), ...settings.denyWrite]) {
+    const real = canonical(path);
+    if (real !== undefined) addReadOnly(real);
+  }
+  const masked: BwrapPlan["masked"] = [];
+  for (const path of [...settings.denyRead, ...(dirs.deniedReads ?? [])]) {
+    const real = canonical(path);
+    const kind = real === undefined ? undefined : kindOf(real);
+    if (real === undefined || real === "/" || (kind !== "dir" && kind !== "file")) continue;
+    if (!masked.some((m) => m.path === real)) masked.push({ path: real, directory: kind === "dir" });
+  }
+  const sockets = settings.allowUnixSockets.filter((s) => kindOf(s) === "socket");
+  return {
+    boundary,
+    writable,
+    pinned: [...new Set(pinned)],
+    readOnly,
+    masked,
+    hidden: socketDirs(env),
+    sockets,
+    network,
+    cwd: canonical(dirs.cwd) ?? dirs.cwd,
+  };
+}
