@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { OversizedLine } from "../io.js";
 
 /** One JSON object a line, as the Agent SDK writes them on the CLI's stdin. */
 export type StdinMessage = Record<string, unknown> & { type?: unknown };
@@ -42,9 +43,12 @@ export class ControlChannel {
   ) {}
 
   /** Feeds the channel from the input's lines; resolves when the input ends. */
-  async pump(lines: AsyncIterable<string>): Promise<void> {
+  async pump(lines: AsyncIterable<string | OversizedLine>): Promise<void> {
     try {
-      for await (const line of lines) this.accept(line);
+      for await (const line of lines) {
+        if (line instanceof OversizedLine) this.warn(`an input line of ${line.bytes} bytes is over the ${line.limit}-byte limit (ARMATURE_EXEC_MAX_LINE_BYTES): dropped`);
+        else this.accept(line);
+      }
     } finally {
       this.ended = true;
       this.resolveInit(undefined);
