@@ -15,6 +15,7 @@ export const WIDENING_KEYS: ReadonlyArray<{ key: string; reason: string }> = [
   { key: "mcpServers", reason: "MCP servers are programs started on the machine" },
   { key: "enableAllProjectMcpServers", reason: "turns on the project's .mcp.json servers" },
   { key: "enabledMcpjsonServers", reason: "turns on the project's .mcp.json servers" },
+  { key: "import", reason: "turns on other settings files, the user's ~/.claude/settings.json among them" },
 ];
 
 function valueAt(settings: Record<string, unknown>, key: string): unknown {
