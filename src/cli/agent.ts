@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { providerSummarizer } from "../agent/summarizer.js";
 import { buildSystemPrompt } from "../agent/system-prompt.js";
@@ -10,7 +10,9 @@ import type { AgentMessage } from "../providers/model.js";
 import { createProvider, PROVIDER_NAMES, resolveProviderConfig, type ProviderConfig } from "../providers/create-provider.js";
 import { isDeniedOutright } from "../registry/pool.js";
 import { createSession, type Session } from "../session/session.js";
+import { conversationsDir, sessionKey } from "../session/session-home.js";
 import { openSessionDir, SessionDirError, type SessionDirHandle } from "../session/state-dir.js";
+import { trustedProjectDirs } from "../settings/project-inputs.js";
 import { loadAgentDefinitions } from "../tools/agent/index.js";
 import { builtinTools } from "../tools/index.js";
 import { anthropicWebSearch } from "../tools/web-search/index.js";
@@ -40,7 +42,7 @@ Session:
   -p, --print            non-interactive: run the prompt (argument or stdin), print the result
   --output-format FMT    text | json | stream-json (default text)
   --verbose              accepted for compatibility (stream-json is always complete)
-  --session-dir DIR      where conversations are saved (default <cwd>/.armature/sessions)
+  --session-dir DIR      where conversations are saved (default: your config dir, projects/<project>/)
   --resume ID            continue the saved conversation ID
   -c, --continue         continue the most recent conversation
 Permissions and settings:
@@ -144,7 +146,14 @@ export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
   const provider = createProvider(config.provider, { ...config, ...(thinking ? { extraBody: { thinking } } : {}) });
 
   // Where the conversation lives: a new id, or the one resumed.
-  const sessionsDir = resolve(cwd, values["session-dir"] ?? join(".armature", "sessions"));
+  let sessionsDir: string;
+  let signingKey: Buffer;
+  try {
+    sessionsDir = await conversationsDir(cwd, values["session-dir"]);
+    signingKey = await sessionKey();
+  } catch (err) {
+    throw new UsageError(`${values["session-dir"] !== undefined ? "--session-dir" : "the sessions folder"}: ${(err as Error).message}`);
+  }
   let sessionId: string = randomUUID();
   let history: AgentMessage[] = [];
   const resumeId = values.continue ? await latestConversationId(sessionsDir) : values.resume;
@@ -160,7 +169,7 @@ export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
     sessionId = resumeId;
   }
   try {
-    await mkdir(join(sessionsDir, sessionId), { recursive: true });
+    await mkdir(join(sessionsDir, sessionId), { recursive: true, mode: 0o700 });
   } catch (err) {
     throw new UsageError(`--session-dir: cannot use ${sessionsDir} as a folder: ${(err as Error).message}`);
   }
@@ -168,12 +177,13 @@ export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
   // is kept beside the conversation, so --resume goes on where the run stopped; one process at a time.
   let stateDir: SessionDirHandle;
   try {
-    stateDir = await openSessionDir(join(sessionsDir, sessionId));
+    stateDir = await openSessionDir(join(sessionsDir, sessionId), { signing: { key: signingKey, projectDir: cwd } });
   } catch (err) {
     if (err instanceof SessionDirError) throw new UsageError(`--resume: ${err.message}`);
     throw err;
   }
 
+  for (const what of stateDir.dropped) io.stderr.write(`armature: not restored from the saved session: ${what}\n`);
   const ref: { session?: Session } = {};
   const hooks = settingsHooks(settings, cwd, () => ref.session!.context, io);
   // Sub-agent types: the user's own, and the project's once the project is trusted.
@@ -182,7 +192,7 @@ export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
   const agentDirs = [
     join(home, ".armature", "agents"),
     ...(claude ? [join(home, ".claude", "agents")] : []),
-    ...(settings.loaded.trust.trusted ? [join(cwd, ".armature", "agents"), ...(claude ? [join(cwd, ".claude", "agents")] : [])] : []),
+    ...trustedProjectDirs(cwd, "agents", { trusted: settings.loaded.trust.trusted, claude }),
   ];
   const agentFiles = await loadAgentDefinitions(agentDirs);
   for (const problem of agentFiles.errors) io.stderr.write(`armature: agent file left out: ${problem}\n`);

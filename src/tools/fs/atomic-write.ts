@@ -18,6 +18,8 @@ export interface AtomicWriteOptions {
    * When it leads elsewhere now (a symlink was created or swapped since), nothing is written.
    */
   expectTarget?: string;
+  /** Permission bits of a new file (default 0666 less the umask); an existing file keeps its own. */
+  newFileMode?: number;
 }
 
 /** The path led somewhere else at write time than when the call was judged: nothing was written. */
@@ -87,6 +89,7 @@ export async function atomicWriteFile(path: string, data: Uint8Array | Iterable<
       if (data instanceof Uint8Array) await handle.writeFile(data);
       else for (const chunk of data) await handle.write(chunk);
       if (mode !== undefined) await handle.chmod(mode);
+      else if (options.newFileMode !== undefined) await handle.chmod(options.newFileMode);
       await handle.sync();
       ino = (await handle.stat()).ino;
     } finally {
