@@ -224,7 +224,7 @@ export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
   });
   ref.session = session;
   const visible = session.context.options.tools.filter((t) => !isDeniedOutright(t, session.context.permissionContext)).map((t) => t.name);
-  let system = values["system-prompt"] ?? (await buildSystemPrompt({ cwd, toolNames: visible }));
+  let system = values["system-prompt"] ?? (await buildSystemPrompt({ cwd, toolNames: visible, projectTrusted: settings.loaded.trust.trusted }));
   if (values["append-system-prompt"] !== undefined) system = `${system}\n\n${values["append-system-prompt"]}`;
 
   const run = {
