@@ -40,7 +40,8 @@ export class TranscriptWriter {
   private handle(path: string): Promise<FileHandle> {
     let handle = this.handles.get(path);
     if (!handle) {
-      handle = mkdir(dirname(path), { recursive: true }).then(() => open(path, "a"));
+      // The user's conversation: readable by the user only.
+      handle = mkdir(dirname(path), { recursive: true, mode: 0o700 }).then(() => open(path, "a", 0o600));
       this.handles.set(path, handle);
     }
     return handle;

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { anthropicReply, chatReply, startMockModelServer, type MockModelServer } from "../../test/mock-model-server.js";
 import { captureIO, withTempDir } from "../../test/helpers.js";
+import { projectSessionsDir } from "../session/session-home.js";
 import { splitToolRules } from "./agent.js";
 import { main } from "./main.js";
 
@@ -118,7 +119,7 @@ describe("armature agent -p", () => {
       ]);
       expect(await main(["agent", "-p", "read notes.txt", "--base-url", server.url, "--cwd", dir], captureIO())).toBe(0);
       const { readdir } = await import("node:fs/promises");
-      const id = (await readdir(join(dir, ".armature", "sessions"))).find((n) => n.endsWith(".jsonl"))!.slice(0, -6);
+      const id = (await readdir(projectSessionsDir(dir))).find((n) => n.endsWith(".jsonl"))!.slice(0, -6);
       const io = captureIO();
       expect(await main(["agent", "-p", "change alpha to beta", "--resume", id, "--mode", "acceptEdits", "--base-url", server.url, "--cwd", dir], io)).toBe(0);
       const editResult = (server.requests[3]!.body.messages as Array<{ content: Json[] }>).at(-1)!.content[0]!;
@@ -141,7 +142,7 @@ describe("armature agent -p", () => {
       expect((first.tools as Json[]).map((t) => t.name)).not.toContain("Bash");
       expect((first.system as Json[])[0]!.text).toMatch(/Working directory: .*\n[\s\S]*Be terse\./);
 
-      const sessions = join(dir, ".armature", "sessions");
+      const sessions = projectSessionsDir(dir);
       const { readdir } = await import("node:fs/promises");
       const id = (await readdir(sessions)).find((n) => n.endsWith(".jsonl"))!.slice(0, -6);
       const io2 = captureIO();

@@ -10,7 +10,9 @@ import type { AgentMessage } from "../providers/model.js";
 import { createProvider, PROVIDER_NAMES, resolveProviderConfig, type ProviderConfig } from "../providers/create-provider.js";
 import { isDeniedOutright } from "../registry/pool.js";
 import { createSession, type Session } from "../session/session.js";
+import { conversationsDir, sessionKey } from "../session/session-home.js";
 import { openSessionDir, SessionDirError, type SessionDirHandle } from "../session/state-dir.js";
+import { trustedProjectDirs } from "../settings/project-inputs.js";
 import { loadAgentDefinitions } from "../tools/agent/index.js";
 import { builtinTools } from "../tools/index.js";
 import { anthropicWebSearch } from "../tools/web-search/index.js";
@@ -59,7 +61,7 @@ Session:
   --json-schema JSON     the answer as structured data fitting this schema (result.structured_output)
   --max-budget-usd N     stop once the run's cost (README price table) passes N dollars
   --session-id UUID      the id of a new conversation; --fork-session: resume into a new id
-  --session-dir DIR      where conversations are saved (default <cwd>/.armature/sessions)
+  --session-dir DIR      where conversations are saved (default: your config dir, projects/<project>/)
   --resume ID            continue the saved conversation ID
   -c, --continue         continue the most recent conversation
 Permissions and settings:
@@ -280,7 +282,14 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   const provider = createProvider(config.provider, { ...config, ...(thinking ? { extraBody: { thinking } } : {}) });
 
   // Where the conversation lives: a new id, or the one resumed (--fork-session: copied to a new id).
-  const sessionsDir = resolve(cwd, values["session-dir"] ?? join(".armature", "sessions"));
+  let sessionsDir: string;
+  let signingKey: Buffer;
+  try {
+    sessionsDir = await conversationsDir(cwd, values["session-dir"]);
+    signingKey = await sessionKey();
+  } catch (err) {
+    throw new UsageError(`${values["session-dir"] !== undefined ? "--session-dir" : "the sessions folder"}: ${(err as Error).message}`);
+  }
   let sessionId: string = mode.sessionIdFlag ?? randomUUID();
   let history: AgentMessage[] = [];
   const resumeId = values.continue ? await latestConversationId(sessionsDir) : values.resume;
@@ -297,7 +306,7 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   }
   const forked = resumeId !== undefined && values["fork-session"] === true;
   try {
-    await mkdir(join(sessionsDir, sessionId), { recursive: true });
+    await mkdir(join(sessionsDir, sessionId), { recursive: true, mode: 0o700 });
     if (forked) await copyFile(conversationFile(sessionsDir, resumeId), conversationFile(sessionsDir, sessionId));
   } catch (err) {
     throw new UsageError(`--session-dir: cannot use ${sessionsDir} as a folder: ${(err as Error).message}`);
@@ -306,12 +315,13 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   // is kept beside the conversation, so --resume goes on where the run stopped; one process at a time.
   let stateDir: SessionDirHandle;
   try {
-    stateDir = await openSessionDir(join(sessionsDir, sessionId));
+    stateDir = await openSessionDir(join(sessionsDir, sessionId), { signing: { key: signingKey, projectDir: cwd } });
   } catch (err) {
     if (err instanceof SessionDirError) throw new UsageError(`--resume: ${err.message}`);
     throw err;
   }
 
+  for (const what of stateDir.dropped) io.stderr.write(`armature: not restored from the saved session: ${what}\n`);
   const ref: { session?: Session; abortRun?: (reason: string) => void } = {};
   let hooks: HookRunner | undefined = settingsHooks(settings, cwd, () => ref.session!.context, io);
   if (channel) {
@@ -325,7 +335,7 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   const agentDirs = [
     join(home, ".armature", "agents"),
     ...(claude ? [join(home, ".claude", "agents")] : []),
-    ...(settings.loaded.trust.trusted ? [join(cwd, ".armature", "agents"), ...(claude ? [join(cwd, ".claude", "agents")] : [])] : []),
+    ...trustedProjectDirs(cwd, "agents", { trusted: settings.loaded.trust.trusted, claude }),
   ];
   const agentFiles = await loadAgentDefinitions(agentDirs);
   for (const problem of agentFiles.errors) io.stderr.write(`armature: agent file left out: ${problem}\n`);
@@ -382,7 +392,7 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   ref.session = session;
   const visible = session.context.options.tools.filter((t) => !isDeniedOutright(t, session.context.permissionContext)).map((t) => t.name);
   const initPrompt = Array.isArray(initRequest.systemPrompt) ? initRequest.systemPrompt.filter((p): p is string => typeof p === "string").join("\n\n") : undefined;
-  let system = values["system-prompt"] ?? initPrompt ?? (await buildSystemPrompt({ cwd, toolNames: visible }));
+  let system = values["system-prompt"] ?? initPrompt ?? (await buildSystemPrompt({ cwd, toolNames: visible, projectTrusted: settings.loaded.trust.trusted }));
   for (const extra of [values["append-system-prompt"], typeof initRequest.appendSystemPrompt === "string" ? initRequest.appendSystemPrompt : undefined]) {
     if (extra !== undefined && extra !== "") system = `${system}\n\n${extra}`;
   }

@@ -15,6 +15,7 @@ import { positiveInt, UsageError, type CliIO } from "./io.js";
 import { terminalApprover } from "./prompt.js";
 import { TEMP_HELP, tempSessionDir } from "./gc.js";
 import { offerTrust } from "./trust.js";
+import { sessionKey } from "../session/session-home.js";
 import { connectCliMcp, MCP_CONFIG_HELP, MCP_CONFIG_OPTIONS } from "./mcp-config.js";
 import { loadExecSettings, SETTINGS_HELP, SETTINGS_OPTIONS, settingsHooks, settingsInputFrom, settingsWarnings } from "./settings.js";
 
@@ -95,12 +96,13 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
   let stateDir: SessionDirHandle | undefined;
   if (values["session-dir"] !== undefined) {
     try {
-      stateDir = await openSessionDir(resolve(values["session-dir"]));
+      stateDir = await openSessionDir(resolve(values["session-dir"]), { signing: { key: await sessionKey(), projectDir: cwd } });
     } catch (err) {
       if (err instanceof SessionDirError) throw new UsageError(`--session-dir: ${err.message}`);
       throw new UsageError(`--session-dir: cannot use ${values["session-dir"]} as a folder: ${(err as Error).message}`);
     }
   }
+  for (const what of stateDir?.dropped ?? []) io.stderr.write(`armature: not restored from ${stateDir!.dir}: ${what}\n`);
   const sessionId = stateDir?.snapshot?.sessionId ?? randomUUID();
   const sessionDir = stateDir?.dir ?? join(tmpdir(), tempSessionDir(sessionId));
   // The temp folder is locked too, so that `armature gc` leaves it alone while this process runs.

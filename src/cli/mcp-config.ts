@@ -33,45 +33,52 @@ export interface McpFlagValues {
 
 const LEVEL_SCOPE: Record<string, McpScope> = { managed: "managed", cli: "dynamic", local: "local", user: "user", project: "project" };
 
+/** A project's own file: the project controls it, whatever its level's name says. */
+const projectOwned = (level: string): boolean => level === "project" || level === "local";
+
 /**
  * The servers to connect, highest precedence first: `--mcp-config`, then (unless
- * `--strict-mcp-config`) `mcpServers` of the settings files (managed, --settings, local, user),
- * then the project's own (`.mcp.json`, `.armature/settings.json`) — those only when the project
- * is trusted and the user approved them (see projectMcpServersAllowed). Returns warnings for
- * servers left out.
+ * `--strict-mcp-config`) the user's own `mcpServers` (managed, --settings, user), then the
+ * project's (`.mcp.json`, `mcpServers` of `.armature/settings.json` and `settings.local.json`) —
+ * those only when the project is trusted and the user approved them (projectMcpServersAllowed),
+ * and never under a name one of the user's servers has (it would inherit that server's allow
+ * rules). Servers come from the settings loader, which already left out an untrusted project's.
+ * Returns warnings for servers left out.
  */
 export async function mcpServerEntries(values: McpFlagValues, settings: ExecSettings, cwd: string, trusted: boolean): Promise<{ entries: McpServerEntry[]; warnings: string[] }> {
   const entries: McpServerEntry[] = [];
   const warnings: string[] = [];
-  const take = (parsed: { servers: McpServerEntry[]; problems: string[] }): void => {
-    entries.push(...parsed.servers);
-    warnings.push(...parsed.problems.map((p) => `MCP server left out: ${p}`));
+  const leftOut = (problems: string[]): void => {
+    warnings.push(...problems.map((p) => `MCP server left out: ${p}`));
   };
   try {
-    for (const value of values["mcp-config"] ?? []) take(await readMcpConfigFlag(value, cwd));
-    if (values["strict-mcp-config"]) return { entries, warnings };
-    const files = settings.loaded.sources.filter((s) => s.loaded);
-    const userLevels: unknown[] = [];
-    const project: McpServerEntry[] = [];
-    for (const file of files) {
-      const json = await readJsonFile(file.path);
-      if (file.level !== "project") userLevels.push(json);
-      const parsed = parseMcpServers(json ?? {}, file.path, LEVEL_SCOPE[file.level] ?? "project", { baseDir: cwd });
-      if (file.level === "project") {
-        project.push(...parsed.servers);
-        warnings.push(...parsed.problems.map((p) => `MCP server left out: ${p}`));
-      } else take(parsed);
+    for (const value of values["mcp-config"] ?? []) {
+      const parsed = await readMcpConfigFlag(value, cwd);
+      entries.push(...parsed.servers);
+      leftOut(parsed.problems);
     }
-    const mcpJson = await readProjectMcpJson(resolve(cwd));
-    warnings.push(...mcpJson.problems.map((p) => `MCP server left out: ${p}`));
-    project.push(...mcpJson.servers);
-    const approval = mergeMcpApproval(userLevels);
+    if (values["strict-mcp-config"]) return { entries, warnings };
+    const project: McpServerEntry[] = [];
+    for (const level of settings.loaded.mcpServers) {
+      const parsed = parseMcpServers({ mcpServers: level.config }, level.source, LEVEL_SCOPE[level.level] ?? "project", { baseDir: cwd });
+      leftOut(parsed.problems);
+      if (projectOwned(level.level)) project.push(...parsed.servers);
+      else entries.push(...parsed.servers);
+    }
+    if (trusted) {
+      const mcpJson = await readProjectMcpJson(resolve(cwd));
+      leftOut(mcpJson.problems);
+      project.push(...mcpJson.servers);
+    }
+    const users = new Set(entries.map((e) => e.normalizedName));
     for (const entry of project) {
-      if (projectMcpServersAllowed(approval, trusted, entry.name)) entries.push(entry);
+      if (users.has(entry.normalizedName)) {
+        warnings.push(`MCP server ${JSON.stringify(entry.name)} from ${entry.source} is not used: one of your own servers has that name, and a project's server never takes its place`);
+      } else if (projectMcpServersAllowed(settings.loaded.mcpApproval, trusted, entry.name)) entries.push(entry);
       else {
         warnings.push(
-          `MCP server ${JSON.stringify(entry.name)} from ${entry.source} is not used: ${trusted ? "not approved" : "the project is not trusted (armature trust, or --trust-project for one run)"}; ` +
-            `approve it with "enabledMcpjsonServers": [${JSON.stringify(entry.name)}] or "enableAllProjectMcpServers": true in your user or local settings`,
+          `MCP server ${JSON.stringify(entry.name)} from ${entry.source} is not used: not approved; ` +
+            `approve it with "enabledMcpjsonServers": [${JSON.stringify(entry.name)}] or "enableAllProjectMcpServers": true in your user settings`,
         );
       }
     }

@@ -19,6 +19,8 @@ ${SETTINGS_HELP}${MCP_CONFIG_HELP}  --include-mcp-tools    also serve the tools 
   --http [HOST:]PORT     serve Streamable HTTP at http://HOST:PORT/mcp (HOST default 127.0.0.1)
   --token TOKEN          the bearer token HTTP clients must send (default: env ARMATURE_MCP_TOKEN,
                          else a new one, printed on stderr)
+  --allow-origin ORIGIN  an HTTP Origin allowed besides loopback ones (repeatable)
+  --allow-host NAME      a Host name allowed besides the bound address (repeatable)
   -h, --help             this text
 `;
 
@@ -76,6 +78,8 @@ export async function mcpCommand(argv: string[], io: CliIO, stop: Promise<void> 
       ...MCP_CONFIG_OPTIONS,
       http: { type: "string" },
       token: { type: "string" },
+      "allow-origin": { type: "string", multiple: true },
+      "allow-host": { type: "string", multiple: true },
       "include-mcp-tools": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -104,7 +108,7 @@ export async function mcpCommand(argv: string[], io: CliIO, stop: Promise<void> 
       await Promise.race([serveStdio(factory, options), stop]);
       return 0;
     }
-    const handle = await serveHttp(factory, { ...options, ...http, token });
+    const handle = await serveHttp(factory, { ...options, ...http, token, allowedOrigins: values["allow-origin"] ?? [], allowedHosts: values["allow-host"] ?? [] });
     io.stderr.write(`armature: serving MCP at ${handle.url}\n`);
     if (handle.generatedToken) io.stderr.write(`armature: bearer token: ${handle.token}\n`);
     await stop;

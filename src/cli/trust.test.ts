@@ -25,7 +25,7 @@ describe("armature trust", () => {
       expect(status.out).toBe(`${dir}: not trusted\n`);
       const t = captureIO();
       expect(await main(["trust", dir], t)).toBe(0);
-      expect(t.out).toBe(`trusted ${dir}\n  pinned: .armature/settings.json: hooks ("PreToolUse")\n`);
+      expect(t.out).toBe(`trusted ${dir}\n  pinned: .armature/settings.json: hooks PreToolUse: runs touch ${join(dir, "hook-ran")}\n`);
       expect(await main(["trust", "--status", dir], captureIO())).toBe(0);
       const list = captureIO();
       await main(["trust", "--list"], list);

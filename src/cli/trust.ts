@@ -90,6 +90,8 @@ export async function trustCommand(argv: string[], io: CliIO): Promise<number> {
   const pinned = Object.keys(fp.entries).sort();
   if (pinned.length === 0) io.stdout.write("  (no hooks, allow rules, env, working dirs or MCP servers configured yet)\n");
   for (const entry of pinned) io.stdout.write(`  pinned: ${entry}${fp.shown?.[entry] ? ` ${fp.shown[entry]}` : ""}\n`);
+  // What a hook or server runs that trust cannot hold still: the user decides knowing it.
+  for (const what of fp.unpinned ?? []) io.stdout.write(`  not pinned: ${what}\n`);
   return 0;
 }
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { toolUse, withTempDir } from "../../test/helpers.js";
 import { alive, cmd, eventually, script } from "../../test/hook-helpers.js";
+import { hookOutputTag } from "../pipeline/run-tool-use.js";
 import { createSession } from "../session/session.js";
 import { buildTool } from "../tool/build-tool.js";
 import { createHookRunner } from "./runner.js";
@@ -86,9 +87,12 @@ describe("hooks through a session", () => {
       const post = await script(dir, "post.sh", `echo '{"systemMessage":"note indexed","hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"remember to link the note"}}'`);
       const s = await sessionWith(dir, { PostToolUse: [{ matcher: "Note", hooks: [cmd(post)] }] });
       const turn = await s.runTurnDetailed([toolUse("Note", { name: "a", text: "hi" }, "t1")]);
-      expect(turn.results[0]!.content).toBe(
-        "wrote a.txt\n\n[PostToolUse hook output: added by a hook configured in settings, not part of the tool's result]\nremember to link the note",
-      );
+      // The hook's text is a block of its own, labelled with this process's tag (tool output cannot forge it).
+      expect(turn.results[0]!.content).toEqual([
+        { type: "text", text: "wrote a.txt" },
+        { type: "text", text: `[PostToolUse hook output ${hookOutputTag()}: added by a hook configured in settings, not part of the tool's result]\nremember to link the note` },
+      ]);
+      expect(hookOutputTag()).toMatch(/^[0-9a-f]{12}$/);
       expect(turn.notices).toEqual(["note indexed"]);
       await s.close();
     });
@@ -101,9 +105,10 @@ describe("hooks through a session", () => {
       const s = await sessionWith(dir, { PostToolUseFailure: [{ hooks: [cmd(fail), cmd(fb)] }] });
       const [r] = await s.runTurn([toolUse("Note", { name: "a", text: "fail" }, "t1")]);
       expect(r!.is_error).toBe(true);
-      expect(r!.content).toContain("the disk said no");
-      expect(r!.content).toContain("[PostToolUseFailure hook output: added by a hook configured in settings, not part of the tool's result]\ncheck the disk");
-      expect(r!.content).toContain("retry with another name");
+      const text = JSON.stringify(r!.content);
+      expect(text).toContain("the disk said no");
+      expect(text).toContain(`[PostToolUseFailure hook output ${hookOutputTag()}: added by a hook configured in settings, not part of the tool's result]\\ncheck the disk`);
+      expect(text).toContain("retry with another name");
       const input = JSON.parse(await readFile(join(dir, "failure.json"), "utf8"));
       expect(input).toMatchObject({ hook_event_name: "PostToolUseFailure", tool_name: "Note", tool_use_id: "t1", is_interrupt: false });
       expect(input.error).toContain("the disk said no");
@@ -177,7 +182,7 @@ describe("hooks through a session", () => {
       expect(input.hook_event_name).toBe("PostToolBatch");
       expect(input.tool_calls.map((c: { tool_use_id: string; tool_name: string }) => `${c.tool_name}:${c.tool_use_id}`)).toEqual(["Note:t1", "Note:t2"]);
       expect(input.tool_calls[0].tool_response).toBe("wrote a.txt");
-      expect(turn.newMessages).toEqual([{ role: "user", content: "[PostToolBatch hook output: added by a hook configured in settings, not part of the tool's result]\nlint ran: clean" }]);
+      expect(turn.newMessages).toEqual([{ role: "user", content: `[PostToolBatch hook output ${hookOutputTag()}: added by a hook configured in settings, not part of the tool's result]\nlint ran: clean` }]);
       await s.close();
     });
   });

@@ -1,5 +1,6 @@
-import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { PROJECT_MCP_PATH } from "../settings/project-inputs.js";
+import { ConfigFileError, readConfigJson } from "../settings/read-config-file.js";
 import { normalizeMcpName } from "./names.js";
 
 /** One server as configured (`.mcp.json`, `mcpServers` in settings, `--mcp-config`), after `${VAR}` expansion. */
@@ -126,20 +127,13 @@ export function parseMcpServers(json: unknown, source: string, scope: McpScope, 
   return out;
 }
 
-/** Reads a JSON file, or `undefined` when it does not exist. */
+/** Reads a JSON file (a regular file, size- and depth-capped), or `undefined` when it does not exist. */
 export async function readJsonFile(path: string): Promise<unknown> {
-  let text: string;
   try {
-    text = await readFile(path, "utf8");
+    return await readConfigJson(path);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-    throw new McpConfigError(path, null, `cannot read the file: ${(err as Error).message}`);
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (err) {
-    throw new McpConfigError(path, null, `not valid JSON (${(err as Error).message})`);
+    if (err instanceof ConfigFileError) throw new McpConfigError(path, null, err.problem);
+    throw err;
   }
 }
 
@@ -162,7 +156,7 @@ export async function readMcpConfigFlag(value: string, cwd: string, env?: NodeJS
 
 /** The project's `.mcp.json` (its servers still need approval: see projectMcpServersAllowed). */
 export async function readProjectMcpJson(projectDir: string, env?: NodeJS.ProcessEnv): Promise<ParsedMcpServers> {
-  const path = join(projectDir, ".mcp.json");
+  const path = join(projectDir, PROJECT_MCP_PATH);
   const json = await readJsonFile(path);
   if (json === undefined) return { servers: [], problems: [] };
   return parseMcpServers(json, path, "project", { env, baseDir: projectDir });

@@ -1,5 +1,6 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { originHostProblem } from "./http-origin.js";
 import type { AddressInfo } from "node:net";
 import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -32,6 +33,9 @@ export interface HttpServeOptions extends ServeToolsOptions {
   port: number;
   /** The bearer token clients must send; generated when not given. */
   token?: string;
+  /** Origins allowed besides loopback ones; host names allowed besides the bound address (see http-origin). */
+  allowedOrigins?: readonly string[];
+  allowedHosts?: readonly string[];
 }
 
 export interface HttpServeHandle {
@@ -53,7 +57,8 @@ function tokenMatches(header: string | undefined, token: string): boolean {
 }
 
 /**
- * Serves Streamable HTTP on `host:port` (127.0.0.1 by default) at `/mcp`. Every request needs
+ * Serves Streamable HTTP on `host:port` (127.0.0.1 by default) at `/mcp`. A request with a
+ * foreign `Origin` or `Host` is refused first (http-origin); every request needs
  * `Authorization: Bearer <token>`. Each MCP session gets its own armature session (its own
  * read-file state and approvals), closed when the client ends the MCP session or the server stops.
  */
@@ -70,6 +75,8 @@ export async function serveHttp(makeSession: SessionFactory, options: HttpServeO
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     if (path !== "/mcp") return reply(res, 404, "Not found: the MCP endpoint is /mcp");
+    const problem = originHostProblem(req.headers, { host, port: (http.address() as AddressInfo).port, allowedOrigins: options.allowedOrigins, allowedHosts: options.allowedHosts });
+    if (problem !== null) return reply(res, 403, problem);
     if (!tokenMatches(req.headers.authorization, token)) return reply(res, 401, "Unauthorized: send Authorization: Bearer <token>", { "www-authenticate": "Bearer" });
     const sid = req.headers["mcp-session-id"];
     if (typeof sid === "string") {

@@ -137,6 +137,12 @@ export function decideByMode(scope: Scope): PermissionDecision {
     return d;
   };
 
+  // An MCP server's annotations are its claim about itself: `readOnlyHint` may choose the
+  // concurrency class, never skip approval (an allow rule or the user's settings do that).
+  if (request.tool.isMcp === true) {
+    if (mode === "plan" && !readOnly) return fromMode(scope, "deny", `${name} may change things, and plan mode is read-only. Present the plan first (ExitPlanMode).`);
+    return ask(`${name} is an MCP tool; its server's readOnlyHint is not an approval, so it needs an allow rule or your approval${readOnly ? "" : ` in ${mode} mode`}`);
+  }
   if (readOnly) {
     const note = outsideNote() ?? projectProgramNote(scope);
     return note ? ask(`${note}; approval needed`) : fromMode(scope, "allow", "Read-only call inside the working directories");

@@ -1,4 +1,5 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, realpathSync } from "node:fs";
+import { homedir } from "node:os";
 import { posix } from "node:path";
 import type { ShellSubcommand } from "../tool/types.js";
 import { effectiveArgv } from "./bash-rules.js";
@@ -76,7 +77,34 @@ const FILE_REASONS = new Map(PROTECTED_FILES.map((f) => [f.name, f.reason]));
  * An absolute path is also looked at on disk: a directory acting as a git dir (see gitDirReason).
  */
 export function protectedPathReason(path: string): string | null {
-  return protectedNameReason(path) ?? (path.startsWith("/") ? gitDirReason(path) : null);
+  return protectedNameReason(path) ?? (path.startsWith("/") ? (configDirReason(path) ?? gitDirReason(path)) : null);
+}
+
+let configDirs: { key: string; dirs: string[] } | undefined;
+
+/**
+ * The user's config dir (settings, trust store, session key and sessions), by its real path:
+ * protection by the name `.armature` misses an ARMATURE_CONFIG_DIR of another name, which may
+ * even lie inside a working directory. Read from the environment when asked (cached per value).
+ */
+export function configDirReason(absolutePath: string): string | null {
+  const key = `${process.env.ARMATURE_CONFIG_DIR ?? ""}\0${process.env.HOME ?? ""}`;
+  if (configDirs?.key !== key) {
+    const named = [process.env.ARMATURE_CONFIG_DIR, posix.join(homedir(), ".armature")].filter((d): d is string => d !== undefined && d !== "");
+    const dirs = new Set<string>();
+    for (const d of named) {
+      const abs = posix.resolve(toPosix(d));
+      dirs.add(abs);
+      try {
+        dirs.add(toPosix(realpathSync.native(abs)));
+      } catch {
+        // not created yet: its name still counts
+      }
+    }
+    configDirs = { key, dirs: [...dirs] };
+  }
+  const hit = configDirs.dirs.find((d) => d !== "/" && isInside(absolutePath, d));
+  return hit === undefined ? null : `${hit} is armature's config dir (settings, trust store, session key): a protected directory`;
 }
 
 /** protectedPathReason by the names in the path alone, without looking at the disk. */

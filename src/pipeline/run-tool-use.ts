@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { Span } from "@opentelemetry/api";
 import { persistOversizedResult, resultTextLength } from "../budget/persist.js";
 import type { HookCommonInput, HookInput, HookOutcome, HookRunner, HookEventName } from "../hooks/types.js";
@@ -387,20 +388,30 @@ interface HookContext {
 }
 
 /**
- * How hook text is shown to the model: after the tool's own output, under a label naming the
- * hook event, so that it never reads as part of what the tool returned.
+ * A random tag of this process, in every hook output label: a file or command output written
+ * before the session started (`cat notes.txt`) cannot know it, so it cannot forge the label.
+ * The system prompt names it.
+ */
+const HOOK_OUTPUT_TAG = randomBytes(6).toString("hex");
+
+export function hookOutputTag(): string {
+  return HOOK_OUTPUT_TAG;
+}
+
+/**
+ * How hook text is shown to the model: in a content block of its own after the tool's output,
+ * under a label naming the hook event and carrying the tag, so that it never reads as part of
+ * what the tool returned and tool output cannot pass for it.
  */
 export function labelHookContext(event: string, text: string): string {
-  return `[${event} hook output: added by a hook configured in settings, not part of the tool's result]\n${text}`;
+  return `[${event} hook output ${HOOK_OUTPUT_TAG}: added by a hook configured in settings, not part of the tool's result]\n${text}`;
 }
 
 function appendContext(block: ToolResultBlock, extra: readonly HookContext[]): ToolResultBlock {
   if (extra.length === 0) return block;
   const text = extra.map((c) => labelHookContext(c.event, c.text)).join("\n\n");
-  const content = typeof block.content === "string"
-    ? `${block.content}\n\n${text}`
-    : [...block.content, { type: "text" as const, text }];
-  return { ...block, content };
+  const own = typeof block.content === "string" ? [{ type: "text" as const, text: block.content }] : block.content;
+  return { ...block, content: [...own, { type: "text" as const, text }] };
 }
 
 async function askForApproval(

@@ -223,8 +223,8 @@ export function createSession(options: SessionOptions): Session {
   const sandbox = sandboxStatus(options.sandbox === false ? { ...DEFAULT_SANDBOX_SETTINGS, enabled: false } : options.sandbox, process.env);
   const effectiveSandbox = options.sandbox === false ? { ...sandbox, enabled: false, available: false } : sandbox;
   rootContext.permissionContext = { ...rootContext.permissionContext, sandbox: effectiveSandbox };
-  const outputs = backgroundOutputRule(rootContext.session.dir);
-  if (outputs) rootContext.permissionContext = { ...rootContext.permissionContext, rules: [...rootContext.permissionContext.rules, outputs] };
+  const outputs = backgroundOutputRules(rootContext.session.dir);
+  if (outputs.length > 0) rootContext.permissionContext = { ...rootContext.permissionContext, rules: [...rootContext.permissionContext.rules, ...outputs] };
   const rootController = rootContext.abortController;
   const permissions = permissionServices(options, rootContext.workspace.projectDir);
   const services: PipelineServices = defaultPipelineServices({
@@ -565,12 +565,15 @@ function summarize(outcomes: ToolCallOutcome[]): TurnResult {
 }
 
 /**
- * Background commands write to files in the session folder, and their results tell the model to
- * check them with Read (as the reference agent's do): reading them needs no approval. Deny rules
- * still apply. Left out when the folder's path holds glob characters (the rule would not name it).
+ * Background commands and sub-agents write to files in the session folder, and their results
+ * tell the model to check them with Read or TaskOutput (as the reference agent's do): reading
+ * them needs no approval. Deny rules still apply. Left out when the folder's path holds glob
+ * characters (the rule would not name it).
  */
-function backgroundOutputRule(sessionDir: string): PermissionRule | undefined {
-  const dir = join(sessionDir, "shell-output");
-  if (/[*?[\]{}()!\\,]/.test(dir)) return undefined;
-  return parseRule(`Read(/${dir}/**)`, "allow", "session: background command output files");
+function backgroundOutputRules(sessionDir: string): PermissionRule[] {
+  return ["shell-output", "agents"].flatMap((sub) => {
+    const dir = join(sessionDir, sub);
+    if (/[*?[\]{}()!\\,]/.test(dir)) return [];
+    return [parseRule(`Read(/${dir}/**)`, "allow", "session: background task output files")];
+  });
 }

@@ -2,7 +2,8 @@
 // library host that keeps its sessions between requests): the files it has read with their
 // hashes, the working directory, rules the user allowed "always" for the session, and the
 // records of background tasks. Plain JSON; `parseSessionSnapshot` checks what it is given.
-import { statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
+import { dirname, isAbsolute, relative, resolve } from "node:path";
 import type { ReadFileEntry } from "../tool/read-file-state.js";
 import type { PermissionRule, ToolUseContext } from "../tool/types.js";
 import { TaskRegistry, taskRegistry, findTaskRegistry, type BackgroundTask, type TaskStatus } from "../tools/tasks/registry.js";
@@ -141,4 +142,50 @@ export function parseSessionSnapshot(value: unknown): SessionSnapshot {
     }
   }
   return value as unknown as SessionSnapshot;
+}
+
+function realOrResolved(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    // Not there (a task's output not written yet): its folder's real path, then the name.
+    try {
+      return resolve(realpathSync.native(dirname(path)), relative(dirname(path), path));
+    } catch {
+      return resolve(path);
+    }
+  }
+}
+
+function inside(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
+}
+
+/**
+ * What of a saved state may come back. A state file is only as trustworthy as whoever wrote it:
+ * `verified` says this user's armature signed it for `projectDir` (session-home's key). Without
+ * that, the rules it carries ("always allowed" answers) and the files it says were read are
+ * dropped; task records come back only when their output file is inside the session's own
+ * folder (a planted record must not point TaskOutput at another file). Returns the state to
+ * restore and, for the user, what was dropped.
+ */
+export function vetSnapshot(snapshot: SessionSnapshot, options: { verified: boolean; projectDir: string; sessionDir: string }): { snapshot: SessionSnapshot; dropped: string[] } {
+  const dropped: string[] = [];
+  const sameProject = realOrResolved(snapshot.projectDir) === realOrResolved(options.projectDir);
+  let { rememberedRules, readFiles } = snapshot;
+  if (!options.verified || !sameProject) {
+    const why = !options.verified ? "it was not written by your armature (no valid signature)" : `it was saved for ${snapshot.projectDir}`;
+    if (rememberedRules.length > 0) dropped.push(`${rememberedRules.length} remembered allow rule${rememberedRules.length === 1 ? "" : "s"} (${rememberedRules.map((r) => r.raw).join(", ")}): ${why}`);
+    if (readFiles.length > 0) dropped.push(`the record of ${readFiles.length} file${readFiles.length === 1 ? "" : "s"} read: ${why}`);
+    rememberedRules = [];
+    readFiles = [];
+  }
+  const folder = realOrResolved(options.sessionDir);
+  const tasks = snapshot.tasks.filter((t) => {
+    const ok = isAbsolute(t.outputPath) && inside(realOrResolved(t.outputPath), folder);
+    if (!ok) dropped.push(`task ${t.id}: its output file ${t.outputPath} is not in the session's folder`);
+    return ok;
+  });
+  return { snapshot: { ...snapshot, rememberedRules, readFiles, tasks }, dropped };
 }

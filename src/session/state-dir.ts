@@ -4,7 +4,8 @@ import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } fr
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { atomicWriteFile } from "../tools/fs/atomic-write.js";
-import { parseSessionSnapshot, SnapshotError, type SessionSnapshot } from "./snapshot.js";
+import { signState, verifyState } from "./session-home.js";
+import { parseSessionSnapshot, SnapshotError, vetSnapshot, type SessionSnapshot } from "./snapshot.js";
 
 export const STATE_FILE = "state.json";
 export const LOCK_FILE = "armature.lock";
@@ -19,8 +20,10 @@ export class SessionDirError extends Error {
 
 export interface SessionDirHandle {
   readonly dir: string;
-  /** The saved state, when there is one. */
+  /** The saved state, when there is one, as far as it may be restored (see vetSnapshot). */
   readonly snapshot: SessionSnapshot | undefined;
+  /** What of the saved state was not restored, and why (for the user). */
+  readonly dropped: string[];
   /** Replaces the saved state (write to a temp file, then rename). */
   save(snapshot: SessionSnapshot): Promise<void>;
   /** Removes the lock. Safe to call twice; also done when the process exits. */
@@ -131,12 +134,23 @@ export function removeStaleLock(dir: string): number | undefined {
   }
 }
 
-/** Creates the folder when needed, takes its lock and reads its saved state. */
-export async function openSessionDir(dir: string): Promise<SessionDirHandle> {
-  await mkdir(dir, { recursive: true });
+export interface SessionDirOptions {
+  /**
+   * The user's key and the project: the state is saved signed, and a saved state restores its
+   * rules and read-file records only when its signature is good for this project. Without it,
+   * a saved state never restores rules.
+   */
+  signing?: { key: Buffer; projectDir: string };
+}
+
+/** Creates the folder when needed (0700), takes its lock and reads its saved state. */
+export async function openSessionDir(dir: string, options: SessionDirOptions = {}): Promise<SessionDirHandle> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   const release = takeLock(dir);
   const statePath = join(dir, STATE_FILE);
   let snapshot: SessionSnapshot | undefined;
+  let dropped: string[] = [];
+  const { signing } = options;
   try {
     let text: string | undefined;
     try {
@@ -146,7 +160,14 @@ export async function openSessionDir(dir: string): Promise<SessionDirHandle> {
     }
     if (text !== undefined) {
       try {
-        snapshot = parseSessionSnapshot(JSON.parse(text));
+        const json = JSON.parse(text) as unknown;
+        let verified = false;
+        if (json !== null && typeof json === "object" && !Array.isArray(json)) {
+          const { mac, ...body } = json as Record<string, unknown>;
+          verified = signing !== undefined && verifyState(signing.key, signing.projectDir, JSON.stringify(body), mac);
+          const parsed = parseSessionSnapshot(body);
+          ({ snapshot, dropped } = vetSnapshot(parsed, { verified, projectDir: signing?.projectDir ?? parsed.projectDir, sessionDir: dir }));
+        } else parseSessionSnapshot(json);
       } catch (err) {
         const why = err instanceof SnapshotError || err instanceof SyntaxError ? err.message : String(err);
         throw new SessionDirError(`${statePath}: ${why}; remove the file to start the session afresh`);
@@ -159,7 +180,12 @@ export async function openSessionDir(dir: string): Promise<SessionDirHandle> {
   return {
     dir,
     snapshot,
-    save: (state) => atomicWriteFile(statePath, Buffer.from(`${JSON.stringify(state)}\n`)),
+    dropped,
+    save: (state) => {
+      const body = JSON.stringify(state);
+      const text = signing ? JSON.stringify({ ...state, mac: signState(signing.key, signing.projectDir, body) }) : body;
+      return atomicWriteFile(statePath, Buffer.from(`${text}\n`), { newFileMode: 0o600 });
+    },
     release,
   };
 }

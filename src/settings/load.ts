@@ -5,7 +5,9 @@ import { dirname, join, resolve } from "node:path";
 import type { PermissionMode, PermissionRule } from "../tool/types.js";
 import { mergeSettings } from "./merge.js";
 import { SettingsError, validateSettings, type SettingsFile } from "./schema.js";
-import { PROJECT_MCP_FILE, projectTrustStatus, type TrustStatus } from "./trust.js";
+import { PROJECT_MCP_PATH, projectSettingsPath } from "./project-inputs.js";
+import { ConfigFileError, readConfigJson } from "./read-config-file.js";
+import { projectTrustStatus, type TrustStatus } from "./trust.js";
 
 /** Settings levels, highest precedence first. */
 export type SettingsLevel = "managed" | "cli" | "local" | "project" | "user";
@@ -68,6 +70,12 @@ export interface LoadedSettings {
   hookPolicy: { allowedHttpHookUrls?: string[]; httpHookAllowedEnvVars?: string[] };
   /** Each level's raw `mcpServers` object that may be used, highest precedence first (project ones only when trusted). */
   mcpServers: Array<{ source: string; level: SettingsLevel; config: Record<string, unknown> }>;
+  /**
+   * Which project MCP servers (`.mcp.json`, a project's or local file's `mcpServers`) the user
+   * approved: `enableAllProjectMcpServers` and `enabledMcpjsonServers` from the levels the
+   * project does not control (managed, command line, user); `disabledMcpjsonServers` from all.
+   */
+  mcpApproval: { enableAllProjectMcpServers?: boolean; enabledMcpjsonServers: string[]; disabledMcpjsonServers: string[] };
   /** The project's `.mcp.json`: its server names, and whether they may be started (only when the project is trusted). */
   projectMcp: { path: string; exists: boolean; servers: string[]; allowed: boolean };
   /** Whether the project's own configuration is trusted, and if it was once, what changed. */
@@ -98,20 +106,17 @@ export interface LoadedFile {
 }
 
 async function readSettingsFile(path: string, mustExist: boolean): Promise<SettingsFile | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    // A level's own file may be absent; a file the user named (--settings) must be there.
-    if ((code === "ENOENT" || code === "ENOTDIR") && !mustExist) return undefined;
-    throw new SettingsError(path, null, `cannot read the file: ${(err as Error).message}`);
-  }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = await readConfigJson(path);
   } catch (err) {
-    throw new SettingsError(path, null, `not valid JSON (${(err as Error).message})`);
+    if (err instanceof ConfigFileError) throw new SettingsError(path, null, err.problem);
+    throw err;
+  }
+  // A level's own file may be absent; a file the user named (--settings) must be there.
+  if (json === undefined) {
+    if (mustExist) throw new SettingsError(path, null, "cannot read the file: no such file");
+    return undefined;
   }
   return validateSettings(json, path);
 }
@@ -133,8 +138,8 @@ export function settingsFilePlan(options: LoadSettingsOptions, claude: boolean):
     plan.push({ path: abs, level: "cli", root: dirname(abs) });
   }
   const levels: Array<[SettingsLevel, string, string, string]> = [
-    ["local", join(cwd, ".armature", "settings.local.json"), join(cwd, ".claude", "settings.local.json"), cwd],
-    ["project", join(cwd, ".armature", "settings.json"), join(cwd, ".claude", "settings.json"), cwd],
+    ["local", projectSettingsPath(cwd, "local", false), projectSettingsPath(cwd, "local", true), cwd],
+    ["project", projectSettingsPath(cwd, "project", false), projectSettingsPath(cwd, "project", true), cwd],
     ["user", join(userDir, "settings.json"), join(home, ".claude", "settings.json"), userDir],
   ];
   for (const [level, ours, theirs, root] of levels) {
@@ -167,35 +172,34 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
   const cwd = resolve(options.cwd);
   const home = options.home ?? homedir();
   const cli = options.cli ?? {};
-  let files = await readPlan(settingsFilePlan(options, false));
-  const wantsClaude = (cli.settingsFrom ?? []).includes("claude") || files.some((f) => isLoaded(f) && f.settings.import?.includes("claude"));
-  if (wantsClaude) files = await readPlan(settingsFilePlan(options, true));
-  const loaded = files.filter(isLoaded);
   const trust = await projectTrustStatus(cwd, {
     home,
     userDir: userDirFor(options, home),
     override: options.trustProject === true || cli.trustProject === true,
   });
+  let files = await readPlan(settingsFilePlan(options, false));
+  // `import` in a project's own file is a widening key: an untrusted project must not turn on
+  // the user's ~/.claude/settings.json (its allow rules, mode and env).
+  const imports = (f: LoadedFile | Omit<LoadedFile, "settings">): boolean =>
+    isLoaded(f) && (trust.trusted || (f.level !== "project" && f.level !== "local")) && f.settings.import?.includes("claude") === true;
+  const wantsClaude = (cli.settingsFrom ?? []).includes("claude") || files.some(imports);
+  if (wantsClaude) files = await readPlan(settingsFilePlan(options, true));
+  const loaded = files.filter(isLoaded);
   const projectMcp = await readProjectMcp(cwd, trust.trusted);
   return mergeSettings(loaded, files, { cwd, home, cli, trust, projectMcp });
 }
 
 /** The server names of the project's `.mcp.json` (an unreadable file counts as present, with none named). */
 async function readProjectMcp(cwd: string, trusted: boolean): Promise<LoadedSettings["projectMcp"]> {
-  const path = join(cwd, PROJECT_MCP_FILE);
-  let text: string;
+  const path = join(cwd, PROJECT_MCP_PATH);
+  let json: unknown;
   try {
-    text = await readFile(path, "utf8");
+    json = await readConfigJson(path);
   } catch {
-    return { path, exists: false, servers: [], allowed: trusted };
+    return { path, exists: true, servers: [], allowed: trusted };
   }
-  let servers: string[] = [];
-  try {
-    const json = JSON.parse(text) as { mcpServers?: unknown };
-    if (json.mcpServers && typeof json.mcpServers === "object") servers = Object.keys(json.mcpServers);
-  } catch {
-    servers = [];
-  }
-  return { path, exists: true, servers, allowed: trusted };
+  if (json === undefined) return { path, exists: false, servers: [], allowed: trusted };
+  const servers = (json as { mcpServers?: unknown } | null)?.mcpServers;
+  return { path, exists: true, servers: servers !== null && typeof servers === "object" ? Object.keys(servers) : [], allowed: trusted };
 }
 

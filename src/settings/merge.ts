@@ -100,6 +100,8 @@ export function untrustedWarning(trust: TrustStatus, ignored: readonly IgnoredSe
   return `${trust.dir} is not trusted (${why}), so its own settings may only restrict: deny and ask rules apply, and these were ignored — ${list}. If you trust this project, run: armature trust ${trust.dir} (or pass --trust-project for one run)`;
 }
 
+const stringsOf = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
+
 export interface MergeContext {
   cwd: string;
   home: string;
@@ -145,6 +147,7 @@ export function mergeSettings(
   const env: Record<string, string> = {};
   const hooks: Array<{ source: string; config: unknown }> = [];
   const mcpServers: LoadedSettings["mcpServers"] = [];
+  const mcpApproval: LoadedSettings["mcpApproval"] = { enabledMcpjsonServers: [], disabledMcpjsonServers: [] };
   let mode: PermissionMode | undefined;
   let modeSource = "built-in default";
   const realCwd = canonicalDir(cwd);
@@ -220,12 +223,22 @@ export function mergeSettings(
       if (widens) mcpServers.push({ source: layer.source, level: layer.level, config: servers });
       else ignore(layer, "mcpServers", servers, "untrusted");
     }
+    const raw = layer.settings as Record<string, unknown>;
     if (!widens) {
       for (const key of ["enableAllProjectMcpServers", "enabledMcpjsonServers"] as const) {
-        const v = (layer.settings as Record<string, unknown>)[key];
+        const v = raw[key];
         if (v !== undefined && v !== false) ignore(layer, key, v, "untrusted");
       }
+      if ((layer.settings.import ?? []).length > 0) ignore(layer, "import", layer.settings.import, "untrusted");
     }
+    // A project's file never approves the project's servers, trusted or not: approval is the user's.
+    if (!fromProject) {
+      if (mcpApproval.enableAllProjectMcpServers === undefined && typeof raw.enableAllProjectMcpServers === "boolean") {
+        mcpApproval.enableAllProjectMcpServers = raw.enableAllProjectMcpServers;
+      }
+      mcpApproval.enabledMcpjsonServers.push(...stringsOf(raw.enabledMcpjsonServers));
+    }
+    mcpApproval.disabledMcpjsonServers.push(...stringsOf(raw.disabledMcpjsonServers));
   }
   const sandbox = mergeSandboxLayers(
     layers.map((layer) => ({ source: layer.source, root: layer.root, home, widens: !isProject(layer) || trust.trusted, settings: layer.settings.sandbox })),
@@ -257,6 +270,7 @@ export function mergeSettings(
     hooks,
     hookPolicy,
     mcpServers,
+    mcpApproval,
     projectMcp,
     trust,
     ignored,

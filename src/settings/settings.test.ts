@@ -122,7 +122,11 @@ describe("loadSettings", () => {
       expect(s.rules.map((r) => r.raw)).toEqual(["Read(.env)", "Bash(ls *)"]);
       expect(s.hooks).toEqual([{ source: join(o.proj, ".claude", "settings.json"), config: { PreToolUse: [] } }]);
       const imp = layout(join(dir, "i"), { project: { import: ["claude"] }, claudeLocal: { permissions: { ask: ["Bash(git *)"] } } });
-      expect((await loadSettings(imp)).rules.map((r) => r.raw)).toEqual(["Bash(git *)"]);
+      // A project's own `import` is a widening key: only a trusted project's turns .claude/ on.
+      const untrusted = await loadSettings(imp);
+      expect(untrusted.rules).toEqual([]);
+      expect(untrusted.ignored.map((i) => i.detail)).toContain('import ["claude"]');
+      expect((await loadSettings({ ...imp, trustProject: true })).rules.map((r) => r.raw)).toEqual(["Bash(git *)"]);
     });
   });
 

@@ -1,8 +1,11 @@
 import { createHash, randomBytes } from "node:crypto";
-import { chmod, mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readdir, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import { describeWidening, wideningValues } from "./project-policy.js";
+import { join, relative, resolve } from "node:path";
+import { PROJECT_MCP_PATH, projectInputs } from "./project-inputs.js";
+import { wideningValues } from "./project-policy.js";
+import { ConfigFileError, jsonDepth, MAX_CONFIG_DEPTH, readConfigBytes } from "./read-config-file.js";
+import { pinCommandLines } from "./trust-pins.js";
 
 /**
  * Workspace trust, like `direnv allow`: a project directory's own configuration may only
@@ -12,14 +15,9 @@ import { describeWidening, wideningValues } from "./project-policy.js";
  */
 
 /** The project files whose widening content is pinned by trust, relative to the project. */
-export const PROJECT_CONFIG_FILES = [
-  ".armature/settings.json",
-  ".armature/settings.local.json",
-  ".claude/settings.json",
-  ".claude/settings.local.json",
-] as const;
+export const PROJECT_CONFIG_FILES: readonly string[] = projectInputs("settings", true).map((i) => i.path);
 /** The project's MCP server file: pinned as a whole. */
-export const PROJECT_MCP_FILE = ".mcp.json";
+export const PROJECT_MCP_FILE = PROJECT_MCP_PATH;
 
 export interface TrustOptions {
   /** Home directory (default: the user's). */
@@ -35,8 +33,10 @@ export interface ProjectFingerprint {
   hash: string;
   /** What was pinned, by name (`.armature/settings.json: hooks`, `script hooks/pre.sh`, `.mcp.json`), each its hash. */
   entries: Record<string, string>;
-  /** For the user who trusts it: each pinned entry's value in short (`"./rootlink" → /`). Not part of the hash. */
+  /** For the user who trusts it: each pinned entry's value in full (`"./rootlink" → /`). Not part of the hash. */
   shown?: Record<string, string>;
+  /** What the hooks and MCP servers run that could not be pinned, in words. Not part of the hash. */
+  unpinned?: string[];
 }
 
 export interface TrustRecord extends ProjectFingerprint {
@@ -66,11 +66,13 @@ export function trustStorePath(options: TrustOptions = {}): string {
 
 const sha = (data: string | Buffer): string => createHash("sha256").update(data).digest("hex");
 
+/** A configuration file's bytes; undefined when absent; a ConfigFileError when it cannot be read safely. */
 async function readOptional(path: string): Promise<Buffer | undefined> {
   try {
-    return await readFile(path);
-  } catch {
-    return undefined;
+    return await readConfigBytes(path);
+  } catch (err) {
+    if (err instanceof ConfigFileError && err.missing) return undefined;
+    throw err;
   }
 }
 
@@ -82,95 +84,95 @@ async function realDir(dir: string): Promise<string> {
   }
 }
 
-function isInside(path: string, dir: string): boolean {
-  const rel = relative(dir, path);
-  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
-}
-
 /** Every command line of hook handlers and MCP server definitions: `command` with its `args`. */
-function commandLines(value: unknown, out: string[] = []): string[] {
-  if (Array.isArray(value)) for (const v of value) commandLines(v, out);
+function commandLines(value: unknown, out: string[] = [], depth = 0): string[] {
+  if (depth > 64) return out; // the loader refuses deeper files; this only keeps the walk finite
+  if (Array.isArray(value)) for (const v of value) commandLines(v, out, depth + 1);
   else if (value !== null && typeof value === "object") {
     const o = value as Record<string, unknown>;
     if (typeof o.command === "string") {
       const args = Array.isArray(o.args) ? o.args.filter((a): a is string => typeof a === "string") : [];
       out.push([o.command, ...args.map((a) => `'${a}'`)].join(" "));
     }
-    for (const [k, v] of Object.entries(o)) if (k !== "command" && k !== "args") commandLines(v, out);
+    for (const [k, v] of Object.entries(o)) if (k !== "command" && k !== "args") commandLines(v, out, depth + 1);
   }
   return out;
 }
 
-/** Programs that run the file named by their first operand. */
-const INTERPRETERS = new Set([
-  "sh", "bash", "zsh", "dash", "ksh", "fish", "node", "nodejs", "deno", "bun", "tsx", "ts-node",
-  "python", "python3", "python2", "pypy", "pypy3", "ruby", "perl", "php", "lua", "Rscript", "osascript", "pwsh",
-]);
-
 /**
- * Files inside the project that a command line runs: the program of each simple command
- * (`./hooks/check.sh`, `"$CLAUDE_PROJECT_DIR"/x.py`) and the script an interpreter is given
- * (`node tools/hook.js`, `sh post.sh`), with the project-dir variables expanded. Files a command
- * merely writes or reads are not pinned (a log would untrust the project on every run); scripts
- * those scripts call are not followed.
+ * A widening value in full, for the user who trusts it: every rule, every hook command, every
+ * MCP server's command line, URL and env keys (values of env are shown for `env`, where the
+ * project sets them; an MCP server's env values may be secrets of the user's and are not).
  */
-async function scriptsNamed(lines: string[], dir: string): Promise<string[]> {
-  const candidates: string[] = [];
-  for (const line of lines) {
-    const expanded = line.replace(/\$\{?(ARMATURE_PROJECT_DIR|CLAUDE_PROJECT_DIR)\}?/g, dir);
-    for (const simple of expanded.split(/;|&&|\|\||\||\n|&|\(|\)|`/)) {
-      const words = simple
-        .split(/\s+/)
-        .map((w) => w.replace(/["'\\]/g, "")) // quote removal, as the shell would
-        .filter((w) => w !== "" && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
-      const [program, ...rest] = words;
-      if (program === undefined) continue;
-      candidates.push(program);
-      const name = program.slice(program.lastIndexOf("/") + 1);
-      if (INTERPRETERS.has(name) || name === "env" || name === "exec") {
-        const script = rest.find((w) => !w.startsWith("-") && !/^[<>]/.test(w));
-        if (script !== undefined) candidates.push(script);
+export function describeInFull(key: string, value: unknown): string {
+  if (key === "hooks" && value !== null && typeof value === "object") {
+    const out: string[] = [];
+    for (const [event, groups] of Object.entries(value as Record<string, unknown>)) {
+      for (const group of Array.isArray(groups) ? groups : []) {
+        const g = (group ?? {}) as { matcher?: unknown; hooks?: unknown };
+        const matcher = typeof g.matcher === "string" && g.matcher !== "" ? ` [${g.matcher}]` : "";
+        for (const h of Array.isArray(g.hooks) ? g.hooks : []) {
+          const hook = (h ?? {}) as { type?: unknown; command?: unknown; url?: unknown };
+          const what = typeof hook.command === "string" ? `runs ${hook.command}` : typeof hook.url === "string" ? `posts to ${hook.url}` : JSON.stringify(h);
+          out.push(`${event}${matcher}: ${what}`);
+        }
       }
     }
+    return out.length > 0 ? out.join("; ") : JSON.stringify(value);
   }
-  const found = new Set<string>();
-  for (const word of candidates) {
-    if (word.includes("$") || word.startsWith("~")) continue;
-    const abs = resolve(dir, word);
-    if (!isInside(abs, dir)) continue;
-    try {
-      const real = await realpath(abs);
-      if ((await stat(real)).isFile()) found.add(isInside(real, dir) ? relative(dir, real) : real);
-    } catch {
-      // not a file (yet): a command on the PATH, or a script that does not exist
-    }
+  if (key === "mcpServers" && value !== null && typeof value === "object") return describeServers(value as Record<string, unknown>);
+  if (key === "env" && value !== null && typeof value === "object") {
+    return Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(", ");
   }
-  return [...found].sort();
+  if (Array.isArray(value)) return value.map((v) => JSON.stringify(v)).join(", ");
+  return JSON.stringify(value);
+}
+
+function describeServers(servers: Record<string, unknown>): string {
+  return Object.entries(servers)
+    .map(([name, raw]) => {
+      const s = (raw ?? {}) as { command?: unknown; args?: unknown; url?: unknown; env?: unknown; headers?: unknown };
+      const args = Array.isArray(s.args) ? s.args.map((a) => JSON.stringify(a)).join(" ") : "";
+      const what = typeof s.command === "string" ? `runs ${s.command}${args ? ` ${args}` : ""}` : typeof s.url === "string" ? `connects to ${s.url}` : JSON.stringify(raw);
+      const keys = (o: unknown): string[] => (o !== null && typeof o === "object" ? Object.keys(o) : []);
+      const env = keys(s.env).length > 0 ? ` (env ${keys(s.env).join(", ")})` : "";
+      const headers = keys(s.headers).length > 0 ? ` (headers ${keys(s.headers).join(", ")})` : "";
+      return `${name}: ${what}${env}${headers}`;
+    })
+    .join("; ");
 }
 
 /**
  * The fingerprint of a directory's security-relevant configuration: the widening keys of each
  * project settings file (allow rules, hooks, env, additionalDirectories with where each really
- * leads, defaultMode, MCP keys), `.mcp.json` as a whole, and the content of every script inside
- * the project that a project hook or MCP server names. Deny and ask rules are not pinned: adding
- * one never makes a project untrusted.
+ * leads, defaultMode, MCP keys, import), `.mcp.json` as a whole, everything inside the project
+ * that a project hook or MCP server runs (trust-pins: scripts, what they load, package.json
+ * scripts, Makefiles, whole folders where a script cannot be followed), and the project's agent
+ * and skill files. Deny and ask rules are not pinned: adding one never makes a project untrusted.
  */
-/** Where a project keeps sub-agent definitions (loaded only once the project is trusted). */
-const PROJECT_AGENT_DIRS = [join(".armature", "agents"), join(".claude", "agents")];
-
 export async function projectFingerprint(dir: string): Promise<ProjectFingerprint> {
   const real = await realDir(dir);
   const entries: Record<string, string> = {};
   const shown: Record<string, string> = {};
   const commands: string[] = [];
   for (const rel of PROJECT_CONFIG_FILES) {
-    const text = await readOptional(join(real, rel));
+    let text: Buffer | undefined;
+    try {
+      text = await readOptional(join(real, rel));
+    } catch (err) {
+      // Loading it fails closed too; pin that it could not be read.
+      entries[rel] = `unreadable: ${(err as Error).message}`;
+      shown[rel] = `cannot be read: ${(err as ConfigFileError).problem ?? (err as Error).message}`;
+      continue;
+    }
     if (text === undefined) continue;
     let json: unknown;
     try {
-      json = JSON.parse(text.toString("utf8"));
+      const source = text.toString("utf8");
+      if (jsonDepth(source) > MAX_CONFIG_DEPTH) throw new Error("too deep");
+      json = JSON.parse(source);
     } catch {
-      entries[rel] = sha(text); // not JSON: loading it fails anyway; pin the bytes
+      entries[rel] = sha(text); // not usable JSON: loading it fails anyway; pin the bytes
       continue;
     }
     if (json === null || typeof json !== "object" || Array.isArray(json)) {
@@ -187,33 +189,59 @@ export async function projectFingerprint(dir: string): Promise<ProjectFingerprin
       shown[`${rel}: ${key}`] =
         key === "permissions.additionalDirectories" && Array.isArray(pinned)
           ? (pinned as Array<[unknown, unknown]>).map(([d, real]) => `${JSON.stringify(d)} → ${String(real)}`).join(", ")
-          : describeWidening(key, value).slice(key.length + 1);
+          : describeInFull(key, value);
       if (key === "hooks" || key === "mcpServers") commands.push(...commandLines(value));
     }
   }
-  const mcp = await readOptional(join(real, PROJECT_MCP_FILE));
+  let mcp: Buffer | undefined;
+  try {
+    mcp = await readOptional(join(real, PROJECT_MCP_FILE));
+  } catch (err) {
+    entries[PROJECT_MCP_FILE] = `unreadable: ${(err as Error).message}`;
+  }
   if (mcp !== undefined) {
     entries[PROJECT_MCP_FILE] = sha(mcp);
     try {
-      commands.push(...commandLines(JSON.parse(mcp.toString("utf8"))));
+      const json = JSON.parse(mcp.toString("utf8")) as { mcpServers?: unknown };
+      commands.push(...commandLines(json));
+      if (json.mcpServers !== null && typeof json.mcpServers === "object") shown[PROJECT_MCP_FILE] = describeServers(json.mcpServers as Record<string, unknown>);
     } catch {
       // not JSON: its bytes are pinned above
     }
   }
-  for (const script of await scriptsNamed(commands, real)) {
-    const content = await readOptional(resolve(real, script));
-    if (content !== undefined) entries[`script ${script}`] = sha(content);
-  }
-  // Sub-agent definitions (system prompts and tool lists the Agent tool loads from the project).
-  for (const agentsDir of PROJECT_AGENT_DIRS) {
-    const names = await readdir(join(real, agentsDir)).catch(() => [] as string[]);
-    for (const name of names.filter((n) => n.endsWith(".md")).sort()) {
-      const content = await readOptional(join(real, agentsDir, name));
-      if (content !== undefined) entries[`agent ${agentsDir}/${name}`] = sha(content);
+  const pins = await pinCommandLines(commands, real);
+  for (const [file, hash] of pins.files) entries[`script ${file}`] = hash;
+  for (const [folder, hash] of pins.dirs) entries[`folder ${folder}/`] = hash;
+  // Sub-agent definitions and skills: prompts, tool lists and scripts the agent loads from the project.
+  for (const input of [...projectInputs("agents", true), ...projectInputs("skills", true)]) {
+    const names = await readdir(join(real, input.path)).catch(() => [] as string[]);
+    if (input.kind === "agents") {
+      for (const name of names.filter((n) => n.endsWith(".md")).sort()) {
+        const content = await readOptional(join(real, input.path, name)).catch(() => Buffer.from("unreadable"));
+        if (content !== undefined) entries[`agent ${input.path}/${name}`] = sha(content);
+      }
+    } else if (names.length > 0) {
+      entries[`skills ${input.path}/`] = await folderHash(join(real, input.path));
     }
   }
   const hash = sha(JSON.stringify(Object.entries(entries).sort(([a], [b]) => a.localeCompare(b))));
-  return { dir: real, hash, entries, shown };
+  return { dir: real, hash, entries, shown, unpinned: pins.unpinned };
+}
+
+/** One hash over a folder's files (bounded like trust-pins' folders). */
+async function folderHash(dir: string): Promise<string> {
+  const parts: string[] = [];
+  const visit = async (d: string, depth: number): Promise<void> => {
+    for (const name of (await readdir(d).catch(() => [] as string[])).sort()) {
+      if (parts.length >= 500) return;
+      const path = join(d, name);
+      const info = await stat(path).catch(() => undefined);
+      if (info?.isDirectory() && depth < 4) await visit(path, depth + 1);
+      else if (info?.isFile()) parts.push(`${relative(dir, path)}\0${sha((await readOptional(path).catch(() => undefined)) ?? "unreadable")}`);
+    }
+  };
+  await visit(dir, 0);
+  return sha(parts.join("\n"));
 }
 
 interface TrustStore {
@@ -223,7 +251,8 @@ interface TrustStore {
 
 async function readStore(options: TrustOptions): Promise<TrustStore> {
   const path = trustStorePath(options);
-  const text = await readOptional(path);
+  // Not a regular file, too large: trusts nothing (the next `armature trust` replaces it).
+  const text = await readOptional(path).catch(() => undefined);
   if (text === undefined) return { version: 1, projects: {} };
   try {
     const json = JSON.parse(text.toString("utf8")) as Partial<TrustStore>;
@@ -256,6 +285,7 @@ export function describeChanges(before: Record<string, string>, now: Record<stri
   const name = (entry: string): string => {
     const m = /^(.*?): (.*)$/.exec(entry);
     if (entry.startsWith("script ")) return `hook or MCP script ${entry.slice(7)}`;
+    if (entry.startsWith("folder ")) return `files in ${entry.slice(7)} (run by a hook or MCP server)`;
     return m ? `${m[2]} in ${m[1]}` : entry;
   };
   for (const k of Object.keys(now).sort()) {

@@ -5,13 +5,13 @@ import { parseRule } from "../permissions/rule.js";
 import type { RuleBehavior } from "../tool/types.js";
 import { SettingsError, validateSettings } from "./schema.js";
 import { projectTrustStatus, trustProject, type TrustOptions } from "./trust.js";
+import { projectSettingsPath } from "./project-inputs.js";
 
 export type PersistScope = "local" | "project" | "user";
 
 /** The file an "always allow" answer writes to for a scope. */
 export function settingsPathFor(scope: PersistScope, projectDir: string, options: { home?: string; userDir?: string } = {}): string {
-  if (scope === "local") return join(projectDir, ".armature", "settings.local.json");
-  if (scope === "project") return join(projectDir, ".armature", "settings.json");
+  if (scope === "local" || scope === "project") return projectSettingsPath(projectDir, scope, false);
   const userDir = options.userDir ?? process.env.ARMATURE_CONFIG_DIR ?? join(options.home ?? homedir(), ".armature");
   return join(userDir, "settings.json");
 }

@@ -179,12 +179,27 @@ describe("MCP client over stdio", () => {
       expect(names).not.toContain("mcp__fixture__fail");
       expect(names).not.toContain("ToolSearch");
       const [echo, add] = await s.runTurn([use("mcp__fixture__echo", { text: "ro" }), use("mcp__fixture__add", { a: 1, b: 1 })]);
-      // echo is readOnlyHint: read-only calls run in default mode; add is not, and nobody can approve.
-      expect(echo!.content).toEqual([{ type: "text", text: "ro" }]);
+      // echo says readOnlyHint: a server's claim about itself is not an approval, so without
+      // an allow rule both ask, and nobody can approve.
+      expect(echo!.is_error).toBe(true);
+      expect(echo!.content).toContain("readOnlyHint is not an approval");
       expect(add!.is_error).toBe(true);
       expect(add!.content).toContain("Permission to use mcp__fixture__add was denied");
     } finally {
       await s.close();
+    }
+    // Benign control: the user's allow rule runs it, in default and dontAsk modes alike.
+    for (const permissionMode of ["default", "dontAsk"] as const) {
+      const allowed = createSession({ cwd: tmp.dir, toolSource: shared(), allow: ["mcp__fixture__echo"], permissionMode, toolSearch: "false" });
+      const [ok] = await allowed.runTurn([use("mcp__fixture__echo", { text: "ro" })]);
+      expect(ok!.content).toEqual([{ type: "text", text: "ro" }]);
+      await allowed.close();
+    }
+    for (const permissionMode of ["plan", "dontAsk"] as const) {
+      const strict = createSession({ cwd: tmp.dir, toolSource: shared(), permissionMode, toolSearch: "false" });
+      const [no] = await strict.runTurn([use("mcp__fixture__echo", { text: "ro" })]);
+      expect(no!.is_error, permissionMode).toBe(true);
+      await strict.close();
     }
     const none = createSession({ cwd: tmp.dir, toolSource: shared(), deny: ["mcp__fixture"] });
     expect((await none.toolDefinitions("openai")).filter((d) => d.function.name.startsWith("mcp__"))).toEqual([]);

@@ -164,7 +164,7 @@ describe("armature exec --mcp-config", () => {
       { type: "tool_use", id: "a", name: "mcp__fx__echo", input: { text: "via exec" } },
       { type: "tool_use", id: "b", name: "mcp__fx__add", input: { a: 1, b: 1 } },
     ]);
-    const r = spawnSync(process.execPath, [BIN, "exec", "-", "--cwd", tmp.dir, "--mcp-config", config, "--allow", "mcp__fx__add"], { input: turn, encoding: "utf8", timeout: 60_000 });
+    const r = spawnSync(process.execPath, [BIN, "exec", "-", "--cwd", tmp.dir, "--mcp-config", config, "--allow", "mcp__fx__add", "--allow", "mcp__fx__echo"], { input: turn, encoding: "utf8", timeout: 60_000 });
     expect(r.status).toBe(0);
     const out = JSON.parse(r.stdout.trim()) as { content: Array<{ content: unknown }> };
     expect(out.content[0]!.content).toEqual([{ type: "text", text: "via exec" }]);
@@ -178,12 +178,13 @@ describe("armature exec --mcp-config", () => {
     const home = join(tmp.dir, "home");
     const env = { ...process.env, ARMATURE_CONFIG_DIR: home, HOME: home };
     const untrusted = spawnSync(process.execPath, [BIN, "exec", "-", "--cwd", tmp.dir], { input: turn, encoding: "utf8", env, timeout: 60_000 });
-    expect(untrusted.stderr).toContain('MCP server "proj" from');
+    expect(untrusted.stderr).toContain(".mcp.json: mcpServers (proj)");
     expect(untrusted.stdout).toContain("No such tool available: mcp__proj__echo");
     const unapproved = spawnSync(process.execPath, [BIN, "exec", "-", "--cwd", tmp.dir, "--trust-project"], { input: turn, encoding: "utf8", env, timeout: 60_000 });
     expect(unapproved.stderr).toContain("not approved");
     const settings = join(tmp.dir, "user-settings.json");
-    writeFileSync(settings, JSON.stringify({ enabledMcpjsonServers: ["proj"] }));
+    // Approved, and allowed: echo's readOnlyHint alone would not run it.
+    writeFileSync(settings, JSON.stringify({ enabledMcpjsonServers: ["proj"], permissions: { allow: ["mcp__proj__echo"] } }));
     const approved = spawnSync(process.execPath, [BIN, "exec", "-", "--cwd", tmp.dir, "--trust-project", "--settings", settings], { input: turn, encoding: "utf8", env, timeout: 60_000 });
     expect(approved.stdout).toContain('"text":"p"');
   }, 120_000);

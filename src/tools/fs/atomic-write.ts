@@ -31,6 +31,8 @@ export interface AtomicWriteOptions {
    * (armature's own files in its session folders).
    */
   followLinks?: boolean;
+  /** Permission bits of a new file (default 0666 less the umask); an existing file keeps its own. */
+  newFileMode?: number;
 }
 
 /** The path led somewhere else at write time than when the call was judged: nothing was written. */
@@ -136,7 +138,7 @@ async function writeAtomically(path: string, data: Uint8Array | Iterable<Uint8Ar
       if ((existing.mode & 0o222) === 0) throw new ReadOnlyFileError(path, existing.mode);
       await access(dir.at(name), constants.W_OK);
     }
-    const job: WriteJob = { path, target, name, dir, data, hooks: options.hooks, follow };
+    const job: WriteJob = { path, target, name, dir, data, hooks: options.hooks, follow, newFileMode: options.newFileMode };
     if (existing !== undefined && existing.nlink > 1) return await writeInPlace(job, existing);
     const replaced = await replaceByRename(job, existing);
     if (!replaced && existing !== undefined) await writeInPlace(job, existing);
@@ -154,6 +156,7 @@ interface WriteJob {
   data: Uint8Array | Iterable<Uint8Array>;
   hooks: AtomicWriteHooks | undefined;
   follow: boolean;
+  newFileMode: number | undefined;
 }
 
 const NOT_MINE = new Set(["EPERM", "EACCES"]);
@@ -191,7 +194,7 @@ async function replaceByRename(job: WriteJob, existing: Stats | undefined): Prom
         }
         // After chown, which clears set-id bits.
         await handle.chmod(existing.mode & 0o7777);
-      }
+      } else if (job.newFileMode !== undefined) await handle.chmod(job.newFileMode);
       let total = 0;
       for (const chunk of chunksOf(job.data)) {
         await writeFully(handle, chunk, total);

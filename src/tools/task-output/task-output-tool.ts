@@ -72,6 +72,14 @@ export function createTaskOutputTool(): Tool<typeof taskOutputInputSchema, TaskO
     description: TASK_OUTPUT_DESCRIPTION,
     isReadOnly: () => true,
     isConcurrencySafe: () => true,
+    // Reading a task's output is reading its file: deny rules on it apply, and a file outside
+    // the working dirs and the session's own output folders asks, as a Read would (a restored
+    // task record must not become a way around the permission engine).
+    permissionSubject(input, context) {
+      const id = taskIdOf(input);
+      const task = id === undefined ? undefined : findTaskRegistry(context)?.get(id);
+      return task ? { kind: "file", access: "read", paths: [task.outputPath] } : undefined;
+    },
 
     validateInput(input, context) {
       const id = taskIdOf(input);
