@@ -21,6 +21,12 @@ ${SETTINGS_HELP}${MCP_CONFIG_HELP}  --include-mcp-tools    also serve the tools 
                          else a new one, printed on stderr)
   --allow-origin ORIGIN  an HTTP Origin allowed besides loopback ones (repeatable)
   --allow-host NAME      a Host name allowed besides the bound address (repeatable)
+  --idle-timeout SECONDS HTTP: close an MCP session no request touched for this long
+                         (default 900; 0: never)
+  --max-sessions N       HTTP: at most N MCP sessions at once, one more gets 503 (default 256)
+  --max-message-mb N     stdio: the largest message read (default 64); a longer one, or a line
+                         that is not a JSON-RPC message, gets a JSON-RPC error and serving goes on
+  --verbose              log sessions opened, reaped and refused, and rejected messages, on stderr
   -h, --help             this text
 `;
 
@@ -81,6 +87,10 @@ export async function mcpCommand(argv: string[], io: CliIO, stop: Promise<void> 
       "allow-origin": { type: "string", multiple: true },
       "allow-host": { type: "string", multiple: true },
       "include-mcp-tools": { type: "boolean" },
+      "idle-timeout": { type: "string" },
+      "max-sessions": { type: "string" },
+      "max-message-mb": { type: "string" },
+      verbose: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -92,6 +102,10 @@ export async function mcpCommand(argv: string[], io: CliIO, stop: Promise<void> 
   const http = values.http !== undefined ? parseHostPort(values.http) : undefined;
   const token = values.token ?? process.env.ARMATURE_MCP_TOKEN;
   if (token !== undefined && token.length < 16) throw new UsageError("--token must be at least 16 characters");
+  const idleSeconds = numberFlag("--idle-timeout", values["idle-timeout"], 0);
+  const maxSessions = numberFlag("--max-sessions", values["max-sessions"], 1);
+  const maxMessageMb = numberFlag("--max-message-mb", values["max-message-mb"], 1);
+  const verbose = values.verbose === true ? (message: string) => io.stderr.write(`armature: ${message}\n`) : undefined;
   const settingsInput = settingsInputFrom(values);
   const cwd = settingsInput.cwd;
   const settings = await loadExecSettings(settingsInput);
@@ -105,10 +119,26 @@ export async function mcpCommand(argv: string[], io: CliIO, stop: Promise<void> 
   try {
     const factory = sessionFactory(settings, cwd, manager, io);
     if (!http) {
-      await Promise.race([serveStdio(factory, options), stop]);
+      const stopping = new AbortController();
+      void stop.then(() => stopping.abort());
+      await serveStdio(factory, {
+        ...options,
+        signal: stopping.signal,
+        ...(maxMessageMb !== undefined ? { maxMessageBytes: Math.floor(maxMessageMb * 1024 * 1024) } : {}),
+        ...(verbose ? { onRejected: (m: string) => verbose(`rejected a message: ${m}`) } : {}),
+      });
       return 0;
     }
-    const handle = await serveHttp(factory, { ...options, ...http, token, allowedOrigins: values["allow-origin"] ?? [], allowedHosts: values["allow-host"] ?? [] });
+    const handle = await serveHttp(factory, {
+      ...options,
+      ...http,
+      token,
+      allowedOrigins: values["allow-origin"] ?? [],
+      allowedHosts: values["allow-host"] ?? [],
+      ...(idleSeconds !== undefined ? { idleTimeoutMs: idleSeconds * 1000 } : {}),
+      ...(maxSessions !== undefined ? { maxSessions: Math.floor(maxSessions) } : {}),
+      ...(verbose ? { onEvent: verbose } : {}),
+    });
     io.stderr.write(`armature: serving MCP at ${handle.url}\n`);
     if (handle.generatedToken) io.stderr.write(`armature: bearer token: ${handle.token}\n`);
     await stop;
@@ -117,6 +147,14 @@ export async function mcpCommand(argv: string[], io: CliIO, stop: Promise<void> 
   } finally {
     await manager?.close();
   }
+}
+
+/** A numeric flag's value (at least `min`), or undefined when not given. */
+function numberFlag(flag: string, value: string | undefined, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || n < min) throw new UsageError(`${flag} takes a number ≥ ${min}; got ${JSON.stringify(value)}`);
+  return n;
 }
 
 /** Resolves on SIGINT or SIGTERM. */

@@ -25,14 +25,14 @@ export async function connectMcpServers(entries: readonly McpServerEntry[], opti
   return connect(entries, options);
 }
 
-export type { HttpServeHandle, HttpServeOptions } from "./serve-transports.js";
+export type { HttpServeHandle, HttpServeOptions, StdioServeOptions } from "./serve-transports.js";
 export type { ServeToolsOptions, SessionFactory } from "./serve.js";
 
-import type { HttpServeHandle, HttpServeOptions } from "./serve-transports.js";
-import type { ServeToolsOptions, SessionFactory } from "./serve.js";
+import type { HttpServeHandle, HttpServeOptions, StdioServeOptions } from "./serve-transports.js";
+import type { SessionFactory } from "./serve.js";
 
 /** Serves a session's tools over stdio until the client closes stdin (see `armature mcp serve`). */
-export async function serveMcpStdio(makeSession: SessionFactory, options?: ServeToolsOptions): Promise<void> {
+export async function serveMcpStdio(makeSession: SessionFactory, options?: StdioServeOptions): Promise<void> {
   const { serveStdio } = await import("./serve-transports.js");
   return serveStdio(makeSession, options);
 }

@@ -74,9 +74,12 @@ export function parseJsonRpcLine(line: string): JSONRPCMessage {
 
 export interface LineHandlers {
   message: (message: JSONRPCMessage) => void;
-  /** A line that is not a JSON-RPC message: reported, and the stream goes on. */
-  badLine: (error: Error) => void;
-  /** A message grew past the limit: what was held is dropped; the stream cannot be trusted after this. */
+  /** A line that is not a JSON-RPC message (given with the reason): reported, and the stream goes on. */
+  badLine: (error: Error, line: string) => void;
+  /**
+   * A message grew past the limit: what was held is dropped. Without `resync` the stream cannot
+   * be trusted after this; with it, the rest of that line is skipped and reading goes on.
+   */
   tooLong: (error: Error) => void;
 }
 
@@ -87,14 +90,37 @@ export interface LineHandlers {
 export class JsonRpcLineReader {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
+  /** Inside a line that was too long: its bytes are dropped up to its newline. */
+  private skipping = false;
 
-  constructor(private readonly maxMessageBytes: number) {}
+  /**
+   * `resync`: after a message past the limit, skip to the end of its line and go on (a server
+   * answers such a message with an error and keeps serving); else the caller closes the stream.
+   */
+  constructor(
+    private readonly maxMessageBytes: number,
+    private readonly options: { resync?: boolean; what?: string } = {},
+  ) {}
 
   push(chunk: Buffer, handlers: LineHandlers): void {
     let start = 0;
+    if (this.skipping) {
+      const end = chunk.indexOf(NEWLINE);
+      if (end === -1) return;
+      this.skipping = false;
+      start = end + 1;
+    }
     for (;;) {
       const end = chunk.indexOf(NEWLINE, start);
       if (end === -1) break;
+      if (this.pendingBytes + (end - start) > this.maxMessageBytes) {
+        // The whole line is here but too long: dropped, and the next line read as usual.
+        this.clear();
+        start = end + 1;
+        handlers.tooLong(this.tooLongError());
+        if (!this.options.resync) return;
+        continue;
+      }
       let line: string;
       if (this.pendingBytes > 0) {
         this.pending.push(chunk.subarray(start, end));
@@ -110,11 +136,16 @@ export class JsonRpcLineReader {
       this.pendingBytes += chunk.length - start;
       if (this.pendingBytes > this.maxMessageBytes) {
         this.clear();
-        handlers.tooLong(new Error(`a message from the server exceeded ${this.maxMessageBytes} bytes`));
+        if (this.options.resync) this.skipping = true;
+        handlers.tooLong(this.tooLongError());
         return;
       }
       this.pending.push(start === 0 ? chunk : chunk.subarray(start));
     }
+  }
+
+  private tooLongError(): Error {
+    return new Error(`a message from the ${this.options.what ?? "server"} exceeded ${this.maxMessageBytes} bytes`);
   }
 
   clear(): void {
@@ -129,7 +160,7 @@ export class JsonRpcLineReader {
     try {
       message = parseJsonRpcLine(line);
     } catch (err) {
-      handlers.badLine(err as Error);
+      handlers.badLine(err as Error, line);
       return;
     }
     handlers.message(message);

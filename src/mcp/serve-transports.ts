@@ -3,25 +3,40 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { originHostProblem } from "./http-origin.js";
 import type { AddressInfo } from "node:net";
 import type { Readable, Writable } from "node:stream";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { Session } from "../session/session.js";
 import { createToolServer, type ServeToolsOptions, type SessionFactory } from "./serve.js";
+import { LineStdioServerTransport } from "./stdio-server-transport.js";
+
+export interface StdioServeOptions extends ServeToolsOptions {
+  stdin?: Readable;
+  stdout?: Writable;
+  /** Largest message read (bytes, default 64 MiB): a longer one gets a JSON-RPC error and is dropped. */
+  maxMessageBytes?: number;
+  /** Ends serving (SIGTERM, SIGINT): stdin is let go, the session closed. */
+  signal?: AbortSignal;
+  /** Told about each line answered with an error (the --verbose log). */
+  onRejected?: (message: string) => void;
+}
 
 /**
- * Serves over stdio until the client closes stdin; resolves then, with the session closed.
+ * Serves over stdio until the client closes stdin or `signal` aborts; resolves then, with the
+ * session closed. A line that is not a valid message, or is over the limit, is answered with a
+ * JSON-RPC error, and serving goes on.
  */
-export async function serveStdio(makeSession: SessionFactory, options: ServeToolsOptions & { stdin?: Readable; stdout?: Writable } = {}): Promise<void> {
+export async function serveStdio(makeSession: SessionFactory, options: StdioServeOptions = {}): Promise<void> {
   const stdin = options.stdin ?? process.stdin;
   const { server, session } = await createToolServer(makeSession, options);
-  const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout);
+  const transport = new LineStdioServerTransport(stdin, options.stdout ?? process.stdout, options.maxMessageBytes);
   const done = new Promise<void>((resolve) => {
-    const finish = (): void => resolve();
-    transport.onclose = finish;
-    stdin.once("end", finish);
-    stdin.once("close", finish);
+    transport.onclose = () => resolve();
+    options.signal?.addEventListener("abort", () => void transport.close(), { once: true });
   });
   await server.connect(transport);
+  // The SDK's Protocol sets onerror on connect; what it reports are the lines answered with an error.
+  const onRejected = options.onRejected;
+  if (onRejected) server.onerror = (err) => onRejected(err.message);
+  if (options.signal?.aborted) await transport.close();
   await done;
   await server.close().catch(() => undefined);
   await session.close();
@@ -36,7 +51,17 @@ export interface HttpServeOptions extends ServeToolsOptions {
   /** Origins allowed besides loopback ones; host names allowed besides the bound address (see http-origin). */
   allowedOrigins?: readonly string[];
   allowedHosts?: readonly string[];
+  /** An MCP session no request has touched for this long is closed (ms, default 15 minutes; 0: never). */
+  idleTimeoutMs?: number;
+  /** At most this many MCP sessions at once; one more is refused with 503 (default 256). */
+  maxSessions?: number;
+  /** A request whose headers and body have not all arrived by then is answered 408 (ms, default 30 s). */
+  requestTimeoutMs?: number;
+  /** Told about sessions opened, reaped and refused (the --verbose log). */
+  onEvent?: (message: string) => void;
 }
+
+export const HTTP_SERVE_DEFAULTS = { idleTimeoutMs: 15 * 60_000, maxSessions: 256, requestTimeoutMs: 30_000 } as const;
 
 export interface HttpServeHandle {
   url: string;
@@ -45,7 +70,18 @@ export interface HttpServeHandle {
   token: string;
   /** Whether the token was generated (the caller prints it). */
   generatedToken: boolean;
+  /** MCP sessions open now. */
+  readonly openSessions: number;
   close(): Promise<void>;
+}
+
+interface Served {
+  transport: StreamableHTTPServerTransport;
+  session: Session;
+  /** When a request of this session last began or ended. */
+  lastSeen: number;
+  /** Calls (POST requests) of this session still open. */
+  open: number;
 }
 
 function tokenMatches(header: string | undefined, token: string): boolean {
@@ -66,7 +102,45 @@ export async function serveHttp(makeSession: SessionFactory, options: HttpServeO
   const host = options.host ?? "127.0.0.1";
   const generatedToken = options.token === undefined;
   const token = options.token ?? randomBytes(24).toString("base64url");
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; session: Session }>();
+  const sessions = new Map<string, Served>();
+  const idleTimeoutMs = options.idleTimeoutMs ?? HTTP_SERVE_DEFAULTS.idleTimeoutMs;
+  const maxSessions = options.maxSessions ?? HTTP_SERVE_DEFAULTS.maxSessions;
+  const requestTimeoutMs = options.requestTimeoutMs ?? HTTP_SERVE_DEFAULTS.requestTimeoutMs;
+  const log = options.onEvent ?? (() => {});
+  let reaped = 0;
+
+  const closeServed = async (served: Served): Promise<void> => {
+    await served.transport.close().catch(() => undefined);
+    await served.session.close();
+  };
+  /** Closes the sessions idle past the timeout (none with a request or an event stream open). */
+  const reap = (now: number): void => {
+    if (idleTimeoutMs <= 0) return;
+    for (const [id, served] of sessions) {
+      if (served.open > 0 || now - served.lastSeen < idleTimeoutMs) continue;
+      sessions.delete(id);
+      reaped++;
+      log(`closed idle MCP session ${id} (no request for ${Math.round((now - served.lastSeen) / 1000)} s); ${reaped} reaped so far, ${sessions.size} open`);
+      void closeServed(served);
+    }
+  };
+  const reaper = idleTimeoutMs > 0 ? setInterval(() => reap(Date.now()), Math.max(50, Math.min(30_000, idleTimeoutMs / 4))) : undefined;
+  reaper?.unref();
+  /**
+   * Counts a request against its session while it is open, so that reaping never cuts a call.
+   * A GET (the client's standing event stream) is not a call: a session whose client holds one
+   * and sends nothing is idle, and a live client told 404 afterwards starts a new session.
+   */
+  const touch = (served: Served, req: IncomingMessage, res: ServerResponse): void => {
+    served.lastSeen = Date.now();
+    if (req.method === "GET") return;
+    served.open++;
+    served.lastSeen = Date.now();
+    res.once("close", () => {
+      served.open--;
+      served.lastSeen = Date.now();
+    });
+  };
 
   const reply = (res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void => {
     res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
@@ -81,15 +155,24 @@ export async function serveHttp(makeSession: SessionFactory, options: HttpServeO
     const sid = req.headers["mcp-session-id"];
     if (typeof sid === "string") {
       const found = sessions.get(sid);
-      if (!found) return reply(res, 404, "Session not found");
+      if (!found) return reply(res, 404, "Session not found: it was closed (ended by the client, or idle too long); initialize a new one");
+      touch(found, req, res);
       await found.transport.handleRequest(req, res);
       return;
+    }
+    if (sessions.size >= maxSessions) reap(Date.now());
+    if (sessions.size >= maxSessions) {
+      log(`refused a new MCP session: ${sessions.size} open, the limit is ${maxSessions}`);
+      return reply(res, 503, `Too many MCP sessions (${maxSessions} open, the server's limit): end unused ones (DELETE /mcp with their Mcp-Session-Id) or try again later`, { "retry-after": "5" });
     }
     const { server, session } = await createToolServer(makeSession, options);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomBytes(16).toString("hex"),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, session });
+        const served: Served = { transport, session, lastSeen: Date.now(), open: 0 };
+        sessions.set(id, served);
+        touch(served, req, res);
+        log(`opened MCP session ${id}; ${sessions.size} open`);
       },
     });
     transport.onclose = () => {
@@ -105,7 +188,9 @@ export async function serveHttp(makeSession: SessionFactory, options: HttpServeO
     }
   };
 
-  const http = createServer((req, res) => {
+  // A client that sends its headers or body too slowly is answered 408 and cut off (checked every
+  // second, not Node's default 30 s, so that the deadline holds).
+  const http = createServer({ requestTimeout: requestTimeoutMs, headersTimeout: Math.min(requestTimeoutMs, 60_000), connectionsCheckingInterval: Math.min(1_000, requestTimeoutMs) }, (req, res) => {
     handle(req, res).catch((err: unknown) => {
       if (!res.headersSent) reply(res, 500, `Internal error: ${(err as Error).message}`);
       else res.end();
@@ -123,13 +208,14 @@ export async function serveHttp(makeSession: SessionFactory, options: HttpServeO
     host,
     token,
     generatedToken,
+    get openSessions() {
+      return sessions.size;
+    },
     async close() {
+      if (reaper) clearInterval(reaper);
       const open = [...sessions.values()];
       sessions.clear();
-      await Promise.allSettled(open.map(async ({ transport, session }) => {
-        await transport.close().catch(() => undefined);
-        await session.close();
-      }));
+      await Promise.allSettled(open.map(closeServed));
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
