@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { captureIO, toolUse, withTempDir } from "../../test/helpers.js";
 import { execCommand } from "./exec.js";
 import { boundedLines, LineReader, OversizedLine } from "./io.js";
+import { namedOutputs } from "./named-outputs.js";
 
 describe("bounded stdin lines", () => {
   it("a line over the limit is reported by its size, its bytes dropped as they came; the lines around it are whole", async () => {
@@ -83,5 +84,14 @@ describe("full Bash outputs at the end of a run", () => {
       await run([toolUse("Bash", { command: "echo again" }, "c")]);
       expect(readdirSync(join(state, "shell-output"))).toEqual(named);
     });
+  });
+});
+
+describe("namedOutputs", () => {
+  it("reads the names a result line gives, JSON-escaped, without a sentence's full stop", () => {
+    const named = new Set<string>();
+    const line = JSON.stringify({ content: "Output is being written to: /s/shell-output/b1.output. You will be notified; see /s/shell-output/x_2.output\n/other/shell-output/no.output" });
+    namedOutputs(line, "/s", named);
+    expect([...named]).toEqual(["b1.output", "x_2.output"]);
   });
 });

@@ -12,7 +12,8 @@ export function namedOutputs(line: string, sessionDir: string, into: Set<string>
   // Paths appear JSON-escaped in the line; the session folder's name is escaped the same way.
   const prefix = `${JSON.stringify(join(sessionDir, SHELL_OUTPUT_DIR)).slice(1, -1)}/`;
   for (let at = line.indexOf(prefix); at !== -1; at = line.indexOf(prefix, at + prefix.length)) {
-    const name = /^[A-Za-z0-9._-]+/.exec(line.slice(at + prefix.length, at + prefix.length + 256))?.[0];
+    // A name ends before a sentence's full stop ("…/b1.output. You will be notified").
+    const name = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*/.exec(line.slice(at + prefix.length, at + prefix.length + 256))?.[0];
     if (name !== undefined) into.add(name);
   }
 }
