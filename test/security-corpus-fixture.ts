@@ -21,6 +21,10 @@ export function fixture(r: string): void {
     "home/.bashrc": "\n",
   };
   for (const [f, text] of Object.entries(files)) writeFileSync(join(r, f), text);
+  // Names a glob hands to a command as options and response files (issue 19).
+  mkdirSync(join(p, "globs"));
+  for (const n of ["-r", "--from-file=.env", "@x", "a.txt"]) writeFileSync(join(p, "globs", n), "X\n");
+  writeFileSync(join(p, "globs", ".env"), "SECRET=1\n");
   // A real, benign archive (extractions are judged by what the archive holds).
   execFileSync("tar", ["-cf", "a.tar", "README.md"], { cwd: p });
   symlinkSync(join(r, "secrets", "key"), join(p, "link-secret"));

@@ -20,6 +20,8 @@ describe("analyzeCommand: simple commands", () => {
       ],
       targets: { read: ["a b"], write: [] },
       reader: { listed: ["a b"], recursive: [], follows: false, limit: "all" },
+      // The canonical readings deny rules also see: clusters split, each option once first.
+      ruleTexts: ["ls -l -a a b", "ls -a -l a b"],
     });
   });
 

@@ -354,7 +354,8 @@ export const ATTACKS: AttackCase[] = [
   // Globs and variables can become options (wildcard injection).
   { command: "tar -tf x.tar *", source: WILDCARDS },
   { command: "find *", source: WILDCARDS },
-  { command: "sort *", source: WILDCARDS },
+  // `sort *` is read-only to the analysis since issue 19: its glob is carried as an optionGlob and a
+  // match beginning with `-` or `@` asks at decision time (security corpus i19-glob-option-*).
   { command: "rg foo *", source: WILDCARDS },
   { command: "git diff $(cat args)", source: WILDCARDS, sees: ["cat args"] },
   { command: "sort $OPTS f", source: WILDCARDS },

@@ -15,6 +15,8 @@ interface Verb {
   operands?: boolean;
   /** A further check of the parsed options (values), returning why not. */
   check?: (options: ReadonlyMap<string, string | undefined>) => string | undefined;
+  /** A check of the operands, returning why not. */
+  operandCheck?: (operands: readonly string[]) => string | undefined;
 }
 
 interface ToolSpec {
@@ -30,24 +32,29 @@ const flags = (...names: string[]): Record<string, Shape> => Object.fromEntries(
 const values = (...names: string[]): Record<string, Shape> => Object.fromEntries(names.map((n) => [n, "value" as Shape]));
 
 const VERSION = ["--version", "-v"];
+/**
+ * `npm view SPEC [FIELD…]` asks the registry about a package name (`react`, `@types/node@18`).
+ * A URL, a git or file spec, or a path (`npm view /dir`) makes npm fetch that URL or read that
+ * folder's package.json instead: not a lookup of a name.
+ */
+const npmPackageSpecs = (operands: readonly string[]): string | undefined => {
+  const spec = operands[0];
+  if (spec === undefined) return undefined;
+  const name = /^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*(@[\w.^~<>=| -]*)?$/i;
+  return name.test(spec) && !/^(\.|~)/.test(spec) ? undefined : `npm view ${spec}: not a package name (a URL, a git or file spec or a path is fetched or read)`;
+};
 const NPM_LS: Verb = { options: { ...flags("-a", "--all", "--json", "-l", "--long", "-p", "--parseable", "-g", "--global", "--link"), ...values("--depth", "--omit", "--include") } };
 const PIP: ToolSpec = {
   versions: ["--version", "-V"],
   verbs: {
-    list: { options: { ...flags("-o", "--outdated", "-u", "--uptodate", "-e", "--editable", "-l", "--local", "--user", "--not-required", "--exclude-editable", "--include-editable"), ...values("--format") } },
+    // --outdated/--uptodate ask the package index (the network, configured by the project's pip.conf).
+    list: { options: { ...flags("-e", "--editable", "-l", "--local", "--user", "--not-required", "--exclude-editable", "--include-editable"), ...values("--format") } },
     show: { options: flags("-f", "--files") },
     freeze: { options: flags("-l", "--local", "--user", "--all", "--exclude-editable") },
   },
 };
 const PNPM_LS: Verb = { options: { ...flags("--json", "--long", "--parseable", "-r", "--recursive", "-P", "--prod", "-D", "--dev", "-g", "--global"), ...values("--depth") } };
 
-/** kubectl `-o` formats that read a file (`go-template-file=F`, `jsonpath-file=F`, `custom-columns-file=F`) print what it holds. */
-const kubectlOutput = (options: ReadonlyMap<string, string | undefined>): string | undefined => {
-  const out = options.get("-o") ?? options.get("--output");
-  return out !== undefined && /-file/.test(out) ? `kubectl -o ${out} reads a template file` : undefined;
-};
-const KUBE_COMMON = { ...flags("-A", "--all-namespaces", "--no-headers", "--show-labels", "-w", "--watch"), ...values("-n", "--namespace", "-l", "--selector", "-o", "--output", "--field-selector", "--sort-by", "-L", "--label-columns") };
-const KUBE_LOGS = { ...flags("-f", "--follow", "-p", "--previous", "--timestamps", "--all-containers"), ...values("-n", "--namespace", "--tail", "-c", "--container", "--since", "-l", "--selector") };
 const DOCKER_FORMAT = values("--format", "-f", "--filter");
 
 const TOOLS: Record<string, ToolSpec> = {
@@ -58,8 +65,8 @@ const TOOLS: Record<string, ToolSpec> = {
       ls: NPM_LS,
       list: NPM_LS,
       outdated: { options: flags("--json", "--long", "-l", "--all", "-a", "-g", "--global", "--parseable", "-p") },
-      view: { options: flags("--json") },
-      info: { options: flags("--json") },
+      view: { options: flags("--json"), operandCheck: npmPackageSpecs },
+      info: { options: flags("--json"), operandCheck: npmPackageSpecs },
       "config get": { options: flags("--json") },
     },
   },
@@ -92,9 +99,7 @@ const TOOLS: Record<string, ToolSpec> = {
   },
   kubectl: {
     verbs: {
-      get: { options: KUBE_COMMON, check: kubectlOutput },
-      describe: { options: { ...flags("-A", "--all-namespaces"), ...values("-n", "--namespace", "-l", "--selector") } },
-      logs: { options: KUBE_LOGS },
+      // get/describe/logs reach the cluster, and a kubeconfig user's `exec` plugin runs a program: not read-only.
       "config current-context": { operands: false },
       "config get-contexts": { options: { ...flags("--no-headers"), ...values("-o", "--output") } },
     },
@@ -204,7 +209,7 @@ function toolObjection(name: string, spec: ToolSpec, words: Word[]): string | un
     }
   }
   if (verb.operands === false && operands.length > 0) return `${label} takes no operands here`;
-  return verb.check?.(options);
+  return verb.check?.(options) ?? verb.operandCheck?.(operands);
 }
 
 /** Checkers for the tools above, by command name (merged into read-only.ts's). */

@@ -21,7 +21,7 @@ const ALWAYS_READ_ONLY = new Set([
   "unexpand", "column", "join", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum",
   "sha512sum", "b2sum", "cksum", "sum", "base64", "base32", "seq", "true", "false", ":", "sleep",
   "od", "hexdump", "strings", "printenv", "nproc", "arch", "uptime", "free", "ps", "locale",
-  "tty", "type", "whereis", "cal", "expr", "numfmt", "getconf", "logname", "users", "who",
+  "tty", "type", "whereis", "cal", "expr", "numfmt", "getconf", "logname",
   "cd", "pushd", "popd", "dirs", "wait",
 ]);
 
@@ -95,6 +95,12 @@ const CHECKERS: Record<string, Checker> = {
   read: readBuiltinObjection,
   tar: tarObjection,
   env: (words) => (words.length === 1 ? undefined : "env runs a command with a changed environment"),
+  // who and users read the login records of the FILE they are given (any file, printed as records).
+  who: (words) => {
+    const operands = parsedFor("who", words).operands.map((o) => o.word.text);
+    return operands.length === 0 || (operands.length === 2 && operands[0] === "am") ? undefined : "who with a FILE operand reads that file";
+  },
+  users: (words) => (words.length > 1 ? "users with a FILE operand reads that file" : undefined),
   // Transparent wrappers: read-only themselves; what they run is its own subcommand.
   timeout: () => undefined,
   nice: () => undefined,

@@ -9,6 +9,81 @@ import { hasReadOnlyModel } from "./read-only.js";
 import { hasTargetModel } from "./targets.js";
 import { commandBaseName } from "./wrappers.js";
 import type { Word } from "./words.js";
+import { literalWord } from "./command.js";
+import { parseGit } from "./git-argv.js";
+import type { ParsedArgs } from "./getopt.js";
+
+/** Options moved to the front, at most this many texts per command. */
+const MAX_REORDERED = 8;
+
+function rendered(parsed: ParsedArgs): string[][] {
+  return parsed.options.map((o) => (o.value === undefined ? [o.name] : [o.name, o.value.text]));
+}
+
+/**
+ * The command as its option table reads it: every option by its canonical name (abbreviations
+ * resolved, clusters split, `--name=value` as `--name value`), then the operands; and once more
+ * with each option moved first. A deny rule on `git fetch --upload-pack` then sees
+ * `git fetch --upload-pa=x origin` and `git fetch origin --upload-pack=x` as it means them.
+ */
+function canonicalTexts(words: readonly Word[]): string[] {
+  const first = words[0];
+  if (!first) return [];
+  const name = commandBaseName(first.text);
+  let head: string[];
+  let parsed: ParsedArgs;
+  if (name === "git") {
+    const git = parseGit(words);
+    if (git.sub === undefined) return [];
+    head = ["git", git.sub];
+    parsed = git.parsed;
+  } else {
+    const table = tableFor(name);
+    if (!table) return [];
+    head = [name];
+    parsed = getopt(words, table);
+  }
+  if (parsed.options.length === 0) return [];
+  const options = rendered(parsed);
+  const operands = parsed.operands.map((o) => o.word.text).filter((t) => t !== head[1] || parsed.operands[0]?.index !== 0);
+  const out = [[...head, ...options.flat(), ...operands].join(" ")];
+  for (let k = 0; k < options.length && k < MAX_REORDERED; k++) {
+    const rest = options.filter((_, j) => j !== k).flat();
+    out.push([...head, ...(options[k] as string[]), ...rest, ...operands].join(" "));
+  }
+  return out;
+}
+
+/** Network tools whose operands (and `--url` values) are URLs. */
+const URL_TOOLS = new Set(["curl", "wget", "http", "https", "xh", "httpie", "aria2c", "lynx", "links", "w3m"]);
+
+/**
+ * For a URL a network tool fetches: the tool with that URL first, on either scheme, and with
+ * just the scheme and host, so a deny rule naming `curl http://host` covers `curl -X GET
+ * https://host/path` (the same host on the other scheme, in any option order).
+ */
+function urlTexts(name: string, words: readonly Word[]): string[] {
+  if (!URL_TOOLS.has(name)) return [];
+  const out: string[] = [];
+  const table = tableFor(name);
+  const parsed = table ? getopt(words, table) : undefined;
+  const candidates = parsed
+    ? [...parsed.operands.map((o) => o.word.text), ...parsed.options.filter((o) => o.name === "--url").map((o) => o.value?.text ?? "")]
+    : words.slice(1).map((w) => w.text);
+  for (const c of candidates) {
+    const m = /^(?:([a-z][a-z0-9+.-]*):\/\/)?([^/?#\s]+)(.*)$/is.exec(c);
+    if (!m || (m[1] === undefined && !/\./.test(m[2] as string))) continue;
+    const scheme = (m[1] ?? "").toLowerCase();
+    if (scheme !== "" && scheme !== "http" && scheme !== "https") continue;
+    const host = (m[2] as string).toLowerCase();
+    const path = m[3] as string;
+    for (const sch of ["http", "https"]) {
+      out.push(`${name} ${sch}://${host}${path}`, `${name} ${sch}://${host}`);
+    }
+    out.push(`${name} ${host}${path}`, `${name} ${host}`);
+  }
+  return out;
+}
 
 /**
  * Global options (before the subcommand) of tools whose rules are written per subcommand.
@@ -71,9 +146,21 @@ export function ruleTextsOf(words: readonly Word[]): string[] {
   const first = words[0];
   if (!first) return [];
   const name = commandBaseName(first.text);
-  if (!Object.hasOwn(GLOBALS, name)) return [];
   const text = words.map((w) => w.text).join(" ");
   const out = new Set<string>();
+  // git's own programs run by path (`/usr/lib/git-core/git-push`) are `git push`.
+  const gitProgram = /^git-([a-z][a-z0-9-]*)$/.exec(name);
+  if (gitProgram) {
+    const asGit = ["git", gitProgram[1] as string, ...words.slice(1).map((w) => w.text)];
+    out.add(asGit.join(" "));
+    for (const t of canonicalTexts(asGit.map(literalWord))) out.add(t);
+  }
+  for (const t of canonicalTexts(words)) out.add(t);
+  for (const t of urlTexts(name, words)) out.add(t);
+  if (!Object.hasOwn(GLOBALS, name)) {
+    out.delete(text);
+    return [...out];
+  }
   for (const reading of strippedReadings(name, words)) out.add(reading.join(" "));
   if (name === "git") {
     // `git -c alias.p=push p` runs `git push`.
