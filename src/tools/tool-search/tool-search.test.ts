@@ -115,7 +115,8 @@ describe("ToolSearch in a session", () => {
   });
 
   it("a deferred tool called before loading still runs when its input is valid", async () => {
-    const s = createSession({ cwd: process.cwd(), mcpTools: POOL, toolSearch: "true" });
+    // An MCP tool runs without approval only under an allow rule (its read-only hint is not one).
+    const s = createSession({ cwd: process.cwd(), mcpTools: POOL, toolSearch: "true", allow: ["mcp__web__search"] });
     const [r] = await s.runTurn([{ type: "tool_use", id: "1", name: "mcp__web__search", input: { value: "x" } }]);
     expect(r!.content).toBe('ran mcp__web__search {"value":"x"}');
     await s.close();
