@@ -373,7 +373,7 @@ export function createSession(options: SessionOptions): Session {
         for await (const block of blocks) {
           const loading = pendingToolLoads([block], ctx);
           if (loading) await loading;
-          await transcript?.append("assistant", [block], ctx.workspace.cwd);
+          if (transcript) await transcript.append("assistant", [block], ctx.workspace.cwd);
           executor.addTool(block);
         }
       } catch (err) {
@@ -391,8 +391,9 @@ export function createSession(options: SessionOptions): Session {
           yield event;
           continue;
         }
-        event.outcome.block = await budget.admit(event.outcome.block);
-        await transcript?.append("user", [event.outcome.block], executor.context.workspace.cwd);
+        // No await per result unless one is persisted or written: a 1,000-call turn stays cheap.
+        event.outcome.block = budget.admitAtOnce(event.outcome.block) ?? (await budget.admit(event.outcome.block));
+        if (transcript) await transcript.append("user", [event.outcome.block], executor.context.workspace.cwd);
         last = event.outcome;
         yield { type: "result", result: event.outcome.block, outcome: event.outcome };
       }
