@@ -16,7 +16,7 @@ export interface RoundOutput {
   stopReason?: StopReason;
   usage: Usage;
   /** The model stream failed (or was aborted) before the reply was complete. */
-  error?: { message: string; status?: number };
+  error?: { message: string; status?: number; timeout?: "headers" | "idle" };
   /** Whether any text, thinking or block came out before the end (a failed round that produced nothing may be retried). */
   produced: boolean;
   apiMs: number;
@@ -105,7 +105,7 @@ export async function* runRound(
             output.usage = event.usage;
             break;
           case "error":
-            output.error = { message: event.message, ...(event.status !== undefined ? { status: event.status } : {}) };
+            output.error = { message: event.message, ...(event.status !== undefined ? { status: event.status } : {}), ...(event.timeout ? { timeout: event.timeout } : {}) };
             break;
         }
       }

@@ -2,7 +2,6 @@ import type { AnthropicToolDefinition } from "../registry/definitions.js";
 import type { ImageBlock, TextBlock, ToolResultBlock } from "../tool/types.js";
 import {
   emptyUsage,
-  errorFields,
   imageDataUrl,
   toolUseEvent,
   type AgentMessage,
@@ -13,6 +12,7 @@ import {
   type StopReason,
 } from "./model.js";
 import { loadOpenAIClient, type OpenAIClient } from "./openai-client.js";
+import { serverName, StreamDeadline, streamErrorFields } from "./stream-deadline.js";
 
 type Json = Record<string, unknown>;
 
@@ -136,11 +136,13 @@ export class OpenAIChatProvider implements ModelProvider {
         yield event;
       }
     };
+    const server = serverName(this.options.baseURL ?? process.env.OPENAI_BASE_URL, "https://api.openai.com");
+    const deadline = new StreamDeadline(server, this.options, request.signal);
     try {
       this.client ??= loadOpenAIClient(this.options);
       const client = await this.client;
-      const stream = await client.chat.completions.create(this.requestBody(request), { signal: request.signal });
-      for await (const chunk of stream) {
+      const stream = await deadline.response(client.chat.completions.create(this.requestBody(request), { signal: deadline.signal }));
+      for await (const chunk of deadline.events(stream)) {
         if (!started) {
           started = true;
           yield { type: "message_start", id: String(chunk.id ?? ""), model: String(chunk.model ?? request.model), usage: emptyUsage() };
@@ -170,11 +172,18 @@ export class OpenAIChatProvider implements ModelProvider {
         if (typeof choice.finish_reason === "string") finish = choice.finish_reason;
       }
     } catch (err) {
-      yield { type: "error", ...errorFields(err) };
+      yield { type: "error", ...streamErrorFields(deadline.failure(err), server) };
+      return;
+    } finally {
+      deadline.close();
+    }
+    // The SDKs end a stream quietly when its signal aborts: a deadline that fired is the error.
+    if (deadline.timedOut) {
+      yield { type: "error", ...streamErrorFields(deadline.timedOut, server) };
       return;
     }
     if (finish === undefined) {
-      yield { type: "error", message: "the stream ended before the reply was complete (no finish_reason)" };
+      yield { type: "error", message: `the model server ${server} ended the stream before the reply was complete (no finish_reason)` };
       return;
     }
     yield* flushText();

@@ -3,7 +3,6 @@ import type { AnthropicToolDefinition } from "../registry/definitions.js";
 import type { ToolResultBlock } from "../tool/types.js";
 import {
   emptyUsage,
-  errorFields,
   imageDataUrl,
   toolUseEvent,
   type AgentMessage,
@@ -14,6 +13,7 @@ import {
   type StopReason,
 } from "./model.js";
 import { loadOpenAIClient, type OpenAIClient } from "./openai-client.js";
+import { serverName, StreamDeadline, streamErrorFields } from "./stream-deadline.js";
 
 type Json = Record<string, unknown>;
 
@@ -98,11 +98,13 @@ export class OpenAIResponsesProvider implements ModelProvider {
     const calls = new Map<string, OpenCall>();
     let end: { status: string; reason?: string } | undefined;
     let sawCall = false;
+    const server = serverName(this.options.baseURL ?? process.env.OPENAI_BASE_URL, "https://api.openai.com");
+    const deadline = new StreamDeadline(server, this.options, request.signal);
     try {
       this.client ??= loadOpenAIClient(this.options);
       const client = await this.client;
-      const stream = await client.responses.create(this.requestBody(request), { signal: request.signal });
-      for await (const event of stream) {
+      const stream = await deadline.response(client.responses.create(this.requestBody(request), { signal: deadline.signal }));
+      for await (const event of deadline.events(stream)) {
         const item = event.item as Json | undefined;
         switch (event.type) {
           case "response.created": {
@@ -157,11 +159,18 @@ export class OpenAIResponsesProvider implements ModelProvider {
         }
       }
     } catch (err) {
-      yield { type: "error", ...errorFields(err) };
+      yield { type: "error", ...streamErrorFields(deadline.failure(err), server) };
+      return;
+    } finally {
+      deadline.close();
+    }
+    // The SDKs end a stream quietly when its signal aborts: a deadline that fired is the error.
+    if (deadline.timedOut) {
+      yield { type: "error", ...streamErrorFields(deadline.timedOut, server) };
       return;
     }
     if (!end) {
-      yield { type: "error", message: "the stream ended before the response was complete (no response.completed)" };
+      yield { type: "error", message: `the model server ${server} ended the stream before the response was complete (no response.completed)` };
       return;
     }
     // Calls cut off by the output limit: their arguments are partial, so they come out malformed.
