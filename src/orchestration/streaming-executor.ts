@@ -1,6 +1,6 @@
 import { childAbortController, releaseAbortController } from "../tool/context.js";
 import { toolUseError } from "../pipeline/errors.js";
-import { duplicateToolUse, prepareToolUse, type PreparedCall } from "../pipeline/prepare.js";
+import { duplicateToolUse, MAX_TOOL_USES_PER_TURN, overLimitToolUse, prepareToolUse, type PreparedCall } from "../pipeline/prepare.js";
 import { runToolUse, type PipelineServices, type ToolCallOutcome } from "../pipeline/run-tool-use.js";
 import type { ToolUseBlock, ToolUseContext } from "../tool/types.js";
 import { AsyncQueue } from "./async-queue.js";
@@ -13,6 +13,8 @@ export interface StreamingExecutorOptions {
   maxConcurrency: number;
   /** Abort running siblings when a call whose tool says so (Bash) fails. Default true. */
   abortSiblingsOnError?: boolean;
+  /** Calls past this many get an error result and are never prepared (default MAX_TOOL_USES_PER_TURN). */
+  maxCalls?: number;
 }
 
 type EntryState = "queued" | "running" | "done" | "released";
@@ -65,9 +67,15 @@ export class StreamingToolExecutor {
   addTool(block: ToolUseBlock): void {
     if (this.finished) throw new Error("addTool after done(): the stream of tool_use blocks has ended");
     if (this.discarded) return;
-    const duplicate = this.ids.has(block.id);
-    this.ids.add(block.id);
-    const call = duplicate ? duplicateToolUse(block) : prepareToolUse(block, this.currentContext);
+    const limit = this.options.maxCalls ?? MAX_TOOL_USES_PER_TURN;
+    let call: PreparedCall;
+    if (this.entries.length >= limit) {
+      call = overLimitToolUse(block, limit);
+    } else {
+      const duplicate = this.ids.has(block.id);
+      this.ids.add(block.id);
+      call = duplicate ? duplicateToolUse(block) : prepareToolUse(block, this.currentContext);
+    }
     this.entries.push({ call, state: "queued" });
     this.pump();
   }

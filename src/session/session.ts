@@ -65,6 +65,8 @@ export interface SessionOptions {
   additionalDirectories?: readonly string[];
   /** At most this many concurrency-safe calls at once (default: env ARMATURE_MAX_TOOL_CONCURRENCY, else 10). */
   maxConcurrency?: number;
+  /** Calls one turn may make; the rest get an error result each, unrun (default 1,000: MAX_TOOL_USES_PER_TURN). */
+  maxToolUsesPerTurn?: number;
   /** Asked when a call needs approval; without it such calls are denied with the reason. */
   canUseTool?: Approver;
   /** Decides for a human in `auto` mode (only calls the resolver marks classifiable reach it). */
@@ -345,7 +347,7 @@ export function createSession(options: SessionOptions): Session {
     const loading = pendingToolLoads(blocks, ctx);
     if (loading) await loading;
     if (transcript) await transcript.append("assistant", blocks, ctx.workspace.cwd);
-    const calls = prepareTurn(blocks, ctx);
+    const calls = prepareTurn(blocks, ctx, options.maxToolUsesPerTurn);
     const { outcomes, context: after } = await runTools(calls, ctx, services, {
       maxConcurrency,
       onProgress: turnOptions?.onProgress,
@@ -366,6 +368,7 @@ export function createSession(options: SessionOptions): Session {
     const executor = new StreamingToolExecutor(ctx, services, {
       maxConcurrency,
       abortSiblingsOnError: options.abortSiblingsOnError,
+      ...(options.maxToolUsesPerTurn !== undefined ? { maxCalls: options.maxToolUsesPerTurn } : {}),
     });
     let feedError: unknown;
     const feeding = (async () => {
