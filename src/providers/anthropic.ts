@@ -46,7 +46,8 @@ function anthropicTools(tools: readonly AnthropicToolDefinition[]): Json[] {
  * string content becomes one text block to carry it). The history itself is not changed.
  */
 export function withLastBreakpoint(messages: readonly AgentMessage[]): Json[] {
-  const out = messages.map((m) => ({ role: m.role, content: m.content }) as Json);
+  // OpenAI reasoning items (a history begun with another provider) mean nothing to this API.
+  const out = messages.map((m) => ({ role: m.role, content: m.role === "assistant" && m.content.some((b) => b.type === "reasoning_item") ? m.content.filter((b) => b.type !== "reasoning_item") : m.content }) as Json);
   const last = out[out.length - 1];
   if (!last) return out;
   const content = typeof last.content === "string" ? [{ type: "text", text: last.content }] : [...(last.content as Json[])];

@@ -13,7 +13,17 @@ export interface RedactedThinkingBlock {
   data: string;
 }
 
-export type AssistantContentBlock = TextBlock | ToolUseBlock | ThinkingBlock | RedactedThinkingBlock;
+/**
+ * An OpenAI Responses `reasoning` output item, kept whole (its `encrypted_content` included)
+ * so that the next request gives it back in order: the model keeps its reasoning across tool
+ * calls. Other providers leave it out of their requests.
+ */
+export interface ReasoningItemBlock {
+  type: "reasoning_item";
+  item: Record<string, unknown>;
+}
+
+export type AssistantContentBlock = TextBlock | ToolUseBlock | ThinkingBlock | RedactedThinkingBlock | ReasoningItemBlock;
 export type UserContentBlock = TextBlock | ImageBlock | ToolResultBlock;
 
 /**
