@@ -7,6 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { ReadableStream } from "node:stream/web";
 import { z } from "zod";
 import { jsonSchema, stepCountIs, streamText, tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
