@@ -1,4 +1,7 @@
-// The agent loop (issue 10). A scripted Anthropic SSE server on 127.0.0.1 and the real SDK; the
+// The agent loop (issues 10 and 25). First, batches: a scripted provider in the process (no
+// network, no SDK: all the time is the loop's and the pipeline's) replies with 1/10/100/1,000
+// tool calls in one step, then text; each figure beside the pipeline's own (`session.runTurn`
+// of the same calls). Then a scripted Anthropic SSE server on 127.0.0.1 and the real SDK; the
 // model's time (from the request to the end of its stream, SDK included) is measured by wrapping
 // the provider and excluded. Baseline for the loop overhead: the model time of the same round.
 import { createServer } from "node:http";
@@ -9,6 +12,91 @@ import { performance } from "node:perf_hooks";
 import { z } from "zod";
 import { AnthropicProvider, buildTool, createSession, runAgent } from "../dist/bundle/index.js";
 import { median, report } from "./util.js";
+
+// ---- Batches, scripted in the process ----
+const USAGE = { input_tokens: 1, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+/** A provider whose replies are `steps` (tool calls per step), then one text reply. */
+function scripted(steps) {
+  let request = 0;
+  return {
+    name: "scripted",
+    async *stream() {
+      const step = request++;
+      yield { type: "message_start", id: `msg_${step}`, model: "m", usage: USAGE };
+      const calls = steps[step];
+      if (calls === undefined) {
+        yield { type: "text_delta", text: "Done." };
+        yield { type: "block", block: { type: "text", text: "Done." } };
+        yield { type: "message_end", stopReason: "end_turn", usage: USAGE };
+        return;
+      }
+      for (let i = 0; i < calls; i++) yield { type: "block", block: { type: "tool_use", id: `toolu_${step}_${i}`, name: "Noop", input: { i } } };
+      yield { type: "message_end", stopReason: "tool_use", usage: USAGE };
+    },
+  };
+}
+const batchNoop = buildTool({
+  name: "Noop",
+  description: "Does nothing.",
+  inputSchema: z.object({ i: z.number() }),
+  isConcurrencySafe: () => true,
+  isReadOnly: () => true,
+  call: async () => ({ data: "ok" }),
+});
+const batchDir = await mkdtemp(join(tmpdir(), "armature-agent-batch-"));
+const batchSession = createSession({ cwd: batchDir, tools: [batchNoop], sessionDir: join(batchDir, "s") });
+async function agentRun(steps) {
+  const t0 = performance.now();
+  for await (const event of runAgent({ session: batchSession, provider: scripted(steps), model: "m", prompt: "go", sessionStart: "none", sessionEnd: false })) {
+    if (event.type === "result" && event.result.is_error) throw new Error(event.result.error);
+  }
+  return (performance.now() - t0) * 1000;
+}
+const turnBlocks = (n) => Array.from({ length: n }, (_, i) => ({ type: "tool_use", id: `toolu_${i}`, name: "Noop", input: { i } }));
+async function pipelineRun(blocks) {
+  const t0 = performance.now();
+  await batchSession.runTurn(blocks);
+  return (performance.now() - t0) * 1000;
+}
+/** Median and minimum of `runs` timings (µs) after `warmup`; interleaved runs share the machine's state. */
+async function sample(fn, runs, warmup = 3) {
+  for (let i = 0; i < warmup; i++) await fn();
+  const times = [];
+  for (let i = 0; i < runs; i++) times.push(await fn());
+  return { median: median(times), min: Math.min(...times) };
+}
+const RUNS = { 1: 200, 10: 100, 100: 40, 1000: 12 };
+const agentT = {};
+const pipeT = {};
+for (const n of [1, 10, 100, 1000]) {
+  const blocks = turnBlocks(n);
+  agentT[n] = await sample(() => agentRun([n]), RUNS[n]);
+  pipeT[n] = await sample(() => pipelineRun(blocks), RUNS[n]);
+}
+const perCall = (t, n, pick) => (t[n][pick] - t[1][pick]) / (n - 1);
+for (const n of [1, 10, 100, 1000]) {
+  console.log(`runAgent, one step of ${n} call${n === 1 ? "" : "s"} then a text step: ${agentT[n].median.toFixed(0)} µs (min ${agentT[n].min.toFixed(0)}) | pipeline runTurn of the same calls: ${pipeT[n].median.toFixed(0)} µs (min ${pipeT[n].min.toFixed(0)})`);
+}
+for (const n of [10, 100, 1000]) {
+  const a = perCall(agentT, n, "median");
+  report({ name: `runAgent per call in a batch, (T${n} − T1)/${n - 1}`, value: a, unit: "µs", baseline: perCall(pipeT, n, "median"), baselineName: "pipeline runTurn per call", target: "≤ 20 µs", ok: a <= 20 });
+  console.log(`  best runs: ${perCall(agentT, n, "min").toFixed(1)} µs; pipeline ${perCall(pipeT, n, "min").toFixed(1)} µs`);
+}
+const linearity = perCall(agentT, 1000, "median") / perCall(agentT, 100, "median");
+report({ name: "runAgent linearity, per call at 1,000 / per call at 100", value: linearity, unit: "×", baseline: perCall(pipeT, 1000, "median") / perCall(pipeT, 100, "median"), baselineName: "pipeline's own ratio", target: "≤ 1.3", ok: linearity <= 1.3 });
+console.log(`  best runs: ${(perCall(agentT, 1000, "min") / perCall(agentT, 100, "min")).toFixed(2)}×`);
+const textOnly = await sample(() => agentRun([]), 300);
+report({ name: "runAgent, text-only step (a whole run: prompt, one reply, result)", value: textOnly.median, unit: "µs", baseline: pipeT[1].median, baselineName: "pipeline runTurn of one call", target: "≤ 300 µs", ok: textOnly.median <= 300 });
+console.log(`  best run: ${textOnly.min.toFixed(0)} µs`);
+const M = 100;
+const stepRuns = await sample(() => agentRun(Array(M).fill(1)), 12, 2);
+const perStep = { median: (stepRuns.median - textOnly.median) / M, min: (stepRuns.min - textOnly.min) / M };
+report({ name: `runAgent, per step with one call (M = ${M} steps)`, value: perStep.median, unit: "µs", baseline: pipeT[1].median, baselineName: "pipeline runTurn of one call", target: "≤ 150 µs", ok: perStep.median <= 150 });
+console.log(`  best runs: ${perStep.min.toFixed(0)} µs`);
+await batchSession.close();
+await rm(batchDir, { recursive: true, force: true });
+
+// ---- Round trips through the real SDK and loopback SSE ----
 
 const sse = (event, data) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 let msg = 0;

@@ -215,6 +215,8 @@ export function apiError(status: number, message = "mock error"): ScriptedRespon
 
 export interface ChatReplyOptions {
   text?: string;
+  /** Sent as `delta.reasoning_content` before the text (DeepSeek's and vLLM's shape). */
+  reasoningContent?: string;
   toolCalls?: Array<{ id: string; name: string; arguments: string }>;
   finishReason?: string;
   usage?: { prompt_tokens: number; completion_tokens: number };
@@ -230,6 +232,7 @@ export function chatReply(options: ChatReplyOptions): ScriptedResponse {
   const chunk = (delta: Record<string, unknown>, finish: string | null = null): string =>
     sse(undefined, { id, object: "chat.completion.chunk", created: 1, model: "gpt-mock", choices: [{ index: 0, delta, finish_reason: finish }] });
   const events: string[] = [chunk({ role: "assistant", content: "" })];
+  for (const p of pieces(options.reasoningContent ?? "", n)) events.push(chunk({ reasoning_content: p }));
   for (const p of pieces(options.text ?? "", n)) events.push(chunk({ content: p }));
   const calls = options.toolCalls ?? [];
   if (options.interleave) {
@@ -258,6 +261,8 @@ export function chatReply(options: ChatReplyOptions): ScriptedResponse {
 
 export interface ResponsesReplyOptions {
   text?: string;
+  /** Reasoning output items, sent first (a reasoning model's shape; `encrypted` when not stored). */
+  reasoning?: Array<{ id: string; summary?: string; encrypted?: string }>;
   calls?: Array<{ callId: string; name: string; arguments: string }>;
   /** `incomplete` with reason `max_output_tokens`: the last call is left without its done event. */
   status?: "completed" | "incomplete";
@@ -274,6 +279,19 @@ export function responsesReply(options: ResponsesReplyOptions): ScriptedResponse
   const status = options.status ?? "completed";
   const events: string[] = [ev("response.created", { response: { id, object: "response", model: "gpt-mock", status: "in_progress", output: [] } })];
   let outputIndex = 0;
+  for (const r of options.reasoning ?? []) {
+    const item = (status: string): Record<string, unknown> => ({
+      id: r.id,
+      type: "reasoning",
+      status,
+      summary: r.summary === undefined || status !== "completed" ? [] : [{ type: "summary_text", text: r.summary }],
+      ...(r.encrypted !== undefined && status === "completed" ? { encrypted_content: r.encrypted } : {}),
+    });
+    events.push(ev("response.output_item.added", { output_index: outputIndex, item: item("in_progress") }));
+    if (r.summary !== undefined) events.push(ev("response.reasoning_summary_text.delta", { item_id: r.id, output_index: outputIndex, summary_index: 0, delta: r.summary }));
+    events.push(ev("response.output_item.done", { output_index: outputIndex, item: item("completed") }));
+    outputIndex++;
+  }
   if (options.text !== undefined) {
     const itemId = `msg_${id}`;
     events.push(ev("response.output_item.added", { output_index: outputIndex, item: { id: itemId, type: "message", role: "assistant", status: "in_progress", content: [] } }));

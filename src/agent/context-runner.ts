@@ -77,7 +77,7 @@ export function createContextRunner(context: ToolUseContext, services: PipelineS
             yield event;
             continue;
           }
-          event.outcome.block = await budget.admit(event.outcome.block);
+          event.outcome.block = budget.admitAtOnce(event.outcome.block) ?? (await budget.admit(event.outcome.block));
           yield { type: "result", result: event.outcome.block, outcome: event.outcome };
         }
         await feeding;

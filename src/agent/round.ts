@@ -16,7 +16,7 @@ export interface RoundOutput {
   stopReason?: StopReason;
   usage: Usage;
   /** The model stream failed (or was aborted) before the reply was complete. */
-  error?: { message: string; status?: number };
+  error?: { message: string; status?: number; timeout?: "headers" | "idle" };
   /** Whether any text, thinking or block came out before the end (a failed round that produced nothing may be retried). */
   produced: boolean;
   apiMs: number;
@@ -42,7 +42,7 @@ export async function* runRound(
   const held: ToolCallOutcome[] = [];
   let feedFailed = false;
   let startUsage: Usage = emptyUsage();
-  let pending = 2;
+  let pending = 1;
   const finish = (): void => {
     if (--pending === 0) out.close();
   };
@@ -50,6 +50,26 @@ export async function* runRound(
     for await (const block of feed) yield block;
     if (feedFailed) throw new Error("the model's reply did not complete");
   };
+
+  // The tools' stream starts with the first tool_use: a reply of text alone costs no executor.
+  let toolPump: Promise<void> | undefined;
+  const startTools = (): Promise<void> => (async () => {
+    try {
+      for await (const event of tools.stream(feedBlocks(), { signal: controller.signal })) {
+        if (event.type === "progress") {
+          out.push({ type: "tool_progress", toolUseId: event.toolUseId, data: event.data });
+          continue;
+        }
+        output.outcomes.push(event.outcome);
+        // A call with malformed arguments waits for the stop reason: truncated, or just bad JSON.
+        if (malformed.has(event.result.tool_use_id)) held.push(event.outcome);
+        else out.push(resultEvent(event.outcome));
+      }
+    } catch (err) {
+      if (!feedFailed) output.error ??= errorFields(err);
+    }
+    finish();
+  })();
 
   const started = performance.now();
   const modelPump = (async () => {
@@ -73,6 +93,10 @@ export async function* runRound(
             if (block.type !== "tool_use") break;
             output.toolUses.push(block);
             if (event.malformed) malformed.set(block.id, block.name);
+            if (!toolPump) {
+              pending++;
+              toolPump = startTools();
+            }
             feed.push(event.malformed ? { ...block, input: new MalformedToolInput(event.malformed.raw, event.malformed.problem) } : block);
             break;
           }
@@ -81,7 +105,7 @@ export async function* runRound(
             output.usage = event.usage;
             break;
           case "error":
-            output.error = { message: event.message, ...(event.status !== undefined ? { status: event.status } : {}) };
+            output.error = { message: event.message, ...(event.status !== undefined ? { status: event.status } : {}), ...(event.timeout ? { timeout: event.timeout } : {}) };
             break;
         }
       }
@@ -93,24 +117,6 @@ export async function* runRound(
     output.apiMs = performance.now() - started;
     if (output.error) feedFailed = true;
     feed.close();
-    finish();
-  })();
-
-  const toolPump = (async () => {
-    try {
-      for await (const event of tools.stream(feedBlocks(), { signal: controller.signal })) {
-        if (event.type === "progress") {
-          out.push({ type: "tool_progress", toolUseId: event.toolUseId, data: event.data });
-          continue;
-        }
-        output.outcomes.push(event.outcome);
-        // A call with malformed arguments waits for the stop reason: truncated, or just bad JSON.
-        if (malformed.has(event.result.tool_use_id)) held.push(event.outcome);
-        else out.push(resultEvent(event.outcome));
-      }
-    } catch (err) {
-      if (!feedFailed) output.error ??= errorFields(err);
-    }
     finish();
   })();
 
@@ -148,7 +154,9 @@ function truncatedResult(toolUseId: string, name: string): ToolResultBlock {
 }
 
 /** One outcome per tool_use, in tool_use order; a call that has none (never expected) gets an error. */
-function inToolUseOrder(toolUses: readonly ToolUseBlock[], outcomes: readonly ToolCallOutcome[]): ToolCallOutcome[] {
+function inToolUseOrder(toolUses: readonly ToolUseBlock[], outcomes: ToolCallOutcome[]): ToolCallOutcome[] {
+  // The executor releases results in order: the usual case is already right, checked in one pass.
+  if (outcomes.length === toolUses.length && outcomes.every((o, i) => o.block.tool_use_id === toolUses[i]!.id)) return outcomes;
   const byId = new Map<string, ToolCallOutcome[]>();
   for (const o of outcomes) {
     const list = byId.get(o.block.tool_use_id);

@@ -158,16 +158,19 @@ async function* loop(options: RunAgentOptions, transcript: TranscriptWriter, tra
       const aborted = signal?.aborted === true;
       // A stream that failed before it produced anything, without an HTTP status (the SDK has
       // already retried those), is tried again after a short backoff: e.g. an `overloaded_error`
-      // event right after message_start.
-      if (!aborted && !round.produced && round.error.status === undefined && streamRetries < MAX_STREAM_RETRIES) {
+      // event right after message_start. A deadline (no headers, a silent stream) is retried the
+      // same way, also after some text, as long as no tool call of the reply has started.
+      const timedOut = round.error.timeout !== undefined && round.toolUses.length === 0;
+      if (!aborted && (!round.produced || timedOut) && round.error.status === undefined && streamRetries < MAX_STREAM_RETRIES) {
         streamRetries++;
         turns--;
-        yield { type: "notice", text: `The model stream failed before any output (${round.error.message}); retrying (${streamRetries}/${MAX_STREAM_RETRIES}).` };
+        const what = round.produced ? "The model stream failed after some output, which is discarded" : "The model stream failed before any output";
+        yield { type: "notice", text: `${what} (${round.error.message}); retrying (${streamRetries}/${MAX_STREAM_RETRIES}).` };
         await sleep(STREAM_RETRY_BASE_MS * 2 ** (streamRetries - 1), signal);
         continue;
       }
       // Nothing of a reply that did not complete enters the history.
-      return yield* end(await finish("error_during_execution", aborted ? "aborted" : "model_error", aborted ? "aborted by the user" : `model request failed: ${round.error.message}`, round.error.status));
+      return yield* end(await finish("error_during_execution", aborted ? "aborted" : "model_error", aborted ? "aborted by the user" : `model request failed${streamRetries > 0 ? ` (after ${streamRetries} ${streamRetries === 1 ? "retry" : "retries"})` : ""}: ${round.error.message}`, round.error.status));
     }
     streamRetries = 0;
     stopReason = round.stopReason!;

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, open, readFile, readdir, stat, type FileHandle } from "node:fs/promises";
+import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { readFile, readdir, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { AgentMessage } from "../providers/model.js";
 
@@ -9,42 +10,63 @@ import type { AgentMessage } from "../providers/model.js";
  * what `--resume` reads back.
  */
 export class TranscriptWriter {
-  private readonly handles = new Map<string, Promise<FileHandle>>();
+  private readonly fds = new Map<string, number>();
 
   constructor(
     private readonly paths: readonly string[],
     private readonly sessionId: string,
   ) {}
 
-  /** Appends one line per message; each file is opened once (append mode) and kept open until close(). */
+  /**
+   * Appends one line per message; each file is opened once (append mode) and kept open until
+   * close(). The write is synchronous: one round's messages are one write per file, done
+   * before the loop goes on (a crash after it loses nothing), and without the thread-pool
+   * round trips that cost a short step more than the write itself.
+   */
   async append(messages: readonly AgentMessage[]): Promise<void> {
     if (messages.length === 0) return;
     const timestamp = new Date().toISOString();
-    const text = messages
-      .map((message) => `${JSON.stringify({ type: message.role, uuid: randomUUID(), timestamp, session_id: this.sessionId, message })}\n`)
-      .join("");
-    await Promise.all(this.paths.map(async (path) => (await this.handle(path)).appendFile(text, "utf8")));
+    let text = "";
+    for (const message of messages) text += `${JSON.stringify({ type: message.role, uuid: randomUUID(), timestamp, session_id: this.sessionId, message })}\n`;
+    const bytes = Buffer.from(text, "utf8");
+    for (const path of this.paths) writeAll(this.fd(path), bytes);
   }
 
   /** Makes sure every file exists (hooks are told the path before the first message). */
   async touch(): Promise<void> {
-    await Promise.all(this.paths.map((path) => this.handle(path)));
+    for (const path of this.paths) this.fd(path);
   }
 
   async close(): Promise<void> {
-    const handles = [...this.handles.values()];
-    this.handles.clear();
-    await Promise.all(handles.map(async (h) => (await h.catch(() => undefined))?.close()));
+    const fds = [...this.fds.values()];
+    this.fds.clear();
+    for (const fd of fds) {
+      try {
+        closeSync(fd);
+      } catch {
+        // already closed: nothing is lost, every write was complete when append returned
+      }
+    }
   }
 
-  private handle(path: string): Promise<FileHandle> {
-    let handle = this.handles.get(path);
-    if (!handle) {
+  private fd(path: string): number {
+    let fd = this.fds.get(path);
+    if (fd === undefined) {
       // The user's conversation: readable by the user only.
-      handle = mkdir(dirname(path), { recursive: true, mode: 0o700 }).then(() => open(path, "a", 0o600));
-      this.handles.set(path, handle);
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      fd = openSync(path, "a", 0o600);
+      this.fds.set(path, fd);
     }
-    return handle;
+    return fd;
+  }
+}
+
+/** Writes every byte (a short write goes on from where it stopped; an error is thrown). */
+function writeAll(fd: number, bytes: Buffer): void {
+  for (let off = 0; off < bytes.length; ) {
+    const n = writeSync(fd, bytes, off, bytes.length - off);
+    if (n <= 0) throw new Error(`the transcript write stopped after ${off} of ${bytes.length} bytes`);
+    off += n;
   }
 }
 

@@ -20,14 +20,24 @@ export class TurnBudget {
   ) {}
 
   async admit(block: ToolResultBlock): Promise<ToolResultBlock> {
+    return this.admitAtOnce(block) ?? (await this.persist(block));
+  }
+
+  /**
+   * The block itself when it fits (counted as admitted), or undefined when it must be persisted
+   * (then `admit` it): a turn's hot path without a promise per result.
+   */
+  admitAtOnce(block: ToolResultBlock): ToolResultBlock | undefined {
     const size = resultTextLength(block.content);
-    if (this.used + size > this.limitChars && size >= MIN_PERSIST_CHARS && !block.is_error && !isPersisted(block)) {
-      const replaced = await persistOversizedResult(block, this.sessionDir);
-      this.used += resultTextLength(replaced.content);
-      return replaced;
-    }
+    if (this.used + size > this.limitChars && size >= MIN_PERSIST_CHARS && !block.is_error && !isPersisted(block)) return undefined;
     this.used += size;
     return block;
+  }
+
+  private async persist(block: ToolResultBlock): Promise<ToolResultBlock> {
+    const replaced = await persistOversizedResult(block, this.sessionDir);
+    this.used += resultTextLength(replaced.content);
+    return replaced;
   }
 }
 

@@ -1,6 +1,6 @@
 import { childAbortController, releaseAbortController } from "../tool/context.js";
 import { toolUseError } from "../pipeline/errors.js";
-import { duplicateToolUse, prepareToolUse, type PreparedCall } from "../pipeline/prepare.js";
+import { duplicateToolUse, MAX_TOOL_USES_PER_TURN, overLimitToolUse, prepareToolUse, type PreparedCall } from "../pipeline/prepare.js";
 import { runToolUse, type PipelineServices, type ToolCallOutcome } from "../pipeline/run-tool-use.js";
 import type { ToolUseBlock, ToolUseContext } from "../tool/types.js";
 import { AsyncQueue } from "./async-queue.js";
@@ -13,6 +13,8 @@ export interface StreamingExecutorOptions {
   maxConcurrency: number;
   /** Abort running siblings when a call whose tool says so (Bash) fails. Default true. */
   abortSiblingsOnError?: boolean;
+  /** Calls past this many get an error result and are never prepared (default MAX_TOOL_USES_PER_TURN). */
+  maxCalls?: number;
 }
 
 type EntryState = "queued" | "running" | "done" | "released";
@@ -21,7 +23,6 @@ interface Entry {
   call: PreparedCall;
   state: EntryState;
   outcome?: ToolCallOutcome;
-  controller?: AbortController;
 }
 
 /**
@@ -32,6 +33,8 @@ interface Entry {
  */
 export class StreamingToolExecutor {
   private readonly entries: Entry[] = [];
+  /** Ids already added: a repeated id gets the duplicate error (a Set: a 1,000-call turn stays linear). */
+  private readonly ids = new Set<string>();
   private readonly queue = new AsyncQueue<ExecutorEvent>();
   /** Parent of every call's controller: aborting it stops the siblings, not the session. */
   private readonly siblings: AbortController;
@@ -43,6 +46,8 @@ export class StreamingToolExecutor {
   private discarded = false;
   private siblingFailure: string | undefined;
   private currentContext: ToolUseContext;
+  /** What calls run in: the current context with the siblings' controller (made once per context change, not per call). */
+  private callContext: ToolUseContext | undefined;
 
   constructor(
     context: ToolUseContext,
@@ -62,9 +67,15 @@ export class StreamingToolExecutor {
   addTool(block: ToolUseBlock): void {
     if (this.finished) throw new Error("addTool after done(): the stream of tool_use blocks has ended");
     if (this.discarded) return;
-    const call = this.entries.some((e) => e.call.block.id === block.id)
-      ? duplicateToolUse(block)
-      : prepareToolUse(block, this.currentContext);
+    const limit = this.options.maxCalls ?? MAX_TOOL_USES_PER_TURN;
+    let call: PreparedCall;
+    if (this.entries.length >= limit) {
+      call = overLimitToolUse(block, limit);
+    } else {
+      const duplicate = this.ids.has(block.id);
+      this.ids.add(block.id);
+      call = duplicate ? duplicateToolUse(block) : prepareToolUse(block, this.currentContext);
+    }
     this.entries.push({ call, state: "queued" });
     this.pump();
   }
@@ -87,6 +98,10 @@ export class StreamingToolExecutor {
   events(): AsyncIterable<ExecutorEvent> {
     return this.queue;
   }
+
+  private readonly onProgress = (p: { toolUseId: string; data: unknown }): void => {
+    if (!this.discarded) this.queue.push({ type: "progress", toolUseId: p.toolUseId, data: p.data });
+  };
 
   private pump(): void {
     while (this.nextToStart < this.entries.length && !this.discarded) {
@@ -112,13 +127,10 @@ export class StreamingToolExecutor {
     entry.state = "running";
     this.running++;
     if (!safe) this.runningUnsafe++;
-    entry.controller = childAbortController(this.siblings);
-    const context: ToolUseContext = { ...this.currentContext, abortController: entry.controller };
-    const onProgress = (p: { toolUseId: string; data: unknown }): void => {
-      if (!this.discarded) this.queue.push({ type: "progress", toolUseId: p.toolUseId, data: p.data });
-    };
-    void runToolUse(entry.call, context, this.services, onProgress).then((outcome) => {
-      releaseAbortController(entry.controller!);
+    // Every call shares the siblings' signal: nothing aborts one call alone, and a controller per
+    // call (a listener on the parent each) was most of a large turn's cost.
+    const context = (this.callContext ??= { ...this.currentContext, abortController: this.siblings });
+    void runToolUse(entry.call, context, this.services, this.onProgress).then((outcome) => {
       this.running--;
       if (!safe) this.runningUnsafe--;
       if (this.discarded) return;
@@ -145,7 +157,10 @@ export class StreamingToolExecutor {
       if (entry.state !== "done" || !entry.outcome) break;
       entry.state = "released";
       this.nextToRelease++;
-      if (entry.outcome.contextModifier) this.currentContext = entry.outcome.contextModifier(this.currentContext);
+      if (entry.outcome.contextModifier) {
+        this.currentContext = entry.outcome.contextModifier(this.currentContext);
+        this.callContext = undefined;
+      }
       this.queue.push({ type: "result", outcome: entry.outcome });
     }
     if (this.finished && this.nextToRelease === this.entries.length) {

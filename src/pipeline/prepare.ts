@@ -123,10 +123,34 @@ export function duplicateToolUse(block: ToolUseBlock): PreparedCall {
   };
 }
 
-/** Prepares a whole turn; a repeated id becomes an error call. */
-export function prepareTurn(blocks: readonly ToolUseBlock[], context: ToolUseContext): PreparedCall[] {
+/**
+ * Calls one turn may make (documented in the README): the calls past it are answered with an
+ * error and never prepared or run, so a reply of 10,000 tool_use blocks costs a small result
+ * each, not a run each.
+ */
+export const MAX_TOOL_USES_PER_TURN = 1_000;
+
+/** A call past the turn's limit: answered with an error saying what to do, never run. */
+export function overLimitToolUse(block: ToolUseBlock, limit: number): PreparedCall {
+  return {
+    block,
+    tool: undefined,
+    parsed: {
+      ok: false,
+      message:
+        `Error: this turn has more than ${limit} tool calls; calls past the ${limit}th (this ${block.name} call among them) were not run. ` +
+        `Make at most ${limit} calls in one turn: repeat the ones still needed in your next turn.`,
+    },
+    // Nothing runs: no reason to serialise what follows.
+    concurrencySafe: true,
+  };
+}
+
+/** Prepares a whole turn; a repeated id becomes an error call, and so does every call past `limit`. */
+export function prepareTurn(blocks: readonly ToolUseBlock[], context: ToolUseContext, limit = MAX_TOOL_USES_PER_TURN): PreparedCall[] {
   const seen = new Set<string>();
-  return blocks.map((block) => {
+  return blocks.map((block, index) => {
+    if (index >= limit) return overLimitToolUse(block, limit);
     if (seen.has(block.id)) return duplicateToolUse(block);
     seen.add(block.id);
     return prepareToolUse(block, context);

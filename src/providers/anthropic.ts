@@ -1,7 +1,6 @@
 import type { AnthropicToolDefinition } from "../registry/definitions.js";
 import {
   emptyUsage,
-  errorFields,
   toolUseEvent,
   type AgentMessage,
   type AssistantContentBlock,
@@ -12,6 +11,7 @@ import {
   type StopReason,
   type Usage,
 } from "./model.js";
+import { serverName, StreamDeadline, streamErrorFields } from "./stream-deadline.js";
 
 const EPHEMERAL = { type: "ephemeral" } as const;
 
@@ -46,7 +46,8 @@ function anthropicTools(tools: readonly AnthropicToolDefinition[]): Json[] {
  * string content becomes one text block to carry it). The history itself is not changed.
  */
 export function withLastBreakpoint(messages: readonly AgentMessage[]): Json[] {
-  const out = messages.map((m) => ({ role: m.role, content: m.content }) as Json);
+  // OpenAI reasoning items (a history begun with another provider) mean nothing to this API.
+  const out = messages.map((m) => ({ role: m.role, content: m.role === "assistant" && m.content.some((b) => b.type === "reasoning_item") ? m.content.filter((b) => b.type !== "reasoning_item") : m.content }) as Json);
   const last = out[out.length - 1];
   if (!last) return out;
   const content = typeof last.content === "string" ? [{ type: "text", text: last.content }] : [...(last.content as Json[])];
@@ -104,15 +105,19 @@ export class AnthropicProvider implements ModelProvider {
     const usage = emptyUsage();
     let stopReason: StopReason = "end_turn";
     let stopped = false;
+    const server = serverName(this.options.baseURL ?? process.env.ANTHROPIC_BASE_URL, "https://api.anthropic.com");
+    const deadline = new StreamDeadline(server, this.options, request.signal);
     try {
       const client = await this.getClient();
       // Deferred tools (sent with defer_loading once ToolSearch loads them) need the tool-search beta.
       const deferred = request.tools.some((t) => t.defer_loading === true);
-      const stream = await client.messages.create(anthropicRequestBody(request, this.options.extraBody), {
-        signal: request.signal,
-        ...(deferred ? { headers: { "anthropic-beta": TOOL_SEARCH_BETA } } : {}),
-      });
-      for await (const event of stream) {
+      const stream = await deadline.response(
+        client.messages.create(anthropicRequestBody(request, this.options.extraBody), {
+          signal: deadline.signal,
+          ...(deferred ? { headers: { "anthropic-beta": TOOL_SEARCH_BETA } } : {}),
+        }),
+      );
+      for await (const event of deadline.events(stream)) {
         switch (event.type) {
           case "message_start": {
             const message = event.message as { id: string; model: string; usage?: Partial<Usage> };
@@ -166,11 +171,18 @@ export class AnthropicProvider implements ModelProvider {
         }
       }
     } catch (err) {
-      yield { type: "error", ...errorFields(err) };
+      yield { type: "error", ...streamErrorFields(deadline.failure(err), server) };
+      return;
+    } finally {
+      deadline.close();
+    }
+    // The SDKs end a stream quietly when its signal aborts: a deadline that fired is the error.
+    if (deadline.timedOut) {
+      yield { type: "error", ...streamErrorFields(deadline.timedOut, server) };
       return;
     }
     if (!stopped) {
-      yield { type: "error", message: "the stream ended before the message was complete (no message_stop)" };
+      yield { type: "error", message: `the model server ${server} ended the stream before the message was complete (no message_stop)` };
       return;
     }
     yield { type: "message_end", stopReason, usage };

@@ -20,7 +20,8 @@ const DEFAULT_MODELS: Record<ProviderName, string> = {
 /**
  * Provider, model, base URL and key: a flag first, then the process environment, then the
  * settings' `env` (`ANTHROPIC_BASE_URL`, `ANTHROPIC_API_KEY`, `ANTHROPIC_MODEL`, `OPENAI_BASE_URL`,
- * `OPENAI_API_KEY`, `OPENAI_MODEL`), then the provider's default.
+ * `OPENAI_API_KEY`, `OPENAI_MODEL`), then the provider's default. The stream deadlines come from
+ * `ARMATURE_HEADERS_TIMEOUT_MS` and `ARMATURE_STREAM_IDLE_TIMEOUT_MS` the same way.
  */
 export function resolveProviderConfig(
   flags: { provider?: string; model?: string; baseURL?: string; apiKey?: string },
@@ -41,7 +42,19 @@ export function resolveProviderConfig(
   const apiKey = flags.apiKey ?? pick(`${prefix}_API_KEY`);
   if (baseURL !== undefined) config.baseURL = baseURL;
   if (apiKey !== undefined) config.apiKey = apiKey;
+  const headers = milliseconds("ARMATURE_HEADERS_TIMEOUT_MS", pick("ARMATURE_HEADERS_TIMEOUT_MS"));
+  const idle = milliseconds("ARMATURE_STREAM_IDLE_TIMEOUT_MS", pick("ARMATURE_STREAM_IDLE_TIMEOUT_MS"));
+  if (headers !== undefined) config.headersTimeoutMs = headers;
+  if (idle !== undefined) config.streamIdleTimeoutMs = idle;
   return config;
+}
+
+/** A positive whole number of milliseconds from a variable, or an error naming it. */
+function milliseconds(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive whole number of milliseconds, not ${JSON.stringify(value)}`);
+  return n;
 }
 
 /** A provider for a name; the SDK behind it is loaded on its first request. */

@@ -13,7 +13,17 @@ export interface RedactedThinkingBlock {
   data: string;
 }
 
-export type AssistantContentBlock = TextBlock | ToolUseBlock | ThinkingBlock | RedactedThinkingBlock;
+/**
+ * An OpenAI Responses `reasoning` output item, kept whole (its `encrypted_content` included)
+ * so that the next request gives it back in order: the model keeps its reasoning across tool
+ * calls. Other providers leave it out of their requests.
+ */
+export interface ReasoningItemBlock {
+  type: "reasoning_item";
+  item: Record<string, unknown>;
+}
+
+export type AssistantContentBlock = TextBlock | ToolUseBlock | ThinkingBlock | RedactedThinkingBlock | ReasoningItemBlock;
 export type UserContentBlock = TextBlock | ImageBlock | ToolResultBlock;
 
 /**
@@ -72,7 +82,13 @@ export type ModelEvent =
       malformed?: { raw: string; problem: string };
     }
   | { type: "message_end"; stopReason: StopReason; usage: Usage }
-  | { type: "error"; message: string; status?: number };
+  | {
+      type: "error";
+      message: string;
+      status?: number;
+      /** A deadline ended the request: no headers in time, or the stream went silent (retried like an overloaded server). */
+      timeout?: "headers" | "idle";
+    };
 
 export interface ModelProvider {
   /** `anthropic`, `openai` or `openai-responses`. */
@@ -87,6 +103,10 @@ export interface ProviderOptions {
   maxRetries?: number;
   /** Per-request timeout in ms (SDK default when not given). */
   timeoutMs?: number;
+  /** Wait for a response's headers, connection included (default 60,000 ms; `ARMATURE_HEADERS_TIMEOUT_MS`). */
+  headersTimeoutMs?: number;
+  /** Wait between two events of a stream (default 90,000 ms; `ARMATURE_STREAM_IDLE_TIMEOUT_MS`). */
+  streamIdleTimeoutMs?: number;
   /** Extra fields merged into every request body (e.g. `thinking`, `temperature`). */
   extraBody?: Record<string, unknown>;
   /** Extra HTTP headers. */

@@ -2,7 +2,6 @@ import type { AnthropicToolDefinition } from "../registry/definitions.js";
 import type { ImageBlock, TextBlock, ToolResultBlock } from "../tool/types.js";
 import {
   emptyUsage,
-  errorFields,
   imageDataUrl,
   toolUseEvent,
   type AgentMessage,
@@ -13,6 +12,7 @@ import {
   type StopReason,
 } from "./model.js";
 import { loadOpenAIClient, type OpenAIClient } from "./openai-client.js";
+import { serverName, StreamDeadline, streamErrorFields } from "./stream-deadline.js";
 
 type Json = Record<string, unknown>;
 
@@ -91,6 +91,8 @@ interface OpenCall {
 export class OpenAIChatProvider implements ModelProvider {
   readonly name = "openai";
   private client: Promise<OpenAIClient> | undefined;
+  /** The server rejected `parallel_tool_calls` once: it is no longer sent. */
+  private omitParallel = false;
 
   constructor(
     private readonly options: ProviderOptions & { parallelToolCalls?: boolean } = {},
@@ -108,9 +110,24 @@ export class OpenAIChatProvider implements ModelProvider {
     const tools = chatTools(request.tools);
     if (tools.length > 0) {
       body.tools = tools;
-      body.parallel_tool_calls = this.options.parallelToolCalls ?? true;
+      if (!this.omitParallel) body.parallel_tool_calls = this.options.parallelToolCalls ?? true;
     }
     return body;
+  }
+
+  /**
+   * The request; a server that rejects `parallel_tool_calls` (400 naming it: some compatible
+   * servers) is asked again without it, and this provider stops sending it.
+   */
+  private async create(client: OpenAIClient, request: ModelRequest, signal: AbortSignal): Promise<AsyncIterable<Json>> {
+    try {
+      return await client.chat.completions.create(this.requestBody(request), { signal });
+    } catch (err) {
+      const status = (err as { status?: unknown }).status;
+      if (status !== 400 || this.omitParallel || !/parallel_tool_calls/i.test(err instanceof Error ? err.message : String(err))) throw err;
+      this.omitParallel = true;
+      return await client.chat.completions.create(this.requestBody(request), { signal });
+    }
   }
 
   async *stream(request: ModelRequest): AsyncGenerator<ModelEvent> {
@@ -121,6 +138,16 @@ export class OpenAIChatProvider implements ModelProvider {
     let textDone = false;
     let finish: string | undefined;
     let started = false;
+    // Ids a server left out, or reused from an earlier turn (some compatible servers number
+    // calls from 0 in every reply), are made unique in the history, which must not repeat them.
+    const used = new Set<string>();
+    for (const m of request.messages) if (m.role === "assistant") for (const b of m.content) if (b.type === "tool_use") used.add(b.id);
+    const uniqueId = (id: string, index: number): string => {
+      let unique = id !== "" ? id : `call_${index}`;
+      for (let n = 2; used.has(unique); n++) unique = `${id !== "" ? id : `call_${index}`}_${n}`;
+      used.add(unique);
+      return unique;
+    };
     const flushText = function* (): Generator<ModelEvent> {
       if (!textDone && text !== "") yield { type: "block", block: { type: "text", text } };
       textDone = true;
@@ -131,16 +158,19 @@ export class OpenAIChatProvider implements ModelProvider {
       for (; emitted < upTo; emitted++) {
         const call = calls[emitted];
         if (!call) continue;
-        const event = toolUseEvent(call.id || `call_${emitted}`, call.name, call.args);
+        const event = toolUseEvent(call.id, call.name, call.args);
         if (early && (event.malformed || call.args.trim() === "")) return;
+        (event.block as { id: string }).id = uniqueId(call.id, emitted);
         yield event;
       }
     };
+    const server = serverName(this.options.baseURL ?? process.env.OPENAI_BASE_URL, "https://api.openai.com");
+    const deadline = new StreamDeadline(server, this.options, request.signal);
     try {
       this.client ??= loadOpenAIClient(this.options);
       const client = await this.client;
-      const stream = await client.chat.completions.create(this.requestBody(request), { signal: request.signal });
-      for await (const chunk of stream) {
+      const stream = await deadline.response(this.create(client, request, deadline.signal));
+      for await (const chunk of deadline.events(stream)) {
         if (!started) {
           started = true;
           yield { type: "message_start", id: String(chunk.id ?? ""), model: String(chunk.model ?? request.model), usage: emptyUsage() };
@@ -153,7 +183,16 @@ export class OpenAIChatProvider implements ModelProvider {
         }
         const choice = (chunk.choices as Json[] | undefined)?.[0];
         if (!choice) continue;
-        const delta = (choice.delta ?? {}) as { content?: string | null; tool_calls?: Array<{ index?: number; id?: string; function?: { name?: string; arguments?: string } }> };
+        const delta = (choice.delta ?? {}) as {
+          content?: string | null;
+          reasoning_content?: string | null;
+          reasoning?: string | null;
+          tool_calls?: Array<{ index?: number; id?: string; function?: { name?: string; arguments?: string } }>;
+        };
+        // Reasoning text some compatible servers add (DeepSeek, vLLM, llama.cpp): shown as thinking,
+        // not kept. Chat Completions requests have no field for it, and DeepSeek rejects it in input.
+        const reasoning = delta.reasoning_content ?? delta.reasoning;
+        if (typeof reasoning === "string" && reasoning !== "") yield { type: "thinking_delta", text: reasoning };
         if (typeof delta.content === "string" && delta.content !== "") {
           text += delta.content;
           yield { type: "text_delta", text: delta.content };
@@ -170,13 +209,23 @@ export class OpenAIChatProvider implements ModelProvider {
         if (typeof choice.finish_reason === "string") finish = choice.finish_reason;
       }
     } catch (err) {
-      yield { type: "error", ...errorFields(err) };
+      yield { type: "error", ...streamErrorFields(deadline.failure(err), server) };
+      return;
+    } finally {
+      deadline.close();
+    }
+    // The SDKs end a stream quietly when its signal aborts: a deadline that fired is the error.
+    if (deadline.timedOut) {
+      yield { type: "error", ...streamErrorFields(deadline.timedOut, server) };
       return;
     }
-    if (finish === undefined) {
-      yield { type: "error", message: "the stream ended before the reply was complete (no finish_reason)" };
+    // Some compatible servers end a complete stream without a finish_reason: the reply is taken
+    // as it stands (calls: tool_use, else end_turn). A stream with no chunk at all is an error.
+    if (finish === undefined && !started) {
+      yield { type: "error", message: `the model server ${server} ended the stream before the reply was complete (no chunk, no finish_reason)` };
       return;
     }
+    finish ??= "stop";
     yield* flushText();
     yield* flushCalls(calls.length, false);
     const stopReason = FINISH[finish] ?? "end_turn";

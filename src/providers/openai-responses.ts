@@ -3,7 +3,6 @@ import type { AnthropicToolDefinition } from "../registry/definitions.js";
 import type { ToolResultBlock } from "../tool/types.js";
 import {
   emptyUsage,
-  errorFields,
   imageDataUrl,
   toolUseEvent,
   type AgentMessage,
@@ -14,6 +13,7 @@ import {
   type StopReason,
 } from "./model.js";
 import { loadOpenAIClient, type OpenAIClient } from "./openai-client.js";
+import { serverName, StreamDeadline, streamErrorFields } from "./stream-deadline.js";
 
 type Json = Record<string, unknown>;
 
@@ -29,11 +29,26 @@ export function toResponsesInput(messages: readonly AgentMessage[]): Json[] {
   const items: Json[] = [];
   for (const message of messages) {
     if (message.role === "assistant") {
-      const text = message.content.map((b) => (b.type === "text" ? b.text : "")).join("");
-      if (text !== "") items.push({ role: "assistant", content: text });
+      // In the reply's order: reasoning items must precede the calls they led to.
+      let text = "";
+      const flush = (): void => {
+        if (text !== "") items.push({ role: "assistant", content: text });
+        text = "";
+      };
       for (const b of message.content) {
-        if (b.type === "tool_use") items.push({ type: "function_call", call_id: b.id, name: b.name, arguments: JSON.stringify(b.input ?? {}) });
+        if (b.type === "text") {
+          text += b.text;
+          continue;
+        }
+        if (b.type === "reasoning_item") {
+          flush();
+          items.push(b.item);
+        } else if (b.type === "tool_use") {
+          flush();
+          items.push({ type: "function_call", call_id: b.id, name: b.name, arguments: JSON.stringify(b.input ?? {}) });
+        }
       }
+      flush();
       continue;
     }
     if (typeof message.content === "string") {
@@ -61,6 +76,12 @@ function resultOutput(block: ToolResultBlock): string | Json[] {
   );
 }
 
+/** A reasoning output item as input: its fields as received, without the output-only `status`. */
+function reasoningInput(item: Json): Json {
+  const { status: _status, ...rest } = item;
+  return rest;
+}
+
 interface OpenCall {
   callId: string;
   name: string;
@@ -75,6 +96,11 @@ export class OpenAIResponsesProvider implements ModelProvider {
 
   constructor(private readonly options: ProviderOptions & { parallelToolCalls?: boolean } = {}) {}
 
+  /** Whether requests store responses server-side (`store`, false unless extraBody says otherwise). */
+  private get storing(): boolean {
+    return this.options.extraBody?.store === true;
+  }
+
   requestBody(request: ModelRequest): Json {
     const body: Json = {
       model: request.model,
@@ -85,6 +111,11 @@ export class OpenAIResponsesProvider implements ModelProvider {
       ...this.options.extraBody,
     };
     if (request.system !== "") body.instructions = request.system;
+    // Not stored: the reasoning items come back only if asked for with their encrypted content.
+    if (!this.storing) {
+      const include = Array.isArray(body.include) ? (body.include as unknown[]) : [];
+      if (!include.includes("reasoning.encrypted_content")) body.include = [...include, "reasoning.encrypted_content"];
+    }
     const tools = responsesTools(request.tools);
     if (tools.length > 0) {
       body.tools = tools;
@@ -98,11 +129,13 @@ export class OpenAIResponsesProvider implements ModelProvider {
     const calls = new Map<string, OpenCall>();
     let end: { status: string; reason?: string } | undefined;
     let sawCall = false;
+    const server = serverName(this.options.baseURL ?? process.env.OPENAI_BASE_URL, "https://api.openai.com");
+    const deadline = new StreamDeadline(server, this.options, request.signal);
     try {
       this.client ??= loadOpenAIClient(this.options);
       const client = await this.client;
-      const stream = await client.responses.create(this.requestBody(request), { signal: request.signal });
-      for await (const event of stream) {
+      const stream = await deadline.response(client.responses.create(this.requestBody(request), { signal: deadline.signal }));
+      for await (const event of deadline.events(stream)) {
         const item = event.item as Json | undefined;
         switch (event.type) {
           case "response.created": {
@@ -110,6 +143,9 @@ export class OpenAIResponsesProvider implements ModelProvider {
             yield { type: "message_start", id: String(r.id ?? ""), model: String(r.model ?? request.model), usage: emptyUsage() };
             break;
           }
+          case "response.reasoning_summary_text.delta":
+            yield { type: "thinking_delta", text: String(event.delta ?? "") };
+            break;
           case "response.output_text.delta":
             yield { type: "text_delta", text: String(event.delta ?? "") };
             break;
@@ -124,7 +160,9 @@ export class OpenAIResponsesProvider implements ModelProvider {
             break;
           }
           case "response.output_item.done":
-            if (item?.type === "message") {
+            if (item?.type === "reasoning") {
+              yield { type: "block", block: { type: "reasoning_item", item: reasoningInput(item) } };
+            } else if (item?.type === "message") {
               const text = ((item.content as Json[] | undefined) ?? []).map((c) => (c.type === "output_text" ? String(c.text) : "")).join("");
               if (text !== "") yield { type: "block", block: { type: "text", text } };
             } else if (item?.type === "function_call") {
@@ -157,11 +195,18 @@ export class OpenAIResponsesProvider implements ModelProvider {
         }
       }
     } catch (err) {
-      yield { type: "error", ...errorFields(err) };
+      yield { type: "error", ...streamErrorFields(deadline.failure(err), server) };
+      return;
+    } finally {
+      deadline.close();
+    }
+    // The SDKs end a stream quietly when its signal aborts: a deadline that fired is the error.
+    if (deadline.timedOut) {
+      yield { type: "error", ...streamErrorFields(deadline.timedOut, server) };
       return;
     }
     if (!end) {
-      yield { type: "error", message: "the stream ended before the response was complete (no response.completed)" };
+      yield { type: "error", message: `the model server ${server} ended the stream before the response was complete (no response.completed)` };
       return;
     }
     // Calls cut off by the output limit: their arguments are partial, so they come out malformed.

@@ -73,6 +73,8 @@ export interface SessionOptions {
    * the built-in settings wherever it can run; ARMATURE_SANDBOX=0|1 overrides. `false`: none.
    */
   sandbox?: SandboxSettings | false;
+  /** Calls one turn may make; the rest get an error result each, unrun (default 1,000: MAX_TOOL_USES_PER_TURN). */
+  maxToolUsesPerTurn?: number;
   /** Asked when a call needs approval; without it such calls are denied with the reason. */
   canUseTool?: Approver;
   /** Decides for a human in `auto` mode (only calls the resolver marks classifiable reach it). */
@@ -399,7 +401,7 @@ export function createSession(options: SessionOptions): Session {
     try {
       const loading = pendingToolLoads(blocks, ctx);
       if (loading) await loading;
-      calls = prepareTurn(blocks, ctx);
+      calls = prepareTurn(blocks, ctx, options.maxToolUsesPerTurn);
       place = admit(ticket, ctx, calls.every((c) => c.concurrencySafe));
     } catch (err) {
       ticket.cancel();
@@ -409,7 +411,7 @@ export function createSession(options: SessionOptions): Session {
     if (typeof place === "function") release = place;
     else {
       ({ release, ctx } = await place);
-      calls = prepareTurn(blocks, ctx);
+      calls = prepareTurn(blocks, ctx, options.maxToolUsesPerTurn);
     }
     try {
       return await runAdmittedTurn(blocks, calls, ctx, turnOptions);
@@ -456,6 +458,7 @@ export function createSession(options: SessionOptions): Session {
     const executor = new StreamingToolExecutor(ctx, services, {
       maxConcurrency,
       abortSiblingsOnError: options.abortSiblingsOnError,
+      ...(options.maxToolUsesPerTurn !== undefined ? { maxCalls: options.maxToolUsesPerTurn } : {}),
     });
     let feedError: unknown;
     const feeding = (async () => {
@@ -463,7 +466,7 @@ export function createSession(options: SessionOptions): Session {
         for await (const block of blocks) {
           const loading = pendingToolLoads([block], ctx);
           if (loading) await loading;
-          await transcript?.append("assistant", [block], ctx.workspace.cwd);
+          if (transcript) await transcript.append("assistant", [block], ctx.workspace.cwd);
           executor.addTool(block);
         }
       } catch (err) {
@@ -481,8 +484,9 @@ export function createSession(options: SessionOptions): Session {
           yield event;
           continue;
         }
-        event.outcome.block = await budget.admit(event.outcome.block);
-        await transcript?.append("user", [event.outcome.block], executor.context.workspace.cwd);
+        // No await per result unless one is persisted or written: a 1,000-call turn stays cheap.
+        event.outcome.block = budget.admitAtOnce(event.outcome.block) ?? (await budget.admit(event.outcome.block));
+        if (transcript) await transcript.append("user", [event.outcome.block], executor.context.workspace.cwd);
         last = event.outcome;
         yield { type: "result", result: event.outcome.block, outcome: event.outcome };
       }

@@ -1,6 +1,8 @@
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { isIP } from "node:net";
+import { isIP, type Socket } from "node:net";
+import { connect as tlsConnect } from "node:tls";
+import { openTunnel, proxyFor } from "../../net/proxy.js";
 import { BlockedAddressError, guardedLookup, nonPublicReason, type NameResolver } from "./address-guard.js";
 
 export interface FetchLimits {
@@ -14,6 +16,8 @@ export interface FetchLimits {
   allowHosts: ReadonlySet<string>;
   /** How host names are resolved (default: the system resolver). */
   resolveName?: NameResolver;
+  /** The proxy for a URL (default: the environment's HTTPS_PROXY / HTTP_PROXY / NO_PROXY). */
+  proxyFor?: (url: URL) => URL | undefined;
 }
 
 export type FetchOutcome =
@@ -85,12 +89,37 @@ async function fetchHops(url: URL, limits: FetchLimits, both: AbortSignal): Prom
   }
 }
 
-function get(url: URL, limits: FetchLimits, signal: AbortSignal): Promise<IncomingMessage> {
+/** The target's address, judged by the guard (every address the name has), for a proxied request. */
+function guardedAddress(url: URL, limits: FetchLimits): Promise<string> {
+  const host = bareHost(url);
+  if (isIP(host) !== 0) return Promise.resolve(host); // a literal: judged by checkLiteralHost
+  return new Promise((resolve, reject) => {
+    guardedLookup(limits.allowHosts, limits.resolveName)(host, {}, (err, address) => (err ? reject(err) : resolve(String(address))));
+  });
+}
+
+/**
+ * A socket to the target through the proxy the environment names (none: undefined). The guard
+ * has judged the target; the tunnel goes to the address it judged, never to the name.
+ */
+async function proxiedSocket(url: URL, limits: FetchLimits, signal: AbortSignal): Promise<Socket | undefined> {
+  const proxy = (limits.proxyFor ?? proxyFor)(url);
+  if (!proxy) return undefined;
+  const address = await guardedAddress(url, limits);
+  const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
+  const tunnel = await openTunnel(proxy, address, port, signal);
+  if (url.protocol !== "https:") return tunnel;
+  return tlsConnect({ socket: tunnel, servername: isIP(bareHost(url)) === 0 ? bareHost(url) : undefined, host: bareHost(url) });
+}
+
+async function get(url: URL, limits: FetchLimits, signal: AbortSignal): Promise<IncomingMessage> {
   const requestFn = url.protocol === "https:" ? httpsRequest : httpRequest;
+  const socket = await proxiedSocket(url, limits, signal);
   return new Promise((resolve, reject) => {
     const req = requestFn(url, {
       method: "GET",
       signal,
+      ...(socket ? { agent: false, createConnection: () => socket } : {}),
       lookup: guardedLookup(limits.allowHosts, limits.resolveName),
       headers: {
         "user-agent": USER_AGENT,

@@ -1,0 +1,144 @@
+/**
+ * Deadlines of one model request: until the response's headers arrive, and between two events
+ * of its stream. A server that accepts the connection and says nothing, or starts a stream and
+ * stalls, ends the request with an error naming the server, the phase and the setting, instead
+ * of holding the agent forever.
+ */
+
+/** Default wait for a response's headers (connection included): one minute. */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 60_000;
+/** Default wait between two stream events: 90 s (a long thinking pause still sends pings). */
+export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 90_000;
+
+export type DeadlinePhase = "headers" | "idle";
+
+export interface DeadlineSettings {
+  headersTimeoutMs?: number;
+  streamIdleTimeoutMs?: number;
+}
+
+/** The settings (and their environment variables) named in a timeout's message. */
+const SETTING: Record<DeadlinePhase, { option: string; env: string }> = {
+  headers: { option: "headersTimeoutMs", env: "ARMATURE_HEADERS_TIMEOUT_MS" },
+  idle: { option: "streamIdleTimeoutMs", env: "ARMATURE_STREAM_IDLE_TIMEOUT_MS" },
+};
+
+export class StreamTimeoutError extends Error {
+  constructor(
+    readonly server: string,
+    readonly phase: DeadlinePhase,
+    readonly ms: number,
+  ) {
+    const what =
+      phase === "headers" ? `sent no response headers within ${ms} ms of the request` : `sent nothing for ${ms} ms in the middle of its stream`;
+    const setting = SETTING[phase];
+    super(`the model server ${server} ${what} (phase: ${phase}; raise ${setting.env} or the provider's ${setting.option} to wait longer)`);
+    this.name = "StreamTimeoutError";
+  }
+}
+
+/**
+ * One request's deadlines: `signal` goes to the SDK call (aborted by the caller's signal or a
+ * deadline); `response` waits for the headers; `events` passes the stream through, restarting
+ * the idle timer at each event. After a deadline, `timedOut` is the error to report.
+ */
+export class StreamDeadline {
+  readonly signal: AbortSignal;
+  timedOut: StreamTimeoutError | undefined;
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  private readonly headersMs: number;
+  private readonly idleMs: number;
+  private readonly unlink: () => void;
+
+  constructor(
+    private readonly server: string,
+    settings: DeadlineSettings,
+    outer: AbortSignal | undefined,
+  ) {
+    this.headersMs = positive(settings.headersTimeoutMs, DEFAULT_HEADERS_TIMEOUT_MS);
+    this.idleMs = positive(settings.streamIdleTimeoutMs, DEFAULT_STREAM_IDLE_TIMEOUT_MS);
+    this.signal = this.controller.signal;
+    if (outer?.aborted) this.controller.abort(outer.reason);
+    const onAbort = (): void => this.controller.abort(outer?.reason);
+    outer?.addEventListener("abort", onAbort, { once: true });
+    this.unlink = () => outer?.removeEventListener("abort", onAbort);
+  }
+
+  /** Waits for the SDK's response (headers received, stream not read yet) under the headers deadline. */
+  async response<T>(pending: Promise<T>): Promise<T> {
+    this.arm("headers", this.headersMs);
+    try {
+      return await pending;
+    } finally {
+      this.disarm();
+    }
+  }
+
+  /** The stream's events; each one restarts the idle deadline. */
+  async *events<T>(stream: AsyncIterable<T>): AsyncGenerator<T> {
+    const it = stream[Symbol.asyncIterator]();
+    try {
+      for (;;) {
+        this.arm("idle", this.idleMs);
+        const next = await it.next();
+        this.disarm();
+        if (next.done) return;
+        yield next.value;
+      }
+    } finally {
+      this.disarm();
+      await it.return?.();
+    }
+  }
+
+  /** The error to report for a failure: the deadline's when one fired, else the failure itself. */
+  failure(err: unknown): unknown {
+    return this.timedOut ?? err;
+  }
+
+  close(): void {
+    this.disarm();
+    this.unlink();
+  }
+
+  private arm(phase: DeadlinePhase, ms: number): void {
+    this.disarm();
+    this.timer = setTimeout(() => {
+      this.timedOut = new StreamTimeoutError(this.server, phase, ms);
+      this.controller.abort(this.timedOut);
+    }, ms);
+  }
+
+  private disarm(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
+
+function positive(value: number | undefined, fallback: number): number {
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+/** How a server is named in messages: its origin (no path, no credentials). */
+export function serverName(baseURL: string | undefined, fallback: string): string {
+  if (!baseURL) return fallback;
+  try {
+    const url = new URL(baseURL);
+    return `${url.protocol}//${url.host}`;
+  } catch {
+    return baseURL;
+  }
+}
+
+/**
+ * A failed request as an `error` event's fields: a deadline names its phase; a failure without
+ * an HTTP status (a broken or malformed stream, a refused connection) names the server.
+ */
+export function streamErrorFields(err: unknown, server: string): { message: string; status?: number; timeout?: DeadlinePhase } {
+  if (err instanceof StreamTimeoutError) return { message: err.message, timeout: err.phase };
+  const status = (err as { status?: unknown } | null)?.status;
+  const message = err instanceof Error ? err.message : String(err);
+  if (typeof status === "number") return { message, status };
+  return { message: `the model server ${server}: ${message}` };
+}
