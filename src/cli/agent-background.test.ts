@@ -26,7 +26,7 @@ describe("armature agent -p and background work", () => {
         anthropicReply([{ type: "text", text: "It finished." }]),
       ]);
       const io = captureIO();
-      const code = await main(["agent", "-p", "run the slow thing", "--cwd", dir, "--mode", "bypassPermissions", "--base-url", server.url, "--output-format", "json", "--session-dir", `${dir}/s`], io);
+      const code = await main(["agent", "-p", "run the slow thing", "--cwd", dir, "--mode", "bypassPermissions", "--base-url", server.url, "--output-format", "stream-json", "--session-dir", `${dir}/s`], io);
       expect(code, io.err).toBe(0);
       expect(server.requests).toHaveLength(3);
       const moved = JSON.stringify(server.requests[1]!.body.messages);
@@ -36,7 +36,9 @@ describe("armature agent -p and background work", () => {
       expect(id).toBeDefined();
       expect(last).toContain(`<task-id>${id}</task-id>`);
       expect(last).toContain("<status>completed</status>");
-      expect(JSON.parse(io.out.trim().split("\n").at(-1)!)).toMatchObject({ result: "It finished.", num_turns: 3 });
+      const events = io.out.trim().split("\n").map((l) => JSON.parse(l) as { type: string; subtype?: string; task_id?: string; tool_use_id?: string });
+      expect(events.at(-1)).toMatchObject({ result: "It finished.", num_turns: 3 });
+      expect(events.find((e) => e.subtype === "task_started")).toMatchObject({ type: "system", task_id: id, tool_use_id: "toolu_slow", task_type: "local_bash" });
     });
   }, 30_000);
 });

@@ -175,6 +175,8 @@ export class AgentOutput {
       // as in the reference's stream: every assistant block first, then the user events.
       for (const pending of this.pendingResults.splice(0)) this.line(pending);
     } else if (event.type === "tool_result") {
+      const started = taskStarted(event.toolName, event.result.tool_use_id, event.outcome?.data);
+      if (started) this.pendingResults.push({ type: "system", subtype: "task_started", ...started, session_id: this.info.sessionId, uuid: randomUUID() });
       this.pendingResults.push({
         type: "user",
         message: { role: "user", content: [event.result] },
@@ -232,6 +234,19 @@ export class AgentOutput {
   private line(value: unknown): void {
     this.io.stdout.write(`${JSON.stringify(value)}\n`);
   }
+}
+
+/** A call that started background work (Bash moved or run in the background, a background agent): the reference's `task_started`. */
+function taskStarted(toolName: string, toolUseId: string, data: unknown): Record<string, unknown> | undefined {
+  if (typeof data !== "object" || data === null) return undefined;
+  const d = data as Record<string, unknown>;
+  if (toolName === "Bash" && typeof d.backgroundTaskId === "string") {
+    return { task_id: d.backgroundTaskId, tool_use_id: toolUseId, description: typeof d.description === "string" ? d.description : "background command", task_type: "local_bash" };
+  }
+  if (toolName === "Agent" && d.status === "async_launched" && typeof d.agentId === "string") {
+    return { task_id: d.agentId, tool_use_id: toolUseId, description: typeof d.description === "string" ? d.description : "background agent", task_type: "local_agent", ...(typeof d.agentType === "string" ? { subagent_type: d.agentType } : {}) };
+  }
+  return undefined;
 }
 
 function modelUsageRow(usage: Usage, cost: number | undefined): Record<string, number> {
