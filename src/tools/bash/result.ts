@@ -1,3 +1,4 @@
+import { persistedOutputText } from "../../budget/persist.js";
 // The Bash tool's output (what hooks see as tool_response) and the text the model reads.
 import type { TextBlock, ToolResultBlock } from "../../tool/types.js";
 import { imageBlock, type ImageOutput } from "./image.js";
@@ -82,7 +83,10 @@ export function bashResultText(data: BashOutput): string {
         `You will be notified when it completes. To check interim output, use Read on that file path.`,
     );
   } else {
-    const body = data.isImage ? "" : tidy(data.output);
+    // Output over the inline limit: the reference's persisted-output block, pointing at the file
+    // that already holds all of it.
+    const whole = tidy(data.output);
+    const body = data.isImage ? "" : data.truncated && data.outputPath ? persistedOutputText(data.outputBytes ?? whole.length, data.outputPath, whole) : whole;
     if (data.timedOut) {
       // The reference agent's text for a command its timeout stopped (one whose first word is sleep).
       parts.push(`Exit code ${data.exitCode ?? 143}${body ? `\n${body}` : ""}\nCommand timed out after ${seconds(data.timeoutMs)}`);
