@@ -15,7 +15,7 @@ import { withTempDir } from "./helpers.js";
 
 type FileSpec = string | { lines: string; count: number };
 type Content = string | unknown[] | { sha256: string; length: number; head: string; tail: string };
-interface Call { name: string; input: Record<string, unknown>; content: Content; isError: boolean; deviation?: string }
+interface Call { name: string; input: Record<string, unknown>; content: Content; isError: boolean; deviation?: string; pending?: string }
 interface Scenario { name: string; files: Record<string, FileSpec>; calls: Call[] }
 
 const fixture = fileURLToPath(new URL("./fixtures/reference-probes.json", import.meta.url));
@@ -101,13 +101,23 @@ describe("the reference probe set", () => {
     const scenarios = JSON.parse(await readFile(fixture, "utf8")) as Scenario[];
     const outcomes: Outcome[] = [];
     for (const s of scenarios) outcomes.push(...(await replay(s)));
-    const measured = outcomes.filter((o) => o.call.deviation === undefined);
+    // `pending`: a tool not built yet. Counted in the figure printed for all calls, left out of the
+    // asserted one (the assertion guards what exists against regressions).
+    const all = outcomes.filter((o) => o.call.deviation === undefined);
+    const measured = all.filter((o) => o.call.pending === undefined);
     const text = measured.filter((o) => o.textOk).length;
     const errors = measured.filter((o) => o.errorOk).length;
+    const allText = all.filter((o) => o.textOk).length;
+    const allErrors = all.filter((o) => o.errorOk).length;
     const misses = outcomes
       .filter((o) => !o.textOk || !o.errorOk)
-      .map((o) => `${o.scenario}#${o.index} ${o.call.name} ${JSON.stringify(o.call.input).slice(0, 80)}${o.call.deviation ? ` (deviation: ${o.call.deviation})` : ""}\n  want ${o.call.isError ? "error" : "ok"}: ${JSON.stringify(typeof o.call.content === "string" ? o.call.content : o.call.content).slice(0, 300)}\n  got  ${o.isError ? "error" : "ok"}: ${JSON.stringify(o.actual).slice(0, 300)}`);
-    console.log(`probes: ${measured.length} measured (${outcomes.length - measured.length} deviations by design); exact text ${text}/${measured.length} (${((100 * text) / measured.length).toFixed(1)}%), is_error ${errors}/${measured.length} (${((100 * errors) / measured.length).toFixed(1)}%)\n${misses.join("\n")}`);
+      .map((o) => `${o.scenario}#${o.index} ${o.call.name} ${JSON.stringify(o.call.input).slice(0, 80)}${o.call.deviation ? ` (deviation: ${o.call.deviation})` : ""}${o.call.pending ? ` (pending: ${o.call.pending})` : ""}\n  want ${o.call.isError ? "error" : "ok"}: ${JSON.stringify(typeof o.call.content === "string" ? o.call.content : o.call.content).slice(0, 300)}\n  got  ${o.isError ? "error" : "ok"}: ${JSON.stringify(o.actual).slice(0, 300)}`);
+    const pct = (n: number, d: number): string => `${n}/${d} (${((100 * n) / d).toFixed(1)}%)`;
+    console.log(
+      `probes: ${outcomes.length} calls, ${outcomes.length - all.length} deviations by design, ${all.length - measured.length} for tools not built yet\n` +
+        `built tools: exact text ${pct(text, measured.length)}, is_error ${pct(errors, measured.length)}\n` +
+        `all but deviations: exact text ${pct(allText, all.length)}, is_error ${pct(allErrors, all.length)}\n${misses.join("\n")}`,
+    );
     expect(text / measured.length).toBeGreaterThanOrEqual(0.9);
     expect(errors / measured.length).toBeGreaterThanOrEqual(0.98);
   });

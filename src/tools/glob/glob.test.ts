@@ -101,7 +101,7 @@ describe("Glob", () => {
       expect(lines).toHaveLength(101);
       expect(lines[0]).toBe("many/f104.txt");
       expect(lines[99]).toBe("many/f005.txt");
-      expect(lines[100]).toBe("(Results are truncated: showing the 100 oldest of 105 matching files. Consider using a more specific path or pattern.)");
+      expect(lines[100]).toBe("(Showing 100 of 105 matching files; 5 more are not listed. Narrow the pattern or path to see the rest.)");
       await session.close();
     });
   });

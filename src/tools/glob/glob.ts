@@ -122,7 +122,9 @@ export function formatGlobResult(data: GlobOutput): string {
   if (data.numFiles === 0) return "No files found";
   const lines = [...data.filenames];
   if (data.truncated) {
-    lines.push(`(Results are truncated: showing the ${data.numFiles} oldest of ${data.totalMatches} matching files. Consider using a more specific path or pattern.)`);
+    // The reference's note (probe g3#5).
+    const more = data.totalMatches - data.numFiles;
+    lines.push(`(Showing ${data.numFiles} of ${data.totalMatches} matching files; ${more} more are not listed. Narrow the pattern or path to see the rest.)`);
   }
   return lines.join("\n");
 }
