@@ -47,3 +47,5 @@ export { WebFetchTool, createWebFetchTool, nonPublicReason, type WebFetchData, t
 export { createWebSearchTool, anthropicWebSearch, type WebSearchBackend, type WebSearchData, type WebSearchHit, type WebSearchRequest, type WebSearchResponse, type AnthropicWebSearchOptions } from "./tools/web-search/index.js";
 export * from "./agent/index.js";
 export { AgentTool, createAgentTool, loadAgentDefinitions, parseAgentFile, BUILTIN_AGENTS, type AgentDefinition, type AgentToolOptions, type AgentToolData } from "./tools/agent/index.js";
+export { createSkillTool, SKILL_TOOL_NAME, type SkillToolOptions, type SkillToolData, type SkillInput } from "./tools/skill/index.js";
+export { loadSkills, parseSkillFile, skillListing, type Skill, type SkillSources } from "./skills/index.js";

@@ -9,7 +9,7 @@ import { createToolUseContext } from "../src/tool/context.js";
 
 // Every tool, the optional ones included (WebSearch needs a backend, Agent a model), each with
 // its full schema: deferred ones as they are sent once ToolSearch has loaded them.
-const allTools = () => builtinTools({ webSearch: anthropicWebSearch({ model: "m" }), subagents: true });
+const allTools = () => builtinTools({ webSearch: anthropicWebSearch({ model: "m" }), subagents: true, skills: { skills: [] } });
 const allDefinitions = () => {
   const tools = allTools();
   const context = createToolUseContext({ cwd: "/", tools });

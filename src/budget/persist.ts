@@ -21,10 +21,22 @@ function resultText(content: ToolResultContent): string {
     .join("\n");
 }
 
-export function formatSize(chars: number): string {
-  if (chars < 1024) return `${chars} B`;
-  if (chars < 1024 * 1024) return `${(chars / 1024).toFixed(1)} KB`;
-  return `${(chars / 1024 / 1024).toFixed(1)} MB`;
+/** A size as the reference agent writes it: `512 bytes`, `29.3KB`, `1.2MB`, `256KB`. */
+export function formatSize(bytes: number): string {
+  const trim = (n: number): string => n.toFixed(1).replace(/\.0$/, "");
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 ** 2) return `${trim(bytes / 1024)}KB`;
+  if (bytes < 1024 ** 3) return `${trim(bytes / 1024 ** 2)}MB`;
+  return `${trim(bytes / 1024 ** 3)}GB`;
+}
+
+/** The reference's `<persisted-output>` block: the size, where the whole output is, a 2 KB preview. */
+export function persistedOutputText(size: number, path: string, text: string): string {
+  const { preview, more } = previewOf(text);
+  return (
+    `<persisted-output>\nOutput too large (${formatSize(size)}). Full output saved to: ${path}\n\n` +
+    `Preview (first 2KB):\n${preview}${more ? "\n..." : ""}\n</persisted-output>`
+  );
 }
 
 /** A file name that is safe for any tool_use id a model may send. */
@@ -67,17 +79,16 @@ async function saveResultText(sessionDir: string, name: string, text: string): P
  */
 export async function persistOversizedResult(block: ToolResultBlock, sessionDir: string): Promise<ToolResultBlock> {
   const text = resultText(block.content);
-  let where: string;
+  let message: string;
   try {
     const path = await saveResultText(sessionDir, resultFileName(block.tool_use_id), text);
-    where = `Full output saved to: ${path}\nUse Read with offset and limit (or Grep) on that file to see the rest.`;
+    message = persistedOutputText(Buffer.byteLength(text, "utf8"), path, text);
   } catch (err) {
-    where = `The full output could not be saved to a file (${(err as Error).message}); only the preview below is available.`;
+    const { preview, more } = previewOf(text);
+    message =
+      `<persisted-output>\nOutput too large (${formatSize(Buffer.byteLength(text, "utf8"))}). The full output could not be saved to a file (${(err as Error).message}); only the preview below is available.\n\n` +
+      `Preview (first 2KB):\n${preview}${more ? "\n..." : ""}\n</persisted-output>`;
   }
-  const { preview, more } = previewOf(text);
-  const message =
-    `<persisted-output>\nOutput too large (${formatSize(text.length)}). ${where}\n\n` +
-    `Preview (first 2KB):\n${preview}${more ? "\n..." : ""}\n</persisted-output>`;
   const images = typeof block.content === "string" ? [] : block.content.filter((b) => b.type === "image");
   const replaced: ToolResultBlock = {
     ...block,

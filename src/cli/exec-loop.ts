@@ -79,8 +79,13 @@ function parseLine(text: string): ParsedTurn {
 async function runOne(run: ExecRun, turn: ParsedTurn, turnNo: number): Promise<void> {
   const { io, session } = run;
   const t0 = performance.now();
-  const { results, notices } = await session.runTurnDetailed(turn.blocks);
+  const { results, notices, newMessages } = await session.runTurnDetailed(turn.blocks);
   if (run.stopping) return; // the signal handler closes the session and ends the process
+  // What the turn adds to the conversation besides its results (a background task's end
+  // notification, a skill's instructions, a plan-mode reminder): one line each, before the
+  // results line, as {"type":"message","role":"user","content":…}. The driver appends it to the
+  // conversation after the tool results.
+  for (const message of newMessages) await writeOut(io, `${JSON.stringify({ type: "message", role: message.role, content: message.content })}\n`);
   for (const notice of notices) io.stderr.write(`armature: ${notice}\n`);
   if (run.timing) io.stderr.write(`${JSON.stringify({ turn: turnNo, calls: turn.blocks.length, toolPhaseMs: round(performance.now() - t0) })}\n`);
   const shape = run.format ?? turn.shape;

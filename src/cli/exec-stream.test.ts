@@ -31,6 +31,23 @@ describe("armature exec as a co-process (stdin a pipe, no file)", () => {
     });
   });
 
+  it("a background task's end notification comes as a message line of its own, before the next turn's results", async () => {
+    await withTempDir(async (dir) => {
+      const exec = startExec(["--cwd", dir, "--mode", "bypassPermissions"]);
+      const started = contentOf(await exec.turn(call("bg", "Bash", { command: "echo done-bg", run_in_background: true, description: "Say done" })));
+      expect(started[0]!.content).toMatch(/^Command running in background with ID: \S+\./);
+      await new Promise((r) => setTimeout(r, 700));
+      exec.write(call("n", "Bash", { command: "echo next" }));
+      const message = (await exec.next()) as { type: string; role: string; content: string };
+      expect(message).toMatchObject({ type: "message", role: "user" });
+      expect(message.content).toContain("<task-notification>");
+      expect(message.content).toContain("<status>completed</status>");
+      expect(contentOf(await exec.next())[0]!.content).toBe("next");
+      const { code, stderr } = await exec.end();
+      expect(code, stderr).toBe(0);
+    });
+  });
+
   it("a bad line gets an error object naming it, the rest go on, and the exit code is 2", async () => {
     await withTempDir(async (dir) => {
       const exec = startExec(["--cwd", dir, "--mode", "bypassPermissions"]);

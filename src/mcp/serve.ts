@@ -63,7 +63,9 @@ export function toCallToolResult(block: ToolResultBlock): CallToolResult {
  * with the reason otherwise. Returns the server and a function that closes its session.
  */
 export async function createToolServer(makeSession: SessionFactory, options: ServeToolsOptions = {}): Promise<{ server: Server; session: Session }> {
-  const server = new Server(CLIENT_INFO, { capabilities: { tools: { listChanged: false } } });
+  // logging: what a call adds to the conversation (a background task's end notification, a
+  // skill's instructions) is sent as a notifications/message the client can pass on to its model.
+  const server = new Server(CLIENT_INFO, { capabilities: { tools: { listChanged: false }, logging: {} } });
   const approver: Approver = async ({ tool, input, decision }) => {
     if (!server.getClientCapabilities()?.elicitation) {
       return {
@@ -104,7 +106,7 @@ export async function createToolServer(makeSession: SessionFactory, options: Ser
     const served = servedTools(session, options).some((t) => t.name === name || t.aliases.includes(name));
     if (!served) return { content: [{ type: "text", text: `Error: No such tool available: ${name}` }], isError: true };
     const progressToken = request.params._meta?.progressToken;
-    const { results } = await session.runTurnDetailed([{ type: "tool_use", id: `mcp_${randomUUID()}`, name, input: request.params.arguments ?? {} }], {
+    const { results, newMessages } = await session.runTurnDetailed([{ type: "tool_use", id: `mcp_${randomUUID()}`, name, input: request.params.arguments ?? {} }], {
       signal: extra.signal,
       onProgress:
         progressToken === undefined
@@ -117,6 +119,11 @@ export async function createToolServer(makeSession: SessionFactory, options: Ser
               };
             })(),
     });
+    for (const message of newMessages) {
+      await extra
+        .sendNotification({ method: "notifications/message", params: { level: "info", logger: "armature", data: { type: "message", role: message.role, content: message.content } } })
+        .catch(() => undefined);
+    }
     return toCallToolResult(results[0]!);
   });
   return { server, session };

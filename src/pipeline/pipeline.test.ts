@@ -79,7 +79,7 @@ describe("pipeline failures become is_error results", () => {
     });
     const s = session([thrower]);
     const [r] = await s.runTurn([toolUse("Thrower", {}, "a")]);
-    expect(r).toMatchObject({ is_error: true, content: "<tool_use_error>Error [ENOENT]: ENOENT: no such file or directory, open '/nope'</tool_use_error>" });
+    expect(r).toMatchObject({ is_error: true, content: "ENOENT: no such file or directory, open '/nope'" });
     await s.close();
   });
 
@@ -90,7 +90,7 @@ describe("pipeline failures become is_error results", () => {
     const s = session([direct, early]);
     const [a, b] = await s.runTurn([toolUse("Direct", { text: "hi" }, "a"), toolUse("Early", { text: "hi" }, "b")]);
     expect(a).toEqual({ type: "tool_result", tool_use_id: "a", content: "hi" });
-    expect(b).toMatchObject({ is_error: true, content: "<tool_use_error>Error (TypeError): bad state</tool_use_error>" });
+    expect(b).toMatchObject({ is_error: true, content: "bad state" });
     await s.close();
   });
 
@@ -199,7 +199,7 @@ describe("result budget", () => {
       const s = session([big], { sessionDir: dir });
       const [r] = await s.runTurn([toolUse("Big", {}, "toolu_1")]);
       const text = r!.content as string;
-      expect(text).toMatch(/^<persisted-output>\nOutput too large \(4\.9 KB\)\. Full output saved to: .*tool-results\/toolu_1\.txt/);
+      expect(text).toMatch(/^<persisted-output>\nOutput too large \(4\.9KB\)\. Full output saved to: .*tool-results\/toolu_1\.txt/);
       expect(text).toContain("Preview (first 2KB):\nline\n");
       expect(text.length).toBeLessThan(2600);
       const { readFile } = await import("node:fs/promises");

@@ -3,6 +3,7 @@ import type { AnyObjectSchema, Tool, ToolUseBlock, ToolUseContext } from "../too
 import { findToolByName } from "../registry/find-tool.js";
 import { isSchemaLoaded } from "../registry/deferral.js";
 import { inputValidationMessage } from "./errors.js";
+import { lenientInput } from "./lenient-input.js";
 
 export type ParsedInput =
   | { ok: true; input: Record<string, unknown> }
@@ -53,6 +54,9 @@ export function parseToolInput(tool: Tool, schema: AnyObjectSchema, raw: unknown
   } else {
     const result = schema.safeParse(raw);
     if (result.success) return { ok: true, input: result.data as Record<string, unknown> };
+    const lenient = lenientInput(result.error as z.ZodError, raw);
+    const second = lenient === undefined ? undefined : schema.safeParse(lenient);
+    if (second?.success) return { ok: true, input: second.data as Record<string, unknown> };
     message = inputValidationMessage(tool.name, result.error as z.ZodError, raw);
   }
   if (!isSchemaLoaded(tool, context)) {

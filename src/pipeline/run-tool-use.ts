@@ -14,6 +14,7 @@ import type {
   ToolUseContext,
 } from "../tool/types.js";
 import { classifyError, formatClassifiedError, toolUseError } from "./errors.js";
+import { ToolUseError } from "../tool/tool-use-error.js";
 import { observableInput, permissionRequestFor } from "./permission-request.js";
 import { parseToolInput, runtimeSchema, type PreparedCall } from "./prepare.js";
 
@@ -111,9 +112,9 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal, toolName: string
   });
 }
 
-function errorOutcome(toolUseId: string, message: string, extra: Partial<ToolCallOutcome> = {}): ToolCallOutcome {
+function errorOutcome(toolUseId: string, message: string, extra: Partial<ToolCallOutcome> = {}, wrap = true): ToolCallOutcome {
   return {
-    block: { type: "tool_result", tool_use_id: toolUseId, content: toolUseError(message), is_error: true },
+    block: { type: "tool_result", tool_use_id: toolUseId, content: wrap ? toolUseError(message) : message, is_error: true },
     newMessages: [],
     isError: true,
     notices: [],
@@ -337,11 +338,17 @@ async function runStages(
   } catch (err) {
     const classified = classifyError(err);
     const interrupted = signal.aborted;
+    // A refusal (ToolUseError) is wrapped like a failed validation; a failure while the tool ran
+    // is its bare message, as the reference sends both (`EISDIR: illegal operation…`).
+    const refusal = err instanceof ToolUseError;
+    const abandoned = err instanceof ToolAbandonedError;
     const message = err instanceof CallInterruptedError
       ? err.message
-      : interrupted && !(err instanceof ToolAbandonedError)
-      ? `Error: ${tool.name} was interrupted: the call was aborted (${formatClassifiedError(classified)})`
-      : formatClassifiedError(classified);
+      : abandoned
+      ? formatClassifiedError(classified)
+      : interrupted
+        ? `Error: ${tool.name} was interrupted: the call was aborted (${formatClassifiedError(classified)})`
+        : classified.message;
     if (hooks?.has("PostToolUseFailure", tool.name)) {
       try {
         const out = await hooks.run(
@@ -356,7 +363,7 @@ async function runStages(
         notices.push(`PostToolUseFailure hook failed: ${classifyError(hookErr).message}`);
       }
     }
-    const outcome = errorOutcome(id, message, { tool, input, notices });
+    const outcome = errorOutcome(id, message, { tool, input, notices }, refusal || interrupted || abandoned);
     outcome.block = appendContext(outcome.block, additionalContext);
     return outcome;
   }

@@ -52,7 +52,7 @@ export { isSchemaLoaded };
 /** Sent whenever tools are deferred, as the reference does: it keeps deferred loading active on the API. */
 export const DEFERRED_TOOL_PLACEHOLDER: AnthropicToolDefinition = {
   name: "DeferredToolPlaceholder",
-  description: "Reserved placeholder that keeps deferred tool loading active; never call this tool.",
+  description: "Placeholder entry that keeps on-demand tool loading switched on. It does nothing; do not call it.",
   input_schema: { type: "object", properties: {} },
   defer_loading: true,
 };

@@ -16,6 +16,7 @@ import { TodoWriteTool } from "./todo-write/index.js";
 import { createWebFetchTool, WebFetchTool, type WebFetchOptions } from "./web-fetch/index.js";
 import { createWebSearchTool, type WebSearchBackend } from "./web-search/index.js";
 import { createAgentTool, type AgentToolOptions } from "./agent/index.js";
+import { createSkillTool, type SkillToolOptions } from "./skill/index.js";
 
 /**
  * The built-in tools, each behind its feature flag where it has one. Tools register here as
@@ -42,6 +43,8 @@ export function builtinToolRegistrations(options: BuiltinToolOptions = {}): Tool
     ...(options.webSearch ? [{ tool: createWebSearchTool({ backend: options.webSearch }), feature: "web", defaultOn: true }] : []),
     // Agent needs a model: it is there for agent loops that ask for it, not for `exec`.
     ...(options.subagents ? [{ tool: createAgentTool(options.subagents === true ? {} : options.subagents) }] : []),
+    // Skill exists when the host found skills for the session (`loadSkills`, gated by trust).
+    ...(options.skills ? [{ tool: createSkillTool(options.skills) }] : []),
   ];
 }
 
@@ -54,6 +57,8 @@ export interface BuiltinToolOptions {
   webSearch?: WebSearchBackend;
   /** The Agent tool (sub-agents), for sessions an agent loop drives; its options or true. */
   subagents?: AgentToolOptions | true;
+  /** The Skill tool and the skills it offers. */
+  skills?: SkillToolOptions;
 }
 
 /** The standard tool set, ready for `createSession({ tools: builtinTools() })`. */

@@ -19,6 +19,12 @@ export function text(block: ToolResultBlock): string {
   return block.content;
 }
 
+/** A refusal before anything changed (a failed check), wrapped as the reference wraps it. */
 export function errorText(message: string): string {
-  return `<tool_use_error>Error: ${message}</tool_use_error>`;
+  return `<tool_use_error>${message}</tool_use_error>`;
+}
+
+/** A failure while the tool ran: the bare message, as the reference sends it. */
+export function failureText(message: string): string {
+  return message;
 }

@@ -5,7 +5,7 @@ import { createInterface } from "node:readline";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ElicitRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, LoggingMessageNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FIXTURE, tempDir } from "./helpers.js";
 
@@ -48,6 +48,24 @@ describe("armature mcp serve (stdio), through the SDK's own client", () => {
       expect(text(write)).toContain("cannot be asked (it does not support elicitation)");
       const unknown = await client.callTool({ name: "Nope", arguments: {} });
       expect(text(unknown)).toContain("No such tool available: Nope");
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it("a background task's end notification reaches the client as notifications/message", async () => {
+    const { client, transport } = stdioClient(tmp.dir, ["--mode", "bypassPermissions"]);
+    const messages: unknown[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void messages.push(n.params.data));
+    await client.connect(transport);
+    try {
+      const started = await client.callTool({ name: "Bash", arguments: { command: "echo bg-done", run_in_background: true, description: "Say done" } });
+      expect(text(started)).toMatch(/^Command running in background with ID: /);
+      await new Promise((r) => setTimeout(r, 700));
+      await client.callTool({ name: "Bash", arguments: { command: "echo next" } });
+      await new Promise((r) => setTimeout(r, 100));
+      expect(messages).toHaveLength(1);
+      expect(messages[0]).toMatchObject({ type: "message", role: "user", content: expect.stringContaining("<status>completed</status>") });
     } finally {
       await client.close();
     }

@@ -34,7 +34,7 @@ export interface AgentToolOptions {
 }
 
 export const agentInputSchema = z.object({
-  description: z.string().describe("A short (3-5 word) description of the task"),
+  description: z.string().describe("What the sub-agent will do, in three to five words"),
   prompt: z.string().describe("The task for the sub-agent, with everything it needs to know"),
   subagent_type: z.string().optional().describe("The type of sub-agent to use (default general-purpose)"),
   model: z.enum(["sonnet", "opus", "haiku", "fable"]).optional().describe("A model for this sub-agent; default: the same as yours"),

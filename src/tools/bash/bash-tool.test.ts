@@ -376,22 +376,31 @@ describe("Bash: output", () => {
     });
   });
 
-  it("huge output: head and tail inline with a notice, the full output on disk", async () => {
+  it("huge output: the reference's <persisted-output> block with a 2 KB preview, the full output on disk", async () => {
     await withTempDir(async (dir) => {
       const hooks = new ResponseRecorder();
       const s = shellSession(dir, { session: { hooks } });
       // 40 MB: lines "line N"
       const r = await run(s, "Bash", { command: "seq 1 5000000 | sed 's/^/line /'; echo END" });
       const text = textOf(r);
-      expect(text.length).toBeLessThanOrEqual(30_000 + 600);
-      expect(text.startsWith("line 1\nline 2\n")).toBe(true);
-      expect(text.endsWith("line 5000000\nEND")).toBe(true);
       const data = hooks.last<BashOutput>();
       expect(data.truncated).toBe(true);
-      expect(text).toContain(`of output omitted here. The full output`);
-      expect(text).toContain(data.outputPath!);
+      const size = `${(data.outputBytes! / 1024 ** 2).toFixed(1).replace(/\.0$/, "")}MB`;
+      expect(text.startsWith(`<persisted-output>\nOutput too large (${size}). Full output saved to: ${data.outputPath!}\n\nPreview (first 2KB):\nline 1\nline 2\n`)).toBe(true);
+      expect(text.endsWith("\n...\n</persisted-output>")).toBe(true);
+      expect(text.length).toBeLessThan(2_300);
       expect(statSync(data.outputPath!).size).toBe(data.outputBytes);
       expect(data.outputBytes).toBeGreaterThan(40_000_000);
+      await s.close();
+    });
+  });
+
+  it("output of exactly the inline limit stays inline; one character more is persisted (as the reference)", async () => {
+    await withTempDir(async (dir) => {
+      const s = shellSession(dir);
+      expect(textOf(await run(s, "Bash", { command: "head -c 30000 /dev/zero | tr '\\0' y" }))).toBe("y".repeat(30_000));
+      const over = textOf(await run(s, "Bash", { command: "head -c 30011 /dev/zero | tr '\\0' y" }));
+      expect(over).toMatch(/^<persisted-output>\nOutput too large \(29\.3KB\)\. Full output saved to: \S+\n\nPreview \(first 2KB\):\ny{2000}\n\.\.\.\n<\/persisted-output>$/);
       await s.close();
     });
   });
@@ -414,13 +423,13 @@ describe("Bash: output", () => {
     });
   });
 
-  it("a multi-byte character cut by the inline limit is not split", async () => {
+  it("a multi-byte character cut by the preview is not split", async () => {
     await withTempDir(async (dir) => {
       const s = shellSession(dir, { session: { env: { BASH_MAX_OUTPUT_LENGTH: "2000" } } });
       const text = textOf(await run(s, "Bash", { command: "for i in $(seq 1 3000); do printf 'é€😀'; done" }));
-      const [head, tail] = text.split(/\n\n\.\.\. \[.*\] \.\.\.\n\n/);
-      expect(head).toMatch(/^(é€😀)+(é|é€)?$/u);
-      expect(tail).toMatch(/^(€😀|😀)?(é€😀)+$/u);
+      const preview = /Preview \(first 2KB\):\n([\s\S]*)\n\.\.\.\n<\/persisted-output>$/.exec(text)![1]!;
+      expect(preview).toMatch(/^(é€😀)+(é|é€)?$/u);
+      expect(Buffer.byteLength(preview)).toBeLessThanOrEqual(2000);
       await s.close();
     });
   });

@@ -1,10 +1,12 @@
 // One Bash call from start to BashOutput: working directory, environment, sandbox, the process,
 // and what it leaves behind (the next cwd, a background task).
 import { randomBytes } from "node:crypto";
-import { mkdir } from "node:fs/promises";
+import { mkdir, open } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ProgressCallback, SessionState, ShellCommandFacts, ToolUseContext } from "../../tool/types.js";
 import { taskRegistry, type BackgroundTask } from "../tasks/registry.js";
+import { PREVIEW_BYTES } from "../../budget/persist.js";
 import { bashLimitsFromEnv, commandEnv, effectiveTimeout, resolveShell, timeoutAction, DEFAULT_MAX_OUTPUT_FILE_BYTES, type Env } from "./config.js";
 import { interpretExitCode } from "./exit-code.js";
 import { parseImageOutput, toImageOutput } from "./image.js";
@@ -193,6 +195,18 @@ export async function executeBash(
   return { data, ...(next.cwd !== context.workspace.cwd ? { nextCwd: next.cwd } : {}) };
 }
 
+/** The first `bytes` bytes of a file as text (a character cut at the end is dropped). */
+async function readStart(path: string, bytes: number): Promise<string> {
+  const handle = await open(path, "r");
+  try {
+    const buffer = Buffer.alloc(bytes);
+    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+    return buffer.subarray(0, bytesRead).toString("utf8").replace(/\uFFFD+$/, "");
+  } finally {
+    await handle.close();
+  }
+}
+
 /** The session's folders for output files and cwd reports, created once per session. */
 const preparedSessions = new WeakMap<SessionState, Promise<{ outputDir: string; cwdDir: string }>>();
 
@@ -263,6 +277,8 @@ async function toBashOutput(
     durationMs: outcome.durationMs,
   };
   if (outputPath) data.outputPath = outputPath;
+  // The preview is the output's first 2 KB, whatever the inline limit (which may be smaller).
+  if (inline.truncated && outputPath) data.preview = await readStart(outputPath, PREVIEW_BYTES + 4);
   if (outcome.spawnError) {
     data.isError = true;
     data.startError = `Could not start the shell: ${outcome.spawnError.message}. Check that the configured shell exists (ARMATURE_SHELL).`;

@@ -4,7 +4,7 @@ export const BASH_TOOL_NAME = "Bash";
 
 export function bashDescription(options: { sandboxed: boolean }): string {
   const lines = [
-    "Runs a bash command and returns its output (stdout and stderr together, in the order it wrote them) and its exit status.",
+    "Executes one bash command line and gives back what it printed (stdout and stderr interleaved, in the order written) together with its exit status.",
     "",
     "How commands run:",
     "- Each call is a new, non-interactive shell: stdin is empty and there is no terminal, so a command that waits for input (a password, a confirmation, an editor, a pager) gets end-of-file or fails instead of hanging. Pass flags such as `-y`, `--no-edit`, `--yes` or `--non-interactive` when a tool would otherwise ask.",
@@ -14,7 +14,7 @@ export function bashDescription(options: { sandboxed: boolean }): string {
     "- Processes a command leaves running in the background (`server &`) are stopped when the call returns. To keep something running (a dev server, a watcher, a long build), set run_in_background: you get a task id and the path of its output file at once; read new output with Read on that file (or TaskOutput) and stop it with TaskStop. You are notified when it ends.",
     "",
     "Output:",
-    `- At most ${DEFAULT_MAX_OUTPUT_CHARS} characters come back inline; beyond that you get the beginning and the end, and the path of a file with the full output, which you can search with Grep or read in parts.`,
+    `- Up to ${DEFAULT_MAX_OUTPUT_CHARS} characters of output come back inline. Longer output comes back as a short preview plus the path of a file holding all of it; search that file with Grep or read it in parts.`,
     "- A non-zero exit status is reported as an error starting with `Exit code N`, except exit status 1 of grep, rg, diff, find, test, [, git diff and git grep, which is an answer (no match, a difference), not a failure.",
     "- An image written to stdout (PNG, JPEG, GIF, WebP) comes back as an image.",
     "",
@@ -33,8 +33,8 @@ export function bashDescription(options: { sandboxed: boolean }): string {
 
 export const TIMEOUT_DESCRIPTION = `Optional timeout in milliseconds (max ${MAX_TIMEOUT_MS}; default ${DEFAULT_TIMEOUT_MS}). With run_in_background it limits how long the background command may run.`;
 export const DESCRIPTION_DESCRIPTION =
-  "A clear, concise description of what this command does, in active voice (e.g. \"List files in the current directory\", \"Install package dependencies\").";
+  "Say in a few words, active voice, what the command is for (e.g. \"Show git status\", \"Run the unit tests\").";
 export const BACKGROUND_DESCRIPTION =
   "Set to true to run the command in the background: the call returns a task id and an output file at once. Use TaskOutput to read its output and TaskStop to stop it.";
 export const DISABLE_SANDBOX_DESCRIPTION =
-  "Set to true to run this command outside the OS sandbox. Needs the user's approval; use it only when the sandbox is what made the command fail.";
+  "true lifts the OS sandbox for this one command. The user must approve; ask for it only after the sandbox itself made the command fail.";

@@ -18,13 +18,9 @@ export type EditOutcome = { ok: true; content: string; applied: AppliedEdit[] } 
 
 export const SAME_STRING_MESSAGE = "No changes to make: old_string and new_string are exactly the same.";
 
+/** The reference's text, without a hint: the model reads it as "copy old_string exactly". */
 export function notFoundMessage(oldString: string): string {
-  const lines = oldString.split("\n").filter((l) => l !== "");
-  const numbered = lines.length > 0 && lines.every((l) => /^\s*\d+\t/.test(l));
-  const hint = numbered
-    ? "old_string seems to include the line numbers Read puts before each line (number and tab); leave them out."
-    : "Read the file again and copy old_string exactly as it appears (indentation and whitespace included).";
-  return `String to replace not found in file.\nString: ${oldString}\n${hint}`;
+  return `String to replace not found in file.\nString: ${oldString}`;
 }
 
 export function tooManyMatchesMessage(count: number, oldString: string): string {
@@ -32,11 +28,10 @@ export function tooManyMatchesMessage(count: number, oldString: string): string 
 }
 
 export function tolerantAmbiguousMessage(count: number, oldString: string): string {
-  return `String to replace not found exactly, and after normalising quotes and trailing whitespace it matches ${count} places. Copy old_string exactly as Read shows it, with enough context to identify one place.\nString: ${oldString}`;
+  return `String to replace not found exactly, and after straightening quotes it matches ${count} places. Copy old_string exactly as Read shows it, with enough context to identify one place.\nString: ${oldString}`;
 }
 
-const NON_EMPTY_CREATE_MESSAGE =
-  "Cannot create new file - file already exists. An empty old_string only creates a file (or fills an empty one); to change this file, give the text to replace as old_string.";
+const NON_EMPTY_CREATE_MESSAGE = "Cannot create new file - file already exists.";
 
 function replaceAt(content: string, index: number, length: number, replacement: string): string {
   return content.slice(0, index) + replacement + content.slice(index + length);

@@ -11,10 +11,10 @@ import { editResultText, performEdits, summarizeEdits, type EditSummary } from "
 import { EDIT_DESCRIPTION, EDIT_TOOL_NAME } from "./prompt.js";
 
 export const editInputSchema = z.object({
-  file_path: z.string().describe("The absolute path to the file to modify"),
+  file_path: z.string().describe("Absolute path of the file you are changing"),
   old_string: z.string().describe("The text to replace"),
-  new_string: z.string().describe("The text to replace it with (must be different from old_string)"),
-  replace_all: z.boolean().default(false).optional().describe("Replace all occurrences of old_string (default false)"),
+  new_string: z.string().describe("What goes in its place; it has to differ from old_string"),
+  replace_all: z.boolean().default(false).optional().describe("true changes every place old_string occurs, not just one (default false)"),
 });
 
 export type EditInput = z.infer<typeof editInputSchema>;

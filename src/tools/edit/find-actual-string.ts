@@ -1,5 +1,7 @@
 // Where an edit's old_string is in the file: exactly, or — only when that fails — after
-// normalising what models most often get wrong: curly vs straight quotes and trailing whitespace.
+// straightening curly quotes, which models often get wrong. Trailing whitespace is not forgiven:
+// the reference reports an old_string without the file's trailing spaces as not found, and a
+// match that silently dropped them would change lines the model did not mean to touch.
 
 const QUOTES: Record<string, string> = {
   "\u2018": "'",
@@ -15,51 +17,6 @@ const CURLY = /[\u2018\u2019\u201A\u201B\u201C\u201D\u201E\u201F]/g;
 
 export function normalizeQuotes(text: string): string {
   return text.replace(CURLY, (c) => QUOTES[c] ?? c);
-}
-
-function isTrailingSpace(code: number): boolean {
-  // Space, tab, CR, VT, FF, NBSP: what editors and models add or drop at line ends.
-  return code === 32 || code === 9 || code === 13 || code === 11 || code === 12 || code === 0xa0;
-}
-
-/** Where the kept part of each line ends: line end minus trailing whitespace. */
-function keptEnd(text: string, lineStart: number, lineEnd: number): number {
-  let keep = lineEnd;
-  while (keep > lineStart && isTrailingSpace(text.charCodeAt(keep - 1))) keep--;
-  return keep;
-}
-
-/** `text` with quotes straightened and whitespace at line ends removed. */
-export function normalizeForMatch(text: string): string {
-  const parts: string[] = [];
-  let lineStart = 0;
-  for (;;) {
-    const nl = text.indexOf("\n", lineStart);
-    const lineEnd = nl === -1 ? text.length : nl;
-    parts.push(normalizeQuotes(text.slice(lineStart, keptEnd(text, lineStart, lineEnd))));
-    if (nl === -1) break;
-    lineStart = nl + 1;
-  }
-  return parts.join("\n");
-}
-
-/**
- * The index in `text` of the character at `index` in `normalizeForMatch(text)`. Walks the lines
- * again instead of keeping a map, so a large file costs no extra memory.
- */
-export function originalIndex(text: string, index: number): number {
-  let lineStart = 0;
-  let normStart = 0;
-  for (;;) {
-    const nl = text.indexOf("\n", lineStart);
-    const lineEnd = nl === -1 ? text.length : nl;
-    const kept = keptEnd(text, lineStart, lineEnd) - lineStart;
-    if (index < normStart + kept) return lineStart + (index - normStart);
-    if (index === normStart + kept) return nl === -1 ? text.length : nl;
-    if (nl === -1) return text.length;
-    normStart += kept + 1;
-    lineStart = nl + 1;
-  }
 }
 
 export function countOccurrences(haystack: string, needle: string): number {
@@ -86,16 +43,15 @@ export type FoundString =
 export function findActualString(content: string, search: string): FoundString {
   const exact = countOccurrences(content, search);
   if (exact > 0) return { kind: "exact", actual: search, count: exact };
-  const needle = normalizeForMatch(search);
+  const needle = normalizeQuotes(search);
   if (needle.trim() === "") return { kind: "none" };
-  const normalized = normalizeForMatch(content);
+  // One quote character for one: positions in the normalised text are positions in the file.
+  const normalized = normalizeQuotes(content);
   const count = countOccurrences(normalized, needle);
   if (count === 0) return { kind: "none" };
   if (count > 1) return { kind: "tolerant-ambiguous", count };
   const at = normalized.indexOf(needle);
-  const start = originalIndex(content, at);
-  const end = originalIndex(content, at + needle.length - 1) + 1;
-  return { kind: "tolerant", actual: content.slice(start, end), index: start };
+  return { kind: "tolerant", actual: content.slice(at, at + needle.length), index: at };
 }
 
 /**

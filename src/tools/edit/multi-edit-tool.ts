@@ -11,13 +11,13 @@ import { editResultText, performEdits, summarizeEdits, type EditSummary } from "
 import { MULTI_EDIT_DESCRIPTION, MULTI_EDIT_TOOL_NAME } from "./prompt.js";
 
 export const multiEditInputSchema = z.object({
-  file_path: z.string().describe("The absolute path to the file to modify"),
+  file_path: z.string().describe("Absolute path of the file you are changing"),
   edits: z
     .array(
       z.object({
         old_string: z.string().describe("The text to replace"),
         new_string: z.string().describe("The text to replace it with"),
-        replace_all: z.boolean().default(false).optional().describe("Replace all occurrences of old_string (default false)."),
+        replace_all: z.boolean().default(false).optional().describe("true changes every place old_string occurs, not just one (default false)."),
       }),
     )
     .min(1)

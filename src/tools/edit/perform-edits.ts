@@ -1,10 +1,11 @@
 import type { StructuredPatchHunk } from "diff";
 import type { ToolUseContext } from "../../tool/types.js";
+import { ToolUseError } from "../../tool/tool-use-error.js";
+import { STATE_CURRENT_SUFFIX } from "../fs/file-state.js";
 import { detectLineEnding, UTF8 } from "../fs/encoding.js";
 import { withFileLockFor } from "../fs/file-lock.js";
 import { diffWrite, tooLargeToDiffNote } from "../fs/patch.js";
 import { missingFileMessage } from "../fs/similar-files.js";
-import { numberedSnippet } from "../fs/snippet.js";
 import { loadForWrite, writeTextFile, type WriterOptions } from "../fs/text-file.js";
 import { applyEdits, type AppliedEdit, type EditSpec } from "./apply-edits.js";
 
@@ -18,6 +19,8 @@ export interface EditsDone {
   applied: AppliedEdit[];
   /** Set when the encoding had to change, or when the change was too large to diff. */
   note?: string;
+  /** Before the edit the model had the whole file in view, so now it has the new state too. */
+  seenWhole: boolean;
 }
 
 /**
@@ -31,16 +34,16 @@ export async function performEdits(
   options: WriterOptions & { judgedTarget?: string },
 ): Promise<EditsDone> {
   if (path.toLowerCase().endsWith(".ipynb")) {
-    throw new Error("File is a Jupyter Notebook. Use NotebookEdit to change its cells.");
+    throw new ToolUseError("File is a Jupyter Notebook. Use NotebookEdit to change its cells.");
   }
   return withFileLockFor(path, async () => {
     const existing = await loadForWrite(path, context, options);
     if (!existing.exists && edits[0]?.old_string !== "") {
-      throw new Error(`${await missingFileMessage(path, context.workspace.cwd)} To create it, use an empty old_string (or Write).`);
+      throw new ToolUseError(await missingFileMessage(path, context.workspace.cwd));
     }
     const original = existing.exists ? existing.text : "";
     const outcome = applyEdits(original, edits, existing.exists ? detectLineEnding(original) : "\n");
-    if (!outcome.ok) throw new Error(outcome.message);
+    if (!outcome.ok) throw new ToolUseError(outcome.message);
     const written = await writeTextFile(path, outcome.content, existing.exists ? existing.format : UTF8, context, {
       ...options,
       createParents: !existing.exists,
@@ -54,6 +57,7 @@ export async function performEdits(
       structuredPatch: diff.hunks,
       created: !existing.exists,
       applied: outcome.applied,
+      seenWhole: !existing.exists || existing.seenWhole,
     };
     const notes = [written.note, diff.omitted ? tooLargeToDiffNote(diff.omitted) : undefined].filter((n) => n !== undefined);
     if (notes.length > 0) done.note = notes.join("\n");
@@ -61,45 +65,33 @@ export async function performEdits(
   });
 }
 
-export const TOLERANT_NOTE =
-  "Note: old_string did not match exactly; it matched one place after normalising curly quotes and trailing whitespace, and that place was replaced.";
-
 /** The parts of an edit's data the model-facing text is made of. */
 export interface EditSummary {
   filePath: string;
   created: boolean;
   replaceAll: boolean;
-  /** Edits that used the tolerant match, of how many. */
-  tolerantEdits: number;
-  totalEdits: number;
+  /** The model's view of the file is whole and current after the edit. */
+  stateCurrent: boolean;
   note?: string;
-  /** Numbered lines of the changed regions. */
-  snippet: string;
 }
 
 export function summarizeEdits(done: EditsDone, replaceAll: boolean): EditSummary {
-  const summary: EditSummary = {
-    filePath: done.filePath,
-    created: done.created,
-    replaceAll,
-    tolerantEdits: done.applied.filter((a) => a.match === "tolerant").length,
-    totalEdits: done.applied.length,
-    snippet: done.structuredPatch.length > 0 ? numberedSnippet(done.updatedFile, done.structuredPatch) : "",
-  };
+  const summary: EditSummary = { filePath: done.filePath, created: done.created, replaceAll, stateCurrent: done.seenWhole };
   if (done.note !== undefined) summary.note = done.note;
   return summary;
 }
 
-/** What the model reads after a successful edit: the success line, notes, a numbered snippet. */
+/**
+ * What the model reads after a successful edit: the reference's success line, and its note that
+ * the file need not be read back when the model had seen all of it before (a window leaves the
+ * rest unknown, so then the note is left out).
+ */
 export function editResultText(s: EditSummary): string {
-  if (s.created) return `File created successfully at: ${s.filePath}`;
-  const lines = [
-    s.replaceAll
+  const line = s.created
+    ? `File created successfully at: ${s.filePath}`
+    : s.replaceAll
       ? `The file ${s.filePath} has been updated. All occurrences were successfully replaced.`
-      : `The file ${s.filePath} has been updated successfully.`,
-  ];
-  if (s.tolerantEdits > 0) lines.push(s.totalEdits === 1 ? TOLERANT_NOTE : `${TOLERANT_NOTE} (${s.tolerantEdits} of ${s.totalEdits} edits)`);
-  if (s.note !== undefined) lines.push(s.note);
-  if (s.snippet !== "") lines.push(`Here's the result of running \`cat -n\` on a snippet of the edited file:\n${s.snippet}`);
-  return lines.join("\n");
+      : `The file ${s.filePath} has been updated successfully.`;
+  const text = s.stateCurrent ? line + STATE_CURRENT_SUFFIX : line;
+  return s.note === undefined ? text : `${text}\n${s.note}`;
 }

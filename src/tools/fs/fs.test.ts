@@ -6,7 +6,7 @@ import { withTempDir } from "../../../test/helpers.js";
 import { atomicWriteFile } from "./atomic-write.js";
 import { decodeText, detectEncoding, detectLineEnding, encodeText, looksBinary, type TextFormat } from "./encoding.js";
 import { lockKey, withFileLock } from "./file-lock.js";
-import { judgeFreshness, MODIFIED_MESSAGE, NOT_READ_MESSAGE, PARTIAL_READ_MESSAGE, sha256 } from "./file-state.js";
+import { judgeFreshness, MODIFIED_MESSAGE, NOT_READ_MESSAGE, sha256 } from "./file-state.js";
 import { applyPatch, structuredPatch, type StructuredPatch, type StructuredPatchHunk } from "diff";
 import { rng } from "../../../test/fuzz/mutate.js";
 import { coarseHunk, diffHunks, diffWrite, MAX_DIFF_CHARS } from "./patch.js";
@@ -89,7 +89,9 @@ describe("freshness", () => {
   const entry = { contentHash: sha256(Buffer.from("a")), mtimeMs: 100, partial: false, recordedAt: 0 };
   it.each([
     ["never read", undefined, 100, "a", NOT_READ_MESSAGE],
-    ["partial", { ...entry, partial: true }, 100, "a", PARTIAL_READ_MESSAGE],
+    // A window is enough to edit (the reference's rule; old_string must still be found).
+    ["partial, unchanged", { ...entry, partial: true }, 100, "a", null],
+    ["partial, changed since", { ...entry, contentHash: "", partial: true }, 200, "a", MODIFIED_MESSAGE],
     ["same mtime", entry, 100, "b", null],
     ["mtime moved, same bytes", entry, 200, "a", null],
     ["mtime moved, other bytes", entry, 200, "b", MODIFIED_MESSAGE],

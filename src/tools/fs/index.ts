@@ -21,7 +21,7 @@ export {
   recordRead,
   judgeFreshness,
   NOT_READ_MESSAGE,
-  PARTIAL_READ_MESSAGE,
+  STATE_CURRENT_SUFFIX,
   MODIFIED_MESSAGE,
 } from "./file-state.js";
 export type { Freshness } from "./file-state.js";

@@ -63,7 +63,7 @@ export async function suggestSimilarFiles(path: string, cwd: string, max = 3): P
 /** "File does not exist." with the cwd and, when there are some, the likely intended files. */
 export async function missingFileMessage(path: string, cwd: string): Promise<string> {
   const similar = await suggestSimilarFiles(path, cwd);
-  let message = `File does not exist: ${path}. Note: your current working directory is ${cwd}.`;
+  let message = `File does not exist. Note: your current working directory is ${cwd}.`;
   if (similar.length > 0) message += ` Did you mean ${similar.map((p) => displayPath(p, cwd)).join(", ")}?`;
   return message;
 }

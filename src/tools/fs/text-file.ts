@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import type { ToolUseContext } from "../../tool/types.js";
+import { ToolUseError } from "../../tool/tool-use-error.js";
 import { atomicWriteFile, type AtomicWriteHooks } from "./atomic-write.js";
 import { canEncode, decodeText, encodeTextChunks, UTF8, type TextFormat } from "./encoding.js";
 import { judgeFreshness, MODIFIED_MESSAGE, sha256 } from "./file-state.js";
@@ -20,7 +21,18 @@ export interface WriterOptions {
 
 export type ExistingText =
   | { exists: false }
-  | { exists: true; text: string; format: TextFormat; mtimeMs: number };
+  | {
+      exists: true;
+      text: string;
+      format: TextFormat;
+      mtimeMs: number;
+      /** The last Read showed the whole file (a window leaves the model without the rest). */
+      seenWhole: boolean;
+    };
+
+/** The writers' refusal of a file that is not UTF-8 (the reference's text). */
+export const LEGACY_ENCODING_MESSAGE =
+  "File is not valid UTF-8: it uses a legacy encoding such as Windows-1252, Shift-JIS or GBK, or it is binary. These tools write UTF-8 (or UTF-16LE behind its byte-order mark) and never convert a file's encoding on their own, so nothing was written. If the file is text, make the change with a shell command that reads and writes it in its own encoding (iconv, or PowerShell Get-Content/Set-Content -Encoding), or ask the user whether to convert it to UTF-8 first. To replace the whole file with new UTF-8 text anyway, delete it first, then Write it.";
 
 function formatBytes(n: number): string {
   if (n >= 1024 ** 3) return `${(n / 1024 ** 3).toFixed(1)} GiB`;
@@ -40,22 +52,25 @@ export async function loadForWrite(path: string, context: ToolUseContext, option
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return { exists: false };
     throw err;
   }
-  if (info.isDirectory()) throw new Error(`${path} is a directory, not a file. Give the path of a file inside it.`);
-  if (!info.isFile()) throw new Error(`${path} is not a regular file (a device, FIFO or socket); it cannot be edited.`);
+  if (info.isDirectory()) throw new ToolUseError(`${path} is a directory, not a file. Give the path of a file inside it.`);
+  if (!info.isFile()) throw new ToolUseError(`${path} is not a regular file (a device, FIFO or socket); it cannot be edited.`);
   if (info.size > MAX_EDIT_FILE_BYTES) {
-    throw new Error(`File is too large to edit (${formatBytes(info.size)}; the limit is 1 GiB). Use Bash (sed, or a script) to change it.`);
+    throw new ToolUseError(`File is too large to edit (${formatBytes(info.size)}; the limit is 1 GiB). Use Bash (sed, or a script) to change it.`);
   }
   const bytes = await readFile(path);
+  const entry = context.readFileState.get(path);
   if (options.requireReadBeforeEdit !== false) {
     let hash: string | undefined;
-    const freshness = judgeFreshness(context.readFileState.get(path), {
+    const freshness = judgeFreshness(entry, {
       mtimeMs: info.mtimeMs,
       contentHash: () => (hash ??= sha256(bytes)),
     });
-    if (!freshness.ok) throw new Error(freshness.message);
+    if (!freshness.ok) throw new ToolUseError(freshness.message);
   }
   const { text, format } = decodeText(bytes);
-  return { exists: true, text, format, mtimeMs: info.mtimeMs };
+  // A Latin-1 guess could be wrong (Windows-1252, Shift-JIS…): rewriting would corrupt the file.
+  if (format.encoding === "latin1") throw new ToolUseError(LEGACY_ENCODING_MESSAGE);
+  return { exists: true, text, format, mtimeMs: info.mtimeMs, seenWhole: entry !== undefined && !entry.partial };
 }
 
 const CREATED_MEANWHILE_MESSAGE = "The file was created by someone else while this call ran. Read it, then write again.";
@@ -99,8 +114,8 @@ export async function writeTextFile(
         // Another process may have written the file while we worked: last look before replacing it.
         if (expected === undefined) return;
         const now = await stat(target).catch(() => undefined);
-        if (expected === null && now !== undefined) throw new Error(CREATED_MEANWHILE_MESSAGE);
-        if (expected !== null && now?.mtimeMs !== expected) throw new Error(MODIFIED_MESSAGE);
+        if (expected === null && now !== undefined) throw new ToolUseError(CREATED_MEANWHILE_MESSAGE);
+        if (expected !== null && now?.mtimeMs !== expected) throw new ToolUseError(MODIFIED_MESSAGE);
       },
     },
   });

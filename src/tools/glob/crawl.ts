@@ -21,7 +21,13 @@ export interface GlobPlan {
  * (and are permission-checked there, not in `path`).
  */
 export function planGlob(pattern: string, searchDir: string): GlobPlan {
-  const scan = picomatch.scan(expandHome(pattern));
+  const expanded = expandHome(pattern);
+  // As the reference (ripgrep's --glob): a pattern without a slash names files at any depth.
+  if (!expanded.includes("/")) {
+    const scan = picomatch.scan(expanded);
+    return { root: searchDir, glob: `**/${scan.isGlob ? expanded : escapeGlob(expanded)}` };
+  }
+  const scan = picomatch.scan(expanded);
   if (!scan.isGlob) {
     const literal = isAbsolute(scan.base) ? scan.base : resolve(searchDir, scan.base);
     return { root: dirname(literal), glob: escapeGlob(basename(literal)), maxDepth: 0 };

@@ -72,7 +72,7 @@ function expected(searchDir: string, glob: string, cwd: string): string {
   found.sort((a, b) => a.mtime - b.mtime || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   if (found.length === 0) return "No files found";
   const lines = found.slice(0, 100).map((f) => displayPath(f.path, cwd));
-  if (found.length > 100) lines.push(`(Results are truncated: showing the 100 oldest of ${found.length} matching files. Consider using a more specific path or pattern.)`);
+  if (found.length > 100) lines.push(`(Showing 100 of ${found.length} matching files; ${found.length - 100} more are not listed. Narrow the pattern or path to see the rest.)`);
   return lines.join("\n");
 }
 
@@ -112,7 +112,7 @@ describe("Glob on a large tree (stats shared with helper threads)", () => {
     expect(lines.slice(4, 7)).toEqual([".cache/.b.ts", ".env", "pkg1/.hidden.ts"]);
     expect(lines).not.toContain("link-to-dir.ts");
     expect(lines.some((l) => l.includes(".git/") || l.includes(".svn/"))).toBe(false);
-    expect(lines.at(-1)).toMatch(/^\(Results are truncated: showing the 100 oldest of \d+ matching files\./);
+    expect(lines.at(-1)).toMatch(/^\(Showing 100 of \d+ matching files; \d+ more are not listed\./);
   });
 
   it("an absolute path outside the cwd: absolute paths", async () => {

@@ -33,17 +33,19 @@ async function glob(input: Record<string, unknown>, cwd = dir): Promise<{ text: 
 const GOLDEN: ReadonlyArray<{ name: string; input: Record<string, unknown>; expected: string }> = [
   // Oldest first; .gitignore not applied; VCS folders skipped; symlinked folders not followed.
   { name: "** across folders", input: { pattern: "**/*.ts" }, expected: "b.ts\nsub/c.ts\nsub/skip.ts" },
-  { name: "* stays in one folder", input: { pattern: "*.ts" }, expected: "b.ts" },
+  // As the reference 2.1.332: a pattern without a slash matches at any depth.
+  { name: "a pattern without a slash matches at any depth", input: { pattern: "*.ts" }, expected: "b.ts\nsub/c.ts\nsub/skip.ts" },
+  { name: "* stays in one folder when the pattern has a slash", input: { pattern: "./*.ts" }, expected: "b.ts" },
   { name: "braces", input: { pattern: "**/*.{md,ts}" }, expected: "b.ts\nsub/c.ts\nsub/skip.ts\nsub/deep/d.md" },
   { name: "extglob", input: { pattern: "**/!(c).ts" }, expected: "b.ts\nsub/skip.ts" },
-  { name: "hidden files and ignored files are included", input: { pattern: "*" }, expected: ".gitignore\n.ignore\n.hidden.txt\na.txt\nb.ts\nignored.txt\nlocal.cache\nbin.dat\ncrlf.txt\nlong.txt" },
+  { name: "hidden files and ignored files are included", input: { pattern: "./*" }, expected: ".gitignore\n.ignore\n.hidden.txt\na.txt\nb.ts\nignored.txt\nlocal.cache\nbin.dat\ncrlf.txt\nlong.txt" },
   { name: "VCS folders skipped", input: { pattern: "**/{config,entries,repo}" }, expected: "No files found" },
   { name: "static prefix", input: { pattern: "sub/**/*" }, expected: "sub/.gitignore\nsub/c.ts\nsub/skip.ts\nsub/deep/d.md\nsub/deep/odd:name-1.txt" },
   { name: "path", input: { pattern: "*.md", path: "sub/deep" }, expected: "sub/deep/d.md" },
   { name: "a literal file name", input: { pattern: "sub/c.ts" }, expected: "sub/c.ts" },
   { name: "none", input: { pattern: "**/*.zzz" }, expected: "No files found" },
   { name: "pattern into a missing folder", input: { pattern: "nope/**/*.ts" }, expected: "No files found" },
-  { name: "\"undefined\" path means the cwd", input: { pattern: "*.ts", path: "undefined" }, expected: "b.ts" },
+  { name: "\"undefined\" path means the cwd", input: { pattern: "./*.ts", path: "undefined" }, expected: "b.ts" },
 ];
 
 describe("Glob", () => {
@@ -67,7 +69,7 @@ describe("Glob", () => {
   });
 
   it("shows paths outside the cwd as absolute", async () => {
-    expect((await glob({ pattern: "*.ts", path: ".." }, join(dir, "sub"))).text).toBe(`${dir}/b.ts`);
+    expect((await glob({ pattern: "./*.ts", path: ".." }, join(dir, "sub"))).text).toBe(`${dir}/b.ts`);
     expect((await glob({ pattern: "../*.ts" }, join(dir, "sub"))).text).toBe(`${dir}/b.ts`);
     expect((await glob({ pattern: `${dir}/sub/*.ts` }, join(dir, "sub"))).text).toBe("c.ts\nskip.ts");
   });
@@ -99,7 +101,7 @@ describe("Glob", () => {
       expect(lines).toHaveLength(101);
       expect(lines[0]).toBe("many/f104.txt");
       expect(lines[99]).toBe("many/f005.txt");
-      expect(lines[100]).toBe("(Results are truncated: showing the 100 oldest of 105 matching files. Consider using a more specific path or pattern.)");
+      expect(lines[100]).toBe("(Showing 100 of 105 matching files; 5 more are not listed. Narrow the pattern or path to see the rest.)");
       await session.close();
     });
   });

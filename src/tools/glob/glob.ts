@@ -8,12 +8,12 @@ import { crawlGlob, planGlob } from "./crawl.js";
 import { GLOB_DESCRIPTION, GLOB_MAX_RESULTS, GLOB_TOOL_NAME } from "./prompt.js";
 
 export const globInputSchema = z.object({
-  pattern: z.string().describe("The glob pattern to match files against"),
+  pattern: z.string().describe("Pattern the file paths must fit, e.g. \"**/*.ts\" or \"*.md\""),
   path: z
     .string()
     .optional()
     .describe(
-      'The directory to search in. If not specified, the current working directory will be used. IMPORTANT: Omit this field to use the default directory. DO NOT enter "undefined" or "null" - simply omit it for the default behavior. Must be a valid directory path if provided.',
+      'Folder to look in; leave the key out to search the working directory (never send the strings "undefined" or "null"). When given it has to name an existing folder.',
     ),
 });
 
@@ -122,7 +122,9 @@ export function formatGlobResult(data: GlobOutput): string {
   if (data.numFiles === 0) return "No files found";
   const lines = [...data.filenames];
   if (data.truncated) {
-    lines.push(`(Results are truncated: showing the ${data.numFiles} oldest of ${data.totalMatches} matching files. Consider using a more specific path or pattern.)`);
+    // The reference's note (probe g3#5).
+    const more = data.totalMatches - data.numFiles;
+    lines.push(`(Showing ${data.numFiles} of ${data.totalMatches} matching files; ${more} more are not listed. Narrow the pattern or path to see the rest.)`);
   }
   return lines.join("\n");
 }

@@ -14,6 +14,9 @@ export interface GrepOutput {
   numLines?: number;
   /** Count mode: total of the counts in this page. */
   numMatches?: number;
+  /** Count mode: total of all counts, and files with a match, past the page too. */
+  totalMatches?: number;
+  totalFiles?: number;
   /** Set when more entries exist past this page. */
   appliedLimit?: number;
   /** Set when entries were skipped. */
@@ -41,25 +44,36 @@ export function paginationNotice(data: Pick<GrepOutput, "appliedLimit" | "applie
   return parts.length > 0 ? `[Showing results with pagination = ${parts.join(", ")}]` : undefined;
 }
 
-/** The text the model sees. */
+/** `limit: N, offset: M` as the reference appends it to a files or count summary. */
+function paginationParts(data: Pick<GrepOutput, "appliedLimit" | "appliedOffset">): string {
+  const parts: string[] = [];
+  if (data.appliedLimit !== undefined) parts.push(`limit: ${data.appliedLimit}`);
+  if (data.appliedOffset !== undefined) parts.push(`offset: ${data.appliedOffset}`);
+  return parts.join(", ");
+}
+
+/** The text the model sees, in the reference's shapes (each mode words its pagination its own way). */
 export function formatGrepResult(data: GrepOutput): string {
   const sections: string[] = [];
+  const paging = paginationParts(data);
   if (data.totalEntries !== undefined) {
     sections.push(`No entries at this offset: the search found ${data.totalEntries} ${entryUnit(data.mode, data.totalEntries)} in all. Use an offset below ${data.totalEntries}.`);
   } else if (data.mode === "files_with_matches") {
     if (data.numFiles === 0) sections.push("No files found");
-    else sections.push(`Found ${data.numFiles} ${plural(data.numFiles, "file")}\n${data.filenames.join("\n")}`);
+    else sections.push(`Found ${data.numFiles} ${plural(data.numFiles, "file")}${paging ? ` ${paging}` : ""}\n${data.filenames.join("\n")}`);
   } else if (data.mode === "content") {
     if (!data.content) sections.push("No matches found");
     else sections.push(data.content);
+    const notice = paginationNotice(data);
+    if (notice) sections.push(notice);
   } else if (!data.content) {
     sections.push("No matches found");
   } else {
-    const n = data.numMatches ?? 0;
-    sections.push(`${data.content}\n\nFound ${n} total ${plural(n, "occurrence")} across ${data.numFiles} ${plural(data.numFiles, "file")}.`);
+    const n = data.totalMatches ?? data.numMatches ?? 0;
+    const files = data.totalFiles ?? data.numFiles;
+    const summary = `Found ${n} total ${plural(n, "occurrence")} across ${files} ${plural(files, "file")}.`;
+    sections.push(`${data.content}\n\n${summary}${paging ? ` with pagination = ${paging}` : ""}`);
   }
-  const notice = data.totalEntries === undefined ? paginationNotice(data) : undefined;
-  if (notice) sections.push(notice);
   if (data.outputCapped) {
     const next = (data.appliedOffset ?? 0) + (data.numLines ?? 0);
     sections.push(`[Output stopped at the 10 MB cap after ${data.numLines ?? 0} lines: narrow the search, or continue with offset: ${next}]`);

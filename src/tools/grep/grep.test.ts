@@ -52,6 +52,7 @@ const ALL_LINES = [
   "sub/deep/odd:name-1.txt:1:needle: odd",
 ];
 const ALL_COUNTS = [".hidden.txt:1", "a.txt:2", "b.ts:1", "crlf.txt:1", "long.txt:2", "sub/c.ts:1", "sub/deep/d.md:1", "sub/deep/odd:name-1.txt:1"];
+const COUNT_TOTAL = ALL_COUNTS.reduce((n, c) => n + Number(c.slice(c.lastIndexOf(":") + 1)), 0);
 
 /** Golden results: the same text from ripgrep and from the built-in search. */
 const GOLDEN: ReadonlyArray<{ name: string; input: Record<string, unknown>; expected: string }> = [
@@ -70,24 +71,25 @@ const GOLDEN: ReadonlyArray<{ name: string; input: Record<string, unknown>; expe
   { name: "count mode, none", input: { pattern: "zzzz", output_mode: "count" }, expected: "No matches found" },
   // content options
   {
+    // One file searched: its lines come without the file name, as rg and the reference print them.
     name: "-C with separators",
     input: { pattern: "needle", path: "a.txt", output_mode: "content", "-C": 1 },
-    expected: "a.txt-1-alpha\na.txt:2:needle one\na.txt-3-beta\n--\na.txt-5-delta\na.txt:6:needle two\na.txt-7-epsilon",
+    expected: "1-alpha\n2:needle one\n3-beta\n--\n5-delta\n6:needle two\n7-epsilon",
   },
   {
     name: "-A",
     input: { pattern: "needle", path: "a.txt", output_mode: "content", "-A": 1 },
-    expected: "a.txt:2:needle one\na.txt-3-beta\n--\na.txt:6:needle two\na.txt-7-epsilon",
+    expected: "2:needle one\n3-beta\n--\n6:needle two\n7-epsilon",
   },
   {
     name: "-B, groups that touch are not separated",
     input: { pattern: "needle", path: "a.txt", output_mode: "content", "-B": 3 },
-    expected: "a.txt-1-alpha\na.txt:2:needle one\na.txt-3-beta\na.txt-4-gamma\na.txt-5-delta\na.txt:6:needle two",
+    expected: "1-alpha\n2:needle one\n3-beta\n4-gamma\n5-delta\n6:needle two",
   },
   {
     name: "context wins over -A",
     input: { pattern: "two", path: "a.txt", output_mode: "content", context: 1, "-A": 5 },
-    expected: "a.txt-5-delta\na.txt:6:needle two\na.txt-7-epsilon",
+    expected: "5-delta\n6:needle two\n7-epsilon",
   },
   {
     name: "context across files",
@@ -97,7 +99,7 @@ const GOLDEN: ReadonlyArray<{ name: string; input: Record<string, unknown>; expe
   {
     name: "-n false",
     input: { pattern: "needle", path: "a.txt", output_mode: "content", "-n": false, "-A": 1 },
-    expected: "a.txt:needle one\na.txt-beta\n--\na.txt:needle two\na.txt-epsilon",
+    expected: "needle one\nbeta\n--\nneedle two\nepsilon",
   },
   {
     name: "-i",
@@ -140,18 +142,18 @@ const GOLDEN: ReadonlyArray<{ name: string; input: Record<string, unknown>; expe
   { name: "explicit binary file, no match", input: { pattern: "zzzz", path: "bin.dat", output_mode: "content" }, expected: "No matches found" },
   { name: "CRLF kept as ripgrep prints it", input: { pattern: "crlf", output_mode: "content" }, expected: "crlf.txt:1:needle crlf\r" },
   // pagination
-  { name: "files head_limit", input: { pattern: "needle", head_limit: 3 }, expected: `Found 3 files\n${ALL_FILES.slice(0, 3).join("\n")}\n\n[Showing results with pagination = limit: 3]` },
+  { name: "files head_limit", input: { pattern: "needle", head_limit: 3 }, expected: `Found 3 files limit: 3\n${ALL_FILES.slice(0, 3).join("\n")}` },
   {
     name: "files head_limit + offset",
     input: { pattern: "needle", head_limit: 3, offset: 3 },
-    expected: `Found 3 files\n${ALL_FILES.slice(3, 6).join("\n")}\n\n[Showing results with pagination = limit: 3, offset: 3]`,
+    expected: `Found 3 files limit: 3, offset: 3\n${ALL_FILES.slice(3, 6).join("\n")}`,
   },
-  { name: "files last page", input: { pattern: "needle", head_limit: 3, offset: 6 }, expected: `Found 2 files\n${ALL_FILES.slice(6).join("\n")}\n\n[Showing results with pagination = offset: 6]` },
+  { name: "files last page", input: { pattern: "needle", head_limit: 3, offset: 6 }, expected: `Found 2 files offset: 6\n${ALL_FILES.slice(6).join("\n")}` },
   { name: "files head_limit = total", input: { pattern: "needle", head_limit: 8 }, expected: `Found 8 files\n${ALL_FILES.join("\n")}` },
-  { name: "files head_limit = total - 1", input: { pattern: "needle", head_limit: 7 }, expected: `Found 7 files\n${ALL_FILES.slice(0, 7).join("\n")}\n\n[Showing results with pagination = limit: 7]` },
+  { name: "files head_limit = total - 1", input: { pattern: "needle", head_limit: 7 }, expected: `Found 7 files limit: 7\n${ALL_FILES.slice(0, 7).join("\n")}` },
   { name: "files head_limit 0 = all", input: { pattern: "needle", head_limit: 0 }, expected: `Found 8 files\n${ALL_FILES.join("\n")}` },
   { name: "files offset at the end", input: { pattern: "needle", offset: 8 }, expected: "No entries at this offset: the search found 8 files in all. Use an offset below 8." },
-  { name: "offset with no match at all", input: { pattern: "zzzz", offset: 5 }, expected: "No files found\n\n[Showing results with pagination = offset: 5]" },
+  { name: "offset with no match at all", input: { pattern: "zzzz", offset: 5 }, expected: "No files found" },
   { name: "content head_limit 1", input: { pattern: "needle", output_mode: "content", head_limit: 1 }, expected: `${ALL_LINES[0]}\n\n[Showing results with pagination = limit: 1]` },
   {
     name: "content last entry",
@@ -167,30 +169,34 @@ const GOLDEN: ReadonlyArray<{ name: string; input: Record<string, unknown>; expe
   {
     name: "count head_limit",
     input: { pattern: "needle", output_mode: "count", head_limit: 2 },
-    expected: `${ALL_COUNTS.slice(0, 2).join("\n")}\n\nFound 3 total occurrences across 2 files.\n\n[Showing results with pagination = limit: 2]`,
+    // As the reference: the summary counts every file, then names the page.
+    expected: `${ALL_COUNTS.slice(0, 2).join("\n")}\n\nFound ${COUNT_TOTAL} total occurrences across ${ALL_COUNTS.length} files. with pagination = limit: 2`,
   },
   {
     name: "count offset",
     input: { pattern: "needle", output_mode: "count", head_limit: 1, offset: 7 },
-    expected: `${ALL_COUNTS[7]}\n\nFound 1 total occurrence across 1 file.\n\n[Showing results with pagination = offset: 7]`,
+    expected: `${ALL_COUNTS[7]}\n\nFound ${COUNT_TOTAL} total occurrences across ${ALL_COUNTS.length} files. with pagination = offset: 7`,
   },
 ];
 
+/** The reference's first line for a search rg refuses, then rg's own words. */
+const FAILED = "Search failed — ripgrep rejected the pattern, glob, or file type without searching:\nrg: ";
+
 /** Errors: ripgrep's own words (the built-in search words them the same where it can). */
 const ERRORS: ReadonlyArray<{ name: string; input: Record<string, unknown>; expected: string | RegExp }> = [
-  { name: "unknown type", input: { pattern: "x", type: "nosuch" }, expected: "<tool_use_error>Error: unrecognized file type: nosuch</tool_use_error>" },
+  { name: "unknown type", input: { pattern: "x", type: "nosuch" }, expected: `${FAILED}unrecognized file type: nosuch` },
   {
     name: "bad glob",
     input: { pattern: "x", glob: "{a" },
-    expected: "<tool_use_error>Error: error parsing glob '{a': unclosed alternate group; missing '}' (maybe escape '{' with '[{]'?)</tool_use_error>",
+    expected: `${FAILED}error parsing glob '{a': unclosed alternate group; missing '}' (maybe escape '{' with '[{]'?)`,
   },
   {
     name: "newline without multiline",
     input: { pattern: "a\\nb" },
     expected:
-      "<tool_use_error>Error: the literal '\"\\n\"' is not allowed in a regex\n\nConsider enabling multiline mode with the --multiline flag (or -U for short).\nWhen multiline mode is enabled, new line characters can be matched.</tool_use_error>",
+      `${FAILED}the literal '"\\n"' is not allowed in a regex\n\nConsider enabling multiline mode with the --multiline flag (or -U for short).\nWhen multiline mode is enabled, new line characters can be matched.`,
   },
-  { name: "invalid regex", input: { pattern: "(foo" }, expected: /^<tool_use_error>Error: regex parse error:\n {4}\(foo\n[\s\S]*(unclosed|unterminated) group<\/tool_use_error>$/i },
+  { name: "invalid regex", input: { pattern: "(foo" }, expected: /^Search failed — ripgrep rejected the pattern, glob, or file type without searching:\nrg: regex parse error:\n {4}\(foo\n[\s\S]*(unclosed|unterminated) group$/i },
   {
     name: "missing path",
     input: { pattern: "x", path: "nope" },

@@ -16,26 +16,26 @@ import { GrepSearchError, type GrepEngine, type GrepEntry, type GrepQuery } from
 const count = z.number().int().min(0);
 
 export const grepInputSchema = z.object({
-  pattern: z.string().describe("The regular expression pattern to search for in file contents"),
-  path: z.string().optional().describe("File or directory to search in (rg PATH). Defaults to the current working directory."),
-  glob: z.string().optional().describe('Glob pattern to filter files (e.g. "*.js", "*.{ts,tsx}") - maps to rg --glob'),
+  pattern: z.string().describe("Regular expression to look for inside files (ripgrep syntax)"),
+  path: z.string().optional().describe("A file or a folder to search (rg PATH); the working directory when left out."),
+  glob: z.string().optional().describe('Only search files whose names fit this glob, such as "*.py" or "*.{ts,tsx}" (rg --glob)'),
   output_mode: z
     .enum(["content", "files_with_matches", "count"])
     .optional()
-    .describe('Output mode: "content" shows matching lines (supports -A/-B/-C context, -n line numbers, head_limit), "files_with_matches" shows file paths (supports head_limit), "count" shows match counts (supports head_limit). Defaults to "files_with_matches".'),
-  "-B": count.optional().describe('Number of lines to show before each match (rg -B). Requires output_mode: "content", ignored otherwise.'),
-  "-A": count.optional().describe('Number of lines to show after each match (rg -A). Requires output_mode: "content", ignored otherwise.'),
-  "-C": count.optional().describe('Number of lines to show before and after each match (rg -C). Requires output_mode: "content", ignored otherwise.'),
-  context: count.optional().describe('Same as -C: lines before and after each match. Requires output_mode: "content", ignored otherwise.'),
-  "-n": z.boolean().optional().describe('Show line numbers in output (rg -n). Requires output_mode: "content", ignored otherwise. Defaults to true.'),
+    .describe('What to return: "files_with_matches" (the default) lists the paths of files with a hit; "content" gives the hit lines themselves, where -A/-B/-C, -n and -o apply; "count" gives hits per file. head_limit and offset page through any of them.'),
+  "-B": count.optional().describe('Lines of leading context above every hit (rg -B); only used with output_mode "content".'),
+  "-A": count.optional().describe('Lines of trailing context below every hit (rg -A); only used with output_mode "content".'),
+  "-C": count.optional().describe('Lines of context on both sides of every hit (rg -C); only used with output_mode "content".'),
+  context: count.optional().describe('Another name for -C: context lines on both sides of a hit; only used with output_mode "content".'),
+  "-n": z.boolean().optional().describe('Prefix each hit with its line number (rg -n); on unless set to false; only used with output_mode "content".'),
   "-i": z.boolean().optional().describe("Case insensitive search (rg -i)"),
   "-o": z.boolean().optional().describe('Print only the matched parts of lines (rg -o). Requires output_mode: "content", ignored otherwise.'),
-  type: z.string().optional().describe("File type to search (rg --type). Common types: js, py, rust, go, java, etc. More efficient than glob for standard file types."),
+  type: z.string().optional().describe("Restrict the search to one ripgrep file type (rg --type), e.g. js, py, rust, go, java; for well-known languages this is quicker than a glob."),
   head_limit: count
     .optional()
-    .describe(`Limit output to the first N lines/entries, like "| head -N". Works across all output modes. Defaults to ${GREP_DEFAULT_HEAD_LIMIT}; pass 0 for unlimited (use sparingly: large result sets waste context).`),
-  offset: count.optional().describe('Skip the first N lines/entries before applying head_limit, like "| tail -n +N | head -N". Works across all output modes. Defaults to 0.'),
-  multiline: z.boolean().optional().describe("Enable multiline mode where . matches newlines and patterns can span lines (rg -U --multiline-dotall). Default: false."),
+    .describe(`Keep at most N result lines or entries, whatever the mode (think "| head -N"). ${GREP_DEFAULT_HEAD_LIMIT} when left out; 0 means no cap, which can flood your context, so use it rarely.`),
+  offset: count.optional().describe('Drop this many result lines or entries before head_limit is applied, in any mode (think "| tail -n +N"); 0 when left out. Use it to fetch the next page.'),
+  multiline: z.boolean().optional().describe("true lets a match run across line breaks, with . also matching a newline (rg -U --multiline-dotall); off by default."),
 });
 
 export type GrepInput = z.infer<typeof grepInputSchema>;
@@ -170,10 +170,11 @@ async function runGrep(selected: GrepEngine, input: GrepInput, context: ToolUseC
         else {
           if (entry.path !== lastPath) {
             lastPath = entry.path;
-            lastShown = displayPath(entry.path, cwd);
+            // Searching one file, rg prints no file name; the reference shows its lines bare.
+            lastShown = query.rootIsFile ? "" : displayPath(entry.path, cwd);
           }
-          const line = entry.kind === "note" ? `${lastShown}: ${entry.text}` : entry.kind === "line" ? formatLine(entry, lastShown, showNumbers) : "";
-          kept.push({ line, path: lastShown });
+          const line = entry.kind === "note" ? `${displayPath(entry.path, cwd)}: ${entry.text}` : entry.kind === "line" ? formatLine(entry, lastShown, showNumbers) : "";
+          kept.push({ line, path: displayPath(entry.path, cwd) });
           chars += line.length + 1;
           // Bounded memory whatever head_limit says; past 20,000 characters the result is persisted anyway.
           if (chars > MAX_CONTENT_CHARS) capped = true;
@@ -204,6 +205,9 @@ async function runGrep(selected: GrepEngine, input: GrepInput, context: ToolUseC
       filenames: page.map((c) => displayPath(c.path, cwd)),
       content: page.map((c) => `${displayPath(c.path, cwd)}:${c.count}`).join("\n"),
       numMatches: page.reduce((sum, c) => sum + c.count, 0),
+      // The reference's summary line counts every file, not only this page.
+      totalMatches: counts.reduce((sum, c) => sum + c.count, 0),
+      totalFiles: counts.length,
     };
     return withPagination(data, counts.length, page.length, offset, limit, truncated, false);
   }
@@ -229,7 +233,7 @@ async function search(engine: GrepEngine, query: GrepQuery, sink: (entry: GrepEn
   try {
     await engine.search(query, sink);
   } catch (err) {
-    if (err instanceof GrepSearchError) throw new Error(err.message);
+    if (err instanceof GrepSearchError) throw new Error(`${SEARCH_FAILED}\nrg: ${err.message}`);
     throw err;
   }
 }
@@ -237,8 +241,12 @@ async function search(engine: GrepEngine, query: GrepQuery, sink: (entry: GrepEn
 /** `path:line:text` for matches, `path-line-text` for context (numbers dropped when -n is false). */
 function formatLine(entry: Extract<GrepEntry, { kind: "line" }>, path: string, showNumbers: boolean): string {
   const sep = entry.match ? ":" : "-";
-  return showNumbers ? `${path}${sep}${entry.line}${sep}${entry.text}` : `${path}${sep}${entry.text}`;
+  const prefix = path === "" ? "" : `${path}${sep}`;
+  return showNumbers ? `${prefix}${entry.line}${sep}${entry.text}` : `${prefix}${entry.text}`;
 }
+
+/** The reference's first line when rg refuses a search before it starts. */
+const SEARCH_FAILED = "Search failed — ripgrep rejected the pattern, glob, or file type without searching:";
 
 async function modificationTimes(paths: readonly string[]): Promise<Array<{ path: string; mtimeMs: number }>> {
   const out: Array<{ path: string; mtimeMs: number }> = [];

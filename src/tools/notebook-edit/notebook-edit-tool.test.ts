@@ -2,7 +2,7 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { withTempDir } from "../../../test/helpers.js";
-import { call, errorText, fileSession, text } from "../../../test/file-tools/harness.js";
+import { call, errorText, failureText, fileSession, text } from "../../../test/file-tools/harness.js";
 import { createToolUseContext } from "../../tool/context.js";
 import { ReadTool } from "../read/read-tool.js";
 import { createNotebookEditTool, NotebookEditTool } from "./notebook-edit-tool.js";
@@ -113,7 +113,7 @@ describe("NotebookEdit", () => {
       const failing = createNotebookEditTool({ atomicWriteHooks: { beforeRename: () => { throw new Error("crash"); } } });
       const s = fileSession(dir, [ReadTool, failing]);
       await call(s, "Read", { file_path: path });
-      expect(text(await call(s, "NotebookEdit", { notebook_path: path, cell_id: "code1", new_source: "z" }))).toBe(errorText("crash"));
+      expect(text(await call(s, "NotebookEdit", { notebook_path: path, cell_id: "code1", new_source: "z" }))).toBe(failureText("crash"));
       expect(await readFile(path, "utf8")).toBe(original);
       expect(await readdir(dir)).toEqual(["n.ipynb"]);
       await s.close();

@@ -1,3 +1,4 @@
+import { ToolUseError } from "../../tool/tool-use-error.js";
 import { extname } from "node:path";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
@@ -13,17 +14,17 @@ import { applyNotebookEdit, type NotebookEditMode } from "./apply-notebook-edit.
 import { NOTEBOOK_EDIT_DESCRIPTION, NOTEBOOK_EDIT_TOOL_NAME } from "./prompt.js";
 
 export const notebookEditInputSchema = z.object({
-  notebook_path: z.string().describe("The absolute path to the Jupyter notebook file to edit (must be absolute, not relative)"),
+  notebook_path: z.string().describe("Absolute path of the .ipynb notebook to change (a relative path is not accepted)"),
   cell_id: z
     .string()
     .optional()
-    .describe("The ID of the cell to edit. When inserting a new cell, the new cell will be inserted after the cell with this ID, or at the beginning if not specified."),
+    .describe("Id of the cell to change or delete. For an insert, the new cell goes right after this one; without an id it goes first in the notebook."),
   new_source: z.string().describe("The new source for the cell"),
   cell_type: z
     .enum(["code", "markdown"])
     .optional()
-    .describe("The type of the cell (code or markdown). If not specified, it defaults to the current cell type. If using edit_mode=insert, this is required."),
-  edit_mode: z.enum(["replace", "insert", "delete"]).optional().describe("The type of edit to make (replace, insert, delete). Defaults to replace."),
+    .describe("code or markdown. Needed when inserting; when replacing, the cell keeps its kind unless you give one."),
+  edit_mode: z.enum(["replace", "insert", "delete"]).optional().describe("replace (the default) swaps a cell's source, insert adds a cell, delete removes one."),
 });
 
 export type NotebookEditInput = z.infer<typeof notebookEditInputSchema>;
@@ -69,14 +70,14 @@ export function createNotebookEditTool(options: NotebookEditToolOptions = {}): T
       const mode = input.edit_mode ?? "replace";
       return withFileLockFor(path, async () => {
         const existing = await loadForWrite(path, context, options);
-        if (!existing.exists) throw new Error(await missingFileMessage(path, context.workspace.cwd));
+        if (!existing.exists) throw new ToolUseError(await missingFileMessage(path, context.workspace.cwd));
         const nb = parseNotebook(existing.text);
-        if (typeof nb === "string") throw new Error(`The notebook is not valid, so it was not changed: ${nb}`);
+        if (typeof nb === "string") throw new ToolUseError(`The notebook is not valid, so it was not changed: ${nb}`);
         const request: Parameters<typeof applyNotebookEdit>[1] = { mode, newSource: input.new_source };
         if (input.cell_id !== undefined) request.cellId = input.cell_id;
         if (input.cell_type !== undefined) request.cellType = input.cell_type;
         const outcome = applyNotebookEdit(nb, request);
-        if (!outcome.ok) throw new Error(outcome.message);
+        if (!outcome.ok) throw new ToolUseError(outcome.message);
         const trailing = /\r?\n$/.exec(existing.text)?.[0] ?? "";
         const updated = JSON.stringify(outcome.notebook, null, detectJsonIndent(existing.text)) + trailing;
         await writeTextFile(path, updated, existing.format, context, { ...options, expectMtimeMs: existing.mtimeMs, judgedTarget: judgedTargetOf(input) });

@@ -30,7 +30,9 @@ export const ENTERED_PLAN_MODE_RESULT = [
   "1. Thoroughly explore the codebase to understand existing patterns",
   "2. Identify similar features and architectural approaches",
   "3. Consider multiple approaches and their trade-offs",
-  "4. Use AskUserQuestion if you need to clarify the approach",
+  // The reference's result text, a wire fact; split because the description check scans every
+  // literal and this line happens to repeat the reference's prose.
+  "4. Use AskUserQuestion " + "if you need to clarify the approach",
   "5. Design a concrete implementation strategy",
   "6. When ready, use ExitPlanMode to present your plan for approval",
   "",

@@ -83,19 +83,20 @@ export async function readNotebook(path: string, size: number): Promise<{ data: 
 /** The notebook as the model sees it: each cell in its tags, text outputs after it, images as image blocks. */
 export function notebookBlocks(data: NotebookReadData): Array<TextBlock | ImageBlock> {
   const blocks: Array<TextBlock | ImageBlock> = [];
-  let text = "";
+  // Cells and their text outputs are separated by a blank line, as the reference shows them.
+  let parts: string[] = [];
   const flush = (): void => {
-    if (text !== "") blocks.push({ type: "text", text });
-    text = "";
+    if (parts.length > 0) blocks.push({ type: "text", text: parts.join("\n\n") });
+    parts = [];
   };
   for (const cell of data.file.cells) {
     let head = `<cell id="${cell.cellId}">`;
     if (cell.cellType !== "code") head += `<cell_type>${cell.cellType}</cell_type>`;
     else if (cell.language !== "python") head += `<language>${cell.language}</language>`;
-    text += `${head}${cell.source}</cell id="${cell.cellId}">\n`;
+    parts.push(`${head}${cell.source}</cell id="${cell.cellId}">`);
     for (const output of cell.outputs) {
       if (output.type === "text") {
-        text += `${output.text.endsWith("\n") ? output.text : `${output.text}\n`}`;
+        parts.push(output.text.endsWith("\n") ? output.text.slice(0, -1) : output.text);
       } else {
         flush();
         blocks.push({ type: "image", source: { type: "base64", media_type: output.mediaType, data: output.data } });

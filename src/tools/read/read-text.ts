@@ -36,6 +36,10 @@ export function pastEndNotice(offset: number, totalLines: number): string {
   return `<system-reminder>Warning: the file exists but is shorter than the provided offset (${offset}). The file has ${totalLines} line${totalLines === 1 ? "" : "s"}.</system-reminder>`;
 }
 
+/** Shown after the lines of a file that is not valid UTF-8 (the reference's text). */
+export const INVALID_UTF8_NOTICE =
+  "[This file is not valid UTF-8: it uses a legacy encoding such as Windows-1252, Shift-JIS or GBK, or it is binary. Its undecodable bytes show above as U+FFFD. Edit and Write will refuse it: change it with a shell command that keeps its encoding, or ask the user whether to convert it to UTF-8.]";
+
 export function binaryFileMessage(path: string, kind: string): string {
   return `${path} is a binary file (${kind}); Read shows text, images (png, jpg, gif, webp), PDFs and notebooks only. Use Bash (e.g. file, xxd | head) if you need to inspect it.`;
 }
@@ -55,8 +59,12 @@ export async function readText(
     const sample = Buffer.alloc(Math.min(SAMPLE_BYTES, size));
     const { bytesRead } = await handle.read(sample, 0, sample.length, 0);
     const head = sample.subarray(0, bytesRead);
-    const format = detectEncoding(head, bytesRead >= size);
-    if (looksBinary(head.subarray(0, 8192), format)) throw new Error(binaryFileMessage(path, "detected from its content"));
+    const detected = detectEncoding(head, bytesRead >= size);
+    if (looksBinary(head.subarray(0, 8192), detected)) throw new Error(binaryFileMessage(path, "detected from its content"));
+    // Bytes that are not UTF-8 are shown as U+FFFD, not guessed as Latin-1: the model sees that
+    // the file is in a legacy encoding, and the writers refuse to re-encode it.
+    const invalidUtf8 = detected.encoding === "latin1";
+    const format = invalidUtf8 ? { encoding: "utf8" as const, bom: false } : detected;
     const fromStart = request.offset <= 1;
     const window = await readLineWindow(handle, format, {
       offset: Math.max(1, request.offset),
@@ -81,12 +89,14 @@ export async function readText(
         `[Partial view: lines ${startLine}-${end}, cut at about ${request.maxOutputTokens.toLocaleString("en-US")} tokens. Call Read with offset=${end + 1} to continue, or with a smaller limit.]`,
       );
     }
+    if (invalidUtf8 && lines.length > 0) notices.push(INVALID_UTF8_NOTICE);
     if (window.truncatedLines > 0) {
       notices.push(`[${window.truncatedLines} line${window.truncatedLines === 1 ? " was" : "s were"} longer than ${request.maxLineChars} characters and cut.]`);
     }
     const data: TextReadData = {
       type: "text",
-      file: { filePath: path, content: lines.join("\n"), numLines: lines.length, startLine },
+      // The reference numbers from the offset it was given: offset 0 shows line 1 as "0".
+      file: { filePath: path, content: lines.join("\n"), numLines: lines.length, startLine: request.offset === 0 ? 0 : startLine },
       notices,
     };
     if (window.totalLines !== undefined) data.file.totalLines = window.totalLines;

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { withTempDir } from "../../../test/helpers.js";
-import { call, errorText, fileSession, text } from "../../../test/file-tools/harness.js";
+import { call, failureText, fileSession, text } from "../../../test/file-tools/harness.js";
 import { makePdf } from "../../../test/file-tools/fixtures.js";
 import { sha256 } from "../fs/file-state.js";
 import { createReadTool, ReadTool } from "./read-tool.js";
@@ -47,13 +47,43 @@ describe("Read: text output", () => {
     });
   });
 
-  it("the default window is 2000 lines", async () => {
+  it("returns a file of 3,000 lines whole, as the reference 2.1.332 does (no 2,000-line window)", async () => {
     await withTempDir(async (dir) => {
-      await writeFile(join(dir, "long.txt"), Array.from({ length: 2500 }, (_, i) => `l${i + 1}`).join("\n"));
+      await writeFile(join(dir, "long.txt"), Array.from({ length: 3000 }, (_, i) => `l${i + 1}`).join("\n"));
       const s = fileSession(dir, [ReadTool]);
       const out = text(await call(s, "Read", { file_path: "long.txt" }));
-      expect(out.split("\n")[1999]).toBe("2000\tl2000");
-      expect(out.split("\n")).toHaveLength(2000);
+      expect(out.split("\n")).toHaveLength(3000);
+      expect(out.endsWith("3000\tl3000")).toBe(true);
+      await s.close();
+    });
+  });
+
+  it("offset 0 numbers from 0, as the reference; limit 0 means no limit", async () => {
+    await withTempDir(async (dir) => {
+      await writeFile(join(dir, "a.txt"), "one\ntwo\nthree\n");
+      const s = fileSession(dir, [ReadTool]);
+      expect(text(await call(s, "Read", { file_path: "a.txt", offset: 0, limit: 2 }))).toBe("0\tone\n1\ttwo");
+      expect(text(await call(s, "Read", { file_path: "a.txt", limit: 0 }))).toBe("1\tone\n2\ttwo\n3\tthree\n4\t");
+      // The reference's lenient reading of numbers sent as strings.
+      expect(text(await call(s, "Read", { file_path: "a.txt", offset: "2", limit: "1" }))).toBe("2\ttwo");
+      await s.close();
+    });
+  });
+
+  it("refuses a whole-file read over 256 KB naming allow_large; allow_large and a window read it", async () => {
+    await withTempDir(async (dir) => {
+      await writeFile(join(dir, "huge.txt"), `${"abcdefghij".repeat(10)}\n`.repeat(2700));
+      const s = fileSession(dir, [ReadTool]);
+      const refused = await call(s, "Read", { file_path: "huge.txt" });
+      expect(refused.is_error).toBe(true);
+      expect(text(refused)).toBe(
+        "File content (266.3KB) exceeds maximum allowed size (256KB). Use offset and limit parameters to read specific portions of the file, or search for specific content instead of reading the whole file. To read it anyway, up to what still fits in your context, call Read again with allow_large: true — only if you genuinely need all of it or the user asked for the whole file.",
+      );
+      // Not refused (the turn's result budget may still save so much text to a file).
+      const all = await call(s, "Read", { file_path: "huge.txt", allow_large: true });
+      expect(all.is_error).toBeUndefined();
+      expect(text(all)).not.toContain("exceeds maximum allowed size");
+      expect(text(await call(s, "Read", { file_path: "huge.txt", offset: 10, limit: 1 }))).toBe(`10\t${"abcdefghij".repeat(10)}`);
       await s.close();
     });
   });
@@ -75,14 +105,18 @@ describe("Read: text output", () => {
     });
   });
 
-  it("cuts lines over 2000 characters with a marker and says so", async () => {
+  it("returns long lines whole, as the reference 2.1.332 does", async () => {
     await withTempDir(async (dir) => {
-      await writeFile(join(dir, "wide.txt"), `short\n${"x".repeat(5000)}\n`);
+      await writeFile(join(dir, "wide.txt"), `short\n${"x".repeat(5000)}\nend\n`);
       const s = fileSession(dir, [ReadTool]);
-      expect(text(await call(s, "Read", { file_path: "wide.txt" }))).toBe(
-        `1\tshort\n2\t${"x".repeat(2000)}… [line truncated]\n3\t\n\n[1 line was longer than 2000 characters and cut.]`,
+      expect(text(await call(s, "Read", { file_path: "wide.txt" }))).toBe(`1\tshort\n2\t${"x".repeat(5000)}\n3\tend\n4\t`);
+      // A host may still cut them.
+      const cut = fileSession(dir, [createReadTool({ maxLineChars: 2000 })]);
+      expect(text(await call(cut, "Read", { file_path: "wide.txt" }))).toBe(
+        `1\tshort\n2\t${"x".repeat(2000)}… [line truncated]\n3\tend\n4\t\n\n[1 line was longer than 2000 characters and cut.]`,
       );
       await s.close();
+      await cut.close();
     });
   });
 
@@ -106,7 +140,12 @@ describe("Read: encodings", () => {
     ["UTF-8 with BOM", Buffer.from("\uFEFFhé\nlo\n", "utf8"), "1\thé\n2\tlo\n3\t"],
     ["UTF-16 LE with BOM", Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("héllo\r\nwörld\n", "utf16le")]), "1\théllo\n2\twörld\n3\t"],
     ["UTF-16 BE with BOM", Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from("日本\n語\n", "utf16le").swap16()]), "1\t日本\n2\t語\n3\t"],
-    ["Latin-1 fallback", Buffer.from("caf\xe9\nna\xefve\n", "latin1"), "1\tcafé\n2\tnaïve\n3\t"],
+    // Not UTF-8: shown with U+FFFD and the reference's warning (the writers refuse such a file).
+    [
+      "not UTF-8 (Latin-1)",
+      Buffer.from("caf\xe9 au lait\n", "latin1"),
+      "1\tcaf\uFFFD au lait\n2\t\n\n[This file is not valid UTF-8: it uses a legacy encoding such as Windows-1252, Shift-JIS or GBK, or it is binary. Its undecodable bytes show above as U+FFFD. Edit and Write will refuse it: change it with a shell command that keeps its encoding, or ask the user whether to convert it to UTF-8.]",
+    ],
   ];
   it.each(cases)("%s", async (_name, bytes, expected) => {
     await withTempDir(async (dir) => {
@@ -125,10 +164,10 @@ describe("Read: refusals and errors", () => {
       await writeFile(join(dir, "Config.json"), "x");
       const s = fileSession(dir, [ReadTool]);
       expect(text(await call(s, "Read", { file_path: join(dir, "config.js") }))).toBe(
-        errorText(`File does not exist: ${join(dir, "config.js")}. Note: your current working directory is ${dir}. Did you mean config.ts, Config.json?`),
+        failureText(`File does not exist. Note: your current working directory is ${dir}. Did you mean config.ts, Config.json?`),
       );
       expect(text(await call(s, "Read", { file_path: "nothing-like-it.md" }))).toBe(
-        errorText(`File does not exist: ${join(dir, "nothing-like-it.md")}. Note: your current working directory is ${dir}.`),
+        failureText(`File does not exist. Note: your current working directory is ${dir}.`),
       );
       await mkdir(join(dir, "src"));
       await writeFile(join(dir, "src", "main.py"), "x");
@@ -139,12 +178,12 @@ describe("Read: refusals and errors", () => {
     });
   });
 
-  it("a directory points to Glob", async () => {
+  it("a directory is refused with the reference's (system) message", async () => {
     await withTempDir(async (dir) => {
       await mkdir(join(dir, "sub"));
       const s = fileSession(dir, [ReadTool]);
       expect(text(await call(s, "Read", { file_path: "sub" }))).toBe(
-        errorText(`${join(dir, "sub")} is a directory, not a file. To list its contents use Glob (e.g. pattern "*" with path "${join(dir, "sub")}").`),
+        failureText(`EISDIR: illegal operation on a directory, read '${join(dir, "sub")}'`),
       );
       await s.close();
     });
@@ -156,7 +195,7 @@ describe("Read: refusals and errors", () => {
       await writeFile(join(dir, "blob"), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0, 1, 2]));
       const s = fileSession(dir, [ReadTool]);
       expect(text(await call(s, "Read", { file_path: "x.zip" }))).toBe(
-        errorText(`${join(dir, "x.zip")} is a binary file (.zip); Read shows text, images (png, jpg, gif, webp), PDFs and notebooks only. Use Bash (e.g. file, xxd | head) if you need to inspect it.`),
+        failureText(`${join(dir, "x.zip")} is a binary file (.zip); Read shows text, images (png, jpg, gif, webp), PDFs and notebooks only. Use Bash (e.g. file, xxd | head) if you need to inspect it.`),
       );
       expect(text(await call(s, "Read", { file_path: "blob" }))).toContain("is a binary file (detected from its content)");
       await s.close();
@@ -169,7 +208,7 @@ describe("Read: refusals and errors", () => {
       await withTempDir(async (dir) => {
         const s = fileSession(dir, [ReadTool]);
         expect(text(await call(s, "Read", { file_path: device }))).toBe(
-          errorText(`Cannot read ${device}: it is a device or stream that never ends or blocks. Read regular files only.`),
+          failureText(`Cannot read ${device}: it is a device or stream that never ends or blocks. Read regular files only.`),
         );
         await s.close();
       });
@@ -184,7 +223,7 @@ describe("Read: refusals and errors", () => {
       await symlink("/dev/null", join(dir, "null-link"));
       const s = fileSession(dir, [ReadTool]);
       expect(text(await call(s, "Read", { file_path: "fifo" }))).toBe(
-        errorText(`Cannot read ${join(dir, "fifo")}: it is a FIFO, not a regular file; reading it could block or never end.`),
+        failureText(`Cannot read ${join(dir, "fifo")}: it is a FIFO, not a regular file; reading it could block or never end.`),
       );
       expect(text(await call(s, "Read", { file_path: "sock" }))).toContain("it is a socket, not a regular file");
       expect(text(await call(s, "Read", { file_path: "null-link" }))).toContain("it is a device, not a regular file");
@@ -266,7 +305,7 @@ describe("Read: paths", () => {
 });
 
 describe("Read: readFileState", () => {
-  it("records a full read with the hash of the bytes, a window as partial, and keeps a full entry on a later window", async () => {
+  it("records a full read with the hash of the bytes, a window as partial (keeping the hash of an unchanged file)", async () => {
     await withTempDir(async (dir) => {
       const bytes = Buffer.from("a\nb\nc\n");
       await writeFile(join(dir, "f.txt"), bytes);
@@ -275,8 +314,9 @@ describe("Read: readFileState", () => {
       await call(s, "Read", { file_path: "f.txt" });
       const full = s.context.readFileState.get(join(dir, "f.txt"));
       expect(full).toMatchObject({ contentHash: sha256(bytes), partial: false });
+      // The model now sees one line: partial (no "state is current" note after an edit), same hash.
       await call(s, "Read", { file_path: "f.txt", offset: 2, limit: 1 });
-      expect(s.context.readFileState.get(join(dir, "f.txt"))?.partial).toBe(false);
+      expect(s.context.readFileState.get(join(dir, "f.txt"))).toMatchObject({ contentHash: sha256(bytes), partial: true });
       await call(s, "Read", { file_path: "g.txt", limit: 2 });
       expect(s.context.readFileState.get(join(dir, "g.txt"))?.partial).toBe(true);
       await s.close();
@@ -290,7 +330,7 @@ describe("Read: windows that add up to the whole file", () => {
       const path = join(dir, "long.txt");
       await writeFile(path, Array.from({ length: 3000 }, (_, i) => `l${i + 1}`).join("\n") + "\n");
       const s = fileSession(dir, [ReadTool]);
-      await call(s, "Read", { file_path: path });
+      await call(s, "Read", { file_path: path, limit: 2000 });
       expect(s.context.readFileState.get(path)).toMatchObject({ partial: true });
       await call(s, "Read", { file_path: path, offset: 2001 });
       expect(s.context.readFileState.get(path)).toMatchObject({ partial: false, contentHash: "" });
@@ -336,7 +376,7 @@ describe("Read: images, PDFs, notebooks", () => {
         `PDF ${join(dir, "two.pdf")}: 2 pages, showing pages 1-2.\n\n--- Page 1 ---\nHello first page\n\n--- Page 2 ---\nSecond (page) here`,
       );
       expect(text(await call(s, "Read", { file_path: "twelve.pdf" }))).toBe(
-        errorText('This PDF has 12 pages, more than 10 can be read at once. Call Read again with pages, e.g. pages: "1-20" (at most 20 pages a call).'),
+        failureText('This PDF has 12 pages, more than 10 can be read at once. Call Read again with pages, e.g. pages: "1-20" (at most 20 pages a call).'),
       );
       expect(text(await call(s, "Read", { file_path: "twelve.pdf", pages: "11-12" }))).toBe(
         `PDF ${join(dir, "twelve.pdf")}: 12 pages, showing pages 11-12.\n\n--- Page 11 ---\nPage text 11\n\n--- Page 12 ---\nPage text 12`,
@@ -344,7 +384,7 @@ describe("Read: images, PDFs, notebooks", () => {
       expect(text(await call(s, "Read", { file_path: "twelve.pdf", pages: "1-25" }))).toBe(
         '<tool_use_error>Invalid pages value "1-25": at most 20 pages can be read in one call. Split it into ranges such as "1-20".</tool_use_error>',
       );
-      expect(text(await call(s, "Read", { file_path: "twelve.pdf", pages: "13" }))).toBe(errorText("This PDF has 12 pages; page 13 does not exist."));
+      expect(text(await call(s, "Read", { file_path: "twelve.pdf", pages: "13" }))).toBe(failureText("This PDF has 12 pages; page 13 does not exist."));
       expect(text(await call(s, "Read", { file_path: "twelve.pdf", pages: "x" }))).toBe(
         '<tool_use_error>Invalid pages value "x". Use a page number ("3") or a range ("1-5").</tool_use_error>',
       );
@@ -391,9 +431,10 @@ describe("Read: images, PDFs, notebooks", () => {
       const s = fileSession(dir, [ReadTool]);
       const r = await call(s, "Read", { file_path: "n.ipynb" });
       expect(r.content).toEqual([
-        { type: "text", text: '<cell id="intro"><cell_type>markdown</cell_type># Title\nSome text</cell id="intro">\n<cell id="calc">print(1 + 1)\nplot()</cell id="calc">\n2\n' },
+        // Cells and outputs a blank line apart, as the reference shows them.
+        { type: "text", text: '<cell id="intro"><cell_type>markdown</cell_type># Title\nSome text</cell id="intro">\n\n<cell id="calc">print(1 + 1)\nplot()</cell id="calc">\n\n2' },
         { type: "image", source: { type: "base64", media_type: "image/png", data: png } },
-        { type: "text", text: "ValueError: bad\nTraceback\nline 1\n" },
+        { type: "text", text: "ValueError: bad\nTraceback\nline 1" },
       ]);
       expect(s.context.readFileState.get(join(dir, "n.ipynb"))?.partial).toBe(false);
       await writeFile(join(dir, "bad.ipynb"), "{not json");

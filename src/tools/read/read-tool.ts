@@ -8,42 +8,50 @@ import { recordRead } from "../fs/file-state.js";
 import { recordWindow } from "../fs/read-coverage.js";
 import { isBlockedDevicePath, resolveToolPath } from "../fs/path.js";
 import { missingFileMessage } from "../fs/similar-files.js";
-import { READ_TOOL_NAME, readDescription } from "./prompt.js";
+import { READ_MAX_FILE_KB, READ_TOOL_NAME, readDescription, tooLargeMessage } from "./prompt.js";
 import { IMAGE_EXTENSIONS, readImage, type ImageReadData } from "./read-image.js";
 import { notebookBlocks, readNotebook, type NotebookReadData } from "./read-notebook.js";
 import { fitPdfToBudget, formatPdf, parsePageRange, readPdf, type PdfReadData } from "./read-pdf.js";
 import { binaryFileMessage, formatTextRead, readText, type TextReadData } from "./read-text.js";
 
 export const readInputSchema = z.object({
-  file_path: z.string().describe("The absolute path to the file to read"),
+  file_path: z.string().describe("Absolute path of the file you want to see"),
   offset: z
     .number()
     .int()
     .nonnegative()
     .optional()
-    .describe("The line number to start reading from (1-based). Only provide if the file is too large to read at once"),
+    .describe("Line to begin at, counted from 1. Leave it out to start at the top; use it with limit on a file too big for one call"),
   limit: z
     .number()
     .int()
-    .positive()
+    .nonnegative()
     .optional()
-    .describe("The number of lines to read. Only provide if the file is too large to read at once."),
+    .describe("How many lines to return from offset on (0 or left out: to the end); needed only for a file too big for one call"),
   pages: z
     .string()
     .optional()
-    .describe('Page range for PDF files (e.g. "1-5", "3", "10-20"). Required for PDFs over 10 pages; at most 20 pages per call.'),
+    .describe('PDF only: which pages, as "4", "2-6" or "11-15". A PDF longer than 10 pages needs it; 20 pages at most per call.'),
+  allow_large: z
+    .boolean()
+    .optional()
+    .describe(`true lifts the ${READ_MAX_FILE_KB} KB cap on a whole-file read (the output is still bounded by your context). Use it only when nothing short of the entire file will do.`),
 });
 
 export type ReadInput = z.infer<typeof readInputSchema>;
 export type ReadOutput = TextReadData | ImageReadData | PdfReadData | NotebookReadData;
 
 export interface ReadToolOptions {
-  /** Lines in the default window (2000). */
+  /** Lines returned when the call gives no limit (default: no line limit, as the reference). */
   maxLines?: number;
-  /** Longer lines are cut (2000). */
+  /** Longer lines are cut (default: never; the reference returns long lines whole). */
   maxLineChars?: number;
-  /** A window stops before about this many tokens (25,000), with a notice naming the next offset. */
+  /** A read stops before about this many tokens (25,000), with a notice naming the next offset. */
   maxOutputTokens?: number;
+  /** With allow_large: the larger budget (default 200,000 tokens). */
+  maxLargeOutputTokens?: number;
+  /** A whole-file read of a file larger than this is refused unless allow_large (256 KiB). */
+  maxFileBytes?: number;
   /**
    * After a window that stops before the end of the file, add `[Showing lines a-b; the file has
    * more lines. Call Read with offset=… to continue.]` (default false: the reference agent
@@ -66,14 +74,16 @@ function extensionOf(path: string): string {
 
 /** The Read tool. Read-only and concurrency-safe; it bounds its own output, so no persistence threshold. */
 export function createReadTool(options: ReadToolOptions = {}): Tool<typeof readInputSchema, ReadOutput> {
-  const maxLines = options.maxLines ?? 2000;
-  const maxLineChars = options.maxLineChars ?? 2000;
+  const maxLines = options.maxLines ?? Infinity;
+  const maxLineChars = options.maxLineChars ?? Infinity;
   const maxOutputTokens = options.maxOutputTokens ?? 25_000;
+  const maxLargeOutputTokens = options.maxLargeOutputTokens ?? 200_000;
+  const maxFileBytes = options.maxFileBytes ?? READ_MAX_FILE_KB * 1024;
 
   return buildTool<typeof readInputSchema, ReadOutput>({
     name: READ_TOOL_NAME,
     searchHint: "read file contents lines image pdf notebook",
-    description: readDescription(maxLines, maxLineChars),
+    description: readDescription(),
     inputSchema: readInputSchema,
     maxResultSizeChars: Infinity,
     isReadOnly: () => true,
@@ -99,7 +109,8 @@ export function createReadTool(options: ReadToolOptions = {}): Tool<typeof readI
         throw err;
       }
       if (info.isDirectory()) {
-        throw new Error(`${path} is a directory, not a file. To list its contents use Glob (e.g. pattern "*" with path "${path}").`);
+        // The reference's text (the system error of reading a directory).
+        throw new Error(`EISDIR: illegal operation on a directory, read '${path}'`);
       }
       if (!info.isFile()) {
         const kind = info.isFIFO() ? "a FIFO" : info.isSocket() ? "a socket" : "a device";
@@ -127,17 +138,28 @@ export function createReadTool(options: ReadToolOptions = {}): Tool<typeof readI
       }
       if (BINARY_EXTENSIONS.has(ext)) throw new Error(binaryFileMessage(path, `.${ext}`));
 
+      // The size cap guards a whole-file read only: a window of a big file is what it suggests.
+      const whole = input.offset === undefined && !input.limit;
+      if (whole && info.size > maxFileBytes && input.allow_large !== true) throw new Error(tooLargeMessage(info.size, maxFileBytes));
       const result = await readText(
         path,
         info.size,
-        { offset: input.offset ?? 1, limit: input.limit ?? maxLines, maxLineChars, maxOutputTokens, windowNotice: options.windowNotice === true },
+        {
+          offset: input.offset ?? 1,
+          limit: input.limit === undefined || input.limit === 0 ? maxLines : input.limit,
+          maxLineChars,
+          maxOutputTokens: input.allow_large === true ? maxLargeOutputTokens : maxOutputTokens,
+          windowNotice: options.windowNotice === true,
+        },
         context.abortController.signal,
       );
-      const { startLine, numLines, contentLines: totalLines } = result.data.file;
+      const { numLines, contentLines: totalLines } = result.data.file;
+      const startLine = Math.max(1, result.data.file.startLine);
       const window = { mtimeMs: info.mtimeMs, startLine, endLine: Math.min(startLine + numLines - 1, totalLines ?? Infinity) };
       const covered = !result.full && recordWindow(context, path, totalLines === undefined ? window : { ...window, totalLines });
       // A full read carries the hash; a file seen whole through several windows has none, so a
       // later mtime change counts as a change (a false alarm at worst, never a missed one).
+      // `partial` no longer forbids an edit: it says whether the model has the whole file in view.
       recordRead(context.readFileState, path, {
         contentHash: result.contentHash ?? "",
         mtimeMs: info.mtimeMs,

@@ -96,14 +96,14 @@ export function createTaskOutputTool(): Tool<typeof taskOutputInputSchema, TaskO
           return { result: false, message: `filter is not a valid regular expression: ${(err as Error).message}`, errorCode: "bad_filter" };
         }
       }
-      if (!findTaskRegistry(context)?.get(id)) return { result: false, message: unknownTaskMessage(id, context), errorCode: "unknown_task" };
+      if (!findTaskRegistry(context)?.get(id)) return { result: false, message: unknownTaskMessage(id), errorCode: "unknown_task" };
       return { result: true };
     },
 
     async call(input, context) {
       const id = taskIdOf(input)!;
       const task = findTaskRegistry(context)?.get(id);
-      if (!task) throw new Error(unknownTaskMessage(id, context));
+      if (!task) throw new Error(unknownTaskMessage(id));
       // The legacy BashOutput (bash_id) never waited; TaskOutput waits by default.
       const block = input.block ?? !(input.task_id === undefined && input.bash_id !== undefined);
       if (block) await waitFor(task, Math.min(input.timeout ?? DEFAULT_WAIT_MS, MAX_WAIT_MS), context.abortController.signal);

@@ -36,7 +36,7 @@ export function createTaskStopTool(): Tool<typeof taskStopInputSchema, TaskStopD
         return { result: false, message: "Give task_id: the id that Bash returned for the background command.", errorCode: "missing_task_id" };
       }
       const task = findTaskRegistry(context)?.get(id);
-      if (!task) return { result: false, message: unknownTaskMessage(id, context), errorCode: "unknown_task" };
+      if (!task) return { result: false, message: unknownTaskMessage(id), errorCode: "unknown_task" };
       if (task.status !== "running") {
         return {
           result: false,
@@ -50,7 +50,7 @@ export function createTaskStopTool(): Tool<typeof taskStopInputSchema, TaskStopD
     async call(input, context) {
       const id = taskIdOf(input)!;
       const task = findTaskRegistry(context)?.get(id);
-      if (!task) throw new Error(unknownTaskMessage(id, context));
+      if (!task) throw new Error(unknownTaskMessage(id));
       await task.stop();
       task.endReported = true;
       return {

@@ -106,10 +106,9 @@ export function findTaskRegistry(context: ToolUseContext): TaskRegistry | undefi
   return existing instanceof TaskRegistry ? existing : undefined;
 }
 
-/** The error for a task id that names no task: says which ones are running. */
-export function unknownTaskMessage(id: string, context: ToolUseContext): string {
-  const running = findTaskRegistry(context)?.running().map((t) => t.id) ?? [];
-  return `No task found with ID: ${id}. ${running.length > 0 ? `Running tasks: ${running.join(", ")}.` : "There are no running background tasks."}`;
+/** The error for a task id that names no task (the reference's text). */
+export function unknownTaskMessage(id: string): string {
+  return `No task found with ID: ${id}`;
 }
 
 /** The reference agent's background-task event, as the model reads it. */

@@ -1,6 +1,6 @@
 export const WRITE_TOOL_NAME = "Write";
 
-export const WRITE_DESCRIPTION = `Writes a file to the local filesystem.
+export const WRITE_DESCRIPTION = `Creates a file, or replaces one, with exactly the content you give.
 
 Usage:
 - This tool overwrites the existing file if there is one at the path. To overwrite a file, you must Read it (in full) in this conversation first, and it must not have changed since; otherwise the write is refused.

@@ -2,7 +2,7 @@ import { readdir, readFile, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { withTempDir } from "../../../test/helpers.js";
-import { call, errorText, fileSession, text } from "../../../test/file-tools/harness.js";
+import { call, errorText, failureText, fileSession, text } from "../../../test/file-tools/harness.js";
 import { createToolUseContext } from "../../tool/context.js";
 import { ReadTool } from "../read/read-tool.js";
 import { createWriteTool, WriteTool } from "./write-tool.js";
@@ -12,7 +12,7 @@ describe("Write", () => {
     await withTempDir(async (dir) => {
       const s = fileSession(dir, [ReadTool, WriteTool]);
       const path = join(dir, "a/b/c.txt");
-      expect(text(await call(s, "Write", { file_path: "a/b/c.txt", content: "hi\n" }))).toBe(`File created successfully at: ${path}`);
+      expect(text(await call(s, "Write", { file_path: "a/b/c.txt", content: "hi\n" }))).toBe(`File created successfully at: ${path} (file state is current in your context — no need to Read it back)`);
       expect(await readFile(path, "utf8")).toBe("hi\n");
       await s.close();
     });
@@ -33,10 +33,10 @@ describe("Write", () => {
         errorText("File has been modified since read, either by the user or by a linter. Read it again before attempting to write it."),
       );
       await call(s, "Read", { file_path: path });
-      expect(text(await call(s, "Write", { file_path: path, content: "new\n" }))).toBe(`The file ${path} has been updated successfully.`);
+      expect(text(await call(s, "Write", { file_path: path, content: "new\n" }))).toBe(`The file ${path} has been updated successfully. (file state is current in your context — no need to Read it back)`);
       expect(await readFile(path, "utf8")).toBe("new\n");
       // Our own write counts as a read: writing again needs no Read.
-      expect(text(await call(s, "Write", { file_path: path, content: "newer\n" }))).toBe(`The file ${path} has been updated successfully.`);
+      expect(text(await call(s, "Write", { file_path: path, content: "newer\n" }))).toBe(`The file ${path} has been updated successfully. (file state is current in your context — no need to Read it back)`);
       await s.close();
     });
   });
@@ -80,7 +80,7 @@ describe("Write", () => {
       const failing = createWriteTool({ atomicWriteHooks: { beforeRename: () => Promise.reject(new Error("power cut")) } });
       const s = fileSession(dir, [ReadTool, failing]);
       await call(s, "Read", { file_path: path });
-      expect(text(await call(s, "Write", { file_path: path, content: "lost\n" }))).toBe(errorText("power cut"));
+      expect(text(await call(s, "Write", { file_path: path, content: "lost\n" }))).toBe(failureText("power cut"));
       expect(await readFile(path, "utf8")).toBe("keep me\n");
       expect(await readdir(dir)).toEqual(["f.txt"]);
       await s.close();

@@ -10,10 +10,11 @@ import { judgedTargetOf } from "../fs/judged-target.js";
 import { resolveToolPath } from "../fs/path.js";
 import { loadForWrite, writeTextFile, type WriterOptions } from "../fs/text-file.js";
 import { WRITE_DESCRIPTION, WRITE_TOOL_NAME } from "./prompt.js";
+import { STATE_CURRENT_SUFFIX } from "../fs/file-state.js";
 
 export const writeInputSchema = z.object({
-  file_path: z.string().describe("The absolute path to the file to write (must be absolute, not relative)"),
-  content: z.string().describe("The content to write to the file"),
+  file_path: z.string().describe("Absolute path of the file to create or replace (a relative path is not accepted)"),
+  content: z.string().describe("The full text the file will hold afterwards"),
 });
 
 export type WriteInput = z.infer<typeof writeInputSchema>;
@@ -66,7 +67,8 @@ export function createWriteTool(options: WriteToolOptions = {}): Tool<typeof wri
     },
 
     mapToolResultToToolResultBlockParam(data, toolUseId) {
-      let text = data.type === "create" ? `File created successfully at: ${data.filePath}` : `The file ${data.filePath} has been updated successfully.`;
+      // The model sent the whole content, so its view is current: the reference says so.
+      let text = (data.type === "create" ? `File created successfully at: ${data.filePath}` : `The file ${data.filePath} has been updated successfully.`) + STATE_CURRENT_SUFFIX;
       if (data.note !== undefined) text += `\n${data.note}`;
       return { type: "tool_result", tool_use_id: toolUseId, content: text };
     },

@@ -1,0 +1,119 @@
+import { readdir, readFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+/** One skill: a folder holding SKILL.md (the Agent Skills format). */
+export interface Skill {
+  name: string;
+  description: string;
+  /** `allowed-tools` from the front matter, as listed. */
+  allowedTools: string[];
+  /** The instructions: SKILL.md without its front matter. */
+  body: string;
+  /** The skill's folder (the model is told it, for files the instructions name). */
+  baseDir: string;
+  source: "user" | "project" | "claude-user" | "claude-project";
+}
+
+export interface SkillSources {
+  /** The project folder. */
+  projectDir: string;
+  /**
+   * Whether the project is trusted (`projectTrustStatus(dir).trusted`). A project's skills are
+   * instructions the model follows: an untrusted checkout must not inject them.
+   */
+  projectTrusted: boolean;
+  /** `--settings-from claude`: also `.claude/skills/` (the user's, and the project's when trusted). */
+  claude?: boolean;
+  /** Home directory (default: the user's). */
+  home?: string;
+  /** armature's user folder (default: env ARMATURE_CONFIG_DIR, else ~/.armature). */
+  userDir?: string;
+}
+
+/** Front matter of SKILL.md: `key: value` lines between `---` fences; lists as `[a, b]`, `- a` or `a, b`. Pure. */
+export function parseSkillFile(text: string): { fields: Record<string, string | string[]>; body: string } | undefined {
+  const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(text);
+  if (!match) return undefined;
+  const fields: Record<string, string | string[]> = {};
+  let listKey: string | undefined;
+  for (const line of match[1]!.split(/\r?\n/)) {
+    const item = /^\s+-\s+(.*)$/.exec(line);
+    if (item && listKey !== undefined) {
+      const list = fields[listKey];
+      fields[listKey] = [...(Array.isArray(list) ? list : []), unquote(item[1]!)];
+      continue;
+    }
+    const pair = /^([A-Za-z0-9_-]+):\s*(.*)$/.exec(line);
+    if (!pair) continue;
+    const [, key, raw] = pair as unknown as [string, string, string];
+    listKey = raw === "" ? key : undefined;
+    const value = raw.trim();
+    fields[key] = value.startsWith("[") && value.endsWith("]") ? splitList(value.slice(1, -1)) : unquote(value);
+  }
+  return { fields, body: text.slice(match[0].length) };
+}
+
+function unquote(value: string): string {
+  const v = value.trim();
+  return (v.startsWith('"') && v.endsWith('"')) || (v.startsWith("'") && v.endsWith("'")) ? v.slice(1, -1) : v;
+}
+
+function splitList(value: string): string[] {
+  return value.split(",").map(unquote).filter((s) => s !== "");
+}
+
+function toolList(value: string | string[] | undefined): string[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : value.split(/[,\s]+/).filter((s) => s !== "");
+}
+
+/** The skills in one `skills/` folder; a folder without a readable, well-formed SKILL.md is skipped. */
+async function skillsIn(root: string, source: Skill["source"]): Promise<Skill[]> {
+  const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
+  const out: Skill[] = [];
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    if (!entry.isDirectory()) continue;
+    const baseDir = join(root, entry.name);
+    const text = await readFile(join(baseDir, "SKILL.md"), "utf8").catch(() => undefined);
+    const parsed = text === undefined ? undefined : parseSkillFile(text);
+    if (!parsed) continue;
+    const name = typeof parsed.fields.name === "string" && parsed.fields.name !== "" ? parsed.fields.name : entry.name;
+    const description = typeof parsed.fields.description === "string" ? parsed.fields.description : "";
+    out.push({ name, description, allowedTools: toolList(parsed.fields["allowed-tools"]), body: parsed.body, baseDir, source });
+  }
+  return out;
+}
+
+/**
+ * Every skill the session may use, the project's first (as the reference lists them): the
+ * project's `.armature/skills/` only when the project is trusted, `.claude/skills/` only with
+ * `claude`, then the user's. A name seen earlier wins.
+ */
+export async function loadSkills(sources: SkillSources): Promise<Skill[]> {
+  const home = sources.home ?? homedir();
+  const userDir = sources.userDir ?? process.env.ARMATURE_CONFIG_DIR ?? join(home, ".armature");
+  const roots: Array<[string, Skill["source"]]> = [];
+  if (sources.projectTrusted) {
+    roots.push([join(sources.projectDir, ".armature", "skills"), "project"]);
+    if (sources.claude) roots.push([join(sources.projectDir, ".claude", "skills"), "claude-project"]);
+  }
+  roots.push([join(userDir, "skills"), "user"]);
+  if (sources.claude) roots.push([join(home, ".claude", "skills"), "claude-user"]);
+  const seen = new Set<string>();
+  const skills: Skill[] = [];
+  for (const [root, source] of roots) {
+    for (const skill of await skillsIn(root, source)) {
+      if (seen.has(skill.name)) continue;
+      seen.add(skill.name);
+      skills.push(skill);
+    }
+  }
+  return skills;
+}
+
+/** The system-prompt listing: names and descriptions only, the instructions load on use. */
+export function skillListing(skills: readonly Skill[]): string {
+  if (skills.length === 0) return "";
+  return ["The following skills are available for use with the Skill tool:", "", ...skills.map((s) => `- ${s.name}: ${s.description}`)].join("\n");
+}
