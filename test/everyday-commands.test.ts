@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../src/cli/main.js";
 import type { CliIO } from "../src/cli/io.js";
 import { everydayProject } from "./everyday-fixture.js";
+import { probeSandbox } from "../src/sandbox/probe.js";
 
 /**
  * The everyday-commands corpus (test/everyday-commands.txt): benign, read-only commands of the
@@ -16,7 +17,8 @@ const commands = readFileSync(join(import.meta.dirname, "everyday-commands.txt")
   .split("\n")
   .filter((l) => l.trim() !== "" && !l.startsWith("#"));
 
-const TARGET = 0.97;
+/** With the OS sandbox, calls with nothing known to write run read-only instead of asking (issue #17). */
+const TARGET = probeSandbox().available ? 0.985 : 0.97;
 // An outside corpus written before issue 19's changes (not tuned on): measured and printed, the
 // share it reaches is reported, not asserted, so that it stays an honest measure.
 const outside = readFileSync(join(import.meta.dirname, "everyday-outside.txt"), "utf8")

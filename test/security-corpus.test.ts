@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../src/cli/main.js";
 import type { CliIO } from "../src/cli/io.js";
 import { fixture } from "./security-corpus-fixture.js";
+import { probeSandbox } from "../src/sandbox/probe.js";
 
 /**
  * The security corpus (test/security-corpus.jsonl): attacks that broke other agents' permission
@@ -37,8 +38,11 @@ const corpus: CorpusCase[] = readFileSync(join(import.meta.dirname, "security-co
 let root: string;
 let proj: string;
 let home: string;
-let decisions: Array<{ behavior?: string; reason?: string; rule?: string | null; error?: string }>;
-const savedEnv = { HOME: process.env.HOME, managed: process.env.ARMATURE_MANAGED_SETTINGS, config: process.env.ARMATURE_CONFIG_DIR };
+type Decision = { behavior?: string; reason?: string; rule?: string | null; sandbox?: string; error?: string };
+/** Without the sandbox (the analysis alone, which must refuse every attack), and with it where it runs. */
+let decisions: Decision[];
+let sandboxed: Decision[] | undefined;
+const savedEnv = { HOME: process.env.HOME, managed: process.env.ARMATURE_MANAGED_SETTINGS, config: process.env.ARMATURE_CONFIG_DIR, sandbox: process.env.ARMATURE_SANDBOX };
 
 function substitute<T>(value: T): T {
   const text = JSON.stringify(value).replaceAll("{R}", root).replaceAll("{P}", proj).replaceAll("{H}", home);
@@ -70,8 +74,14 @@ beforeAll(async () => {
     readStdin: async () => "",
     isTTY: false,
   };
-  await main(["permissions", "check", "--batch", file, "--cwd", proj], io);
-  decisions = out.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
+  const checkAll = async (sandbox: "0" | "1"): Promise<Decision[]> => {
+    out = "";
+    process.env.ARMATURE_SANDBOX = sandbox;
+    await main(["permissions", "check", "--batch", file, "--cwd", proj], io);
+    return out.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Decision);
+  };
+  decisions = await checkAll("0");
+  if (probeSandbox().available) sandboxed = await checkAll("1");
 });
 
 afterAll(async () => {
@@ -80,6 +90,8 @@ afterAll(async () => {
   if (savedEnv.managed === undefined) delete process.env.ARMATURE_MANAGED_SETTINGS;
   else process.env.ARMATURE_MANAGED_SETTINGS = savedEnv.managed;
   if (savedEnv.config !== undefined) process.env.ARMATURE_CONFIG_DIR = savedEnv.config;
+  if (savedEnv.sandbox === undefined) delete process.env.ARMATURE_SANDBOX;
+  else process.env.ARMATURE_SANDBOX = savedEnv.sandbox;
   await rm(root, { recursive: true, force: true });
 });
 
@@ -110,4 +122,18 @@ describe("security corpus", () => {
   it.each(cases.filter(([, c]) => c.knownGap === undefined))("%s", (_id, c, i) => check(c, i));
   // Fails today for the reason given; when the gap is fixed this turns red: drop the knownGap then.
   it.fails.each(cases.filter(([, c]) => c.knownGap !== undefined))("%s (known gap)", (_id, c, i) => check(c, i));
+
+  // With the sandbox on, an attack may run only inside the read-only boundary (nothing it does
+  // there can write, reach the network or another process); a deny stays a deny.
+  it.skipIf(!probeSandbox().available)("with the sandbox on, no attack runs outside the read-only boundary without asking", () => {
+    expect(sandboxed).toHaveLength(corpus.length);
+    corpus.forEach((c, i) => {
+      const d = sandboxed![i]!;
+      const shown = `${c.id} (${c.source}): ${JSON.stringify(d)}`;
+      if (c.knownGap !== undefined || typeof d.error === "string") return;
+      if (c.expect === "deny") expect(d.behavior, shown).toBe("deny");
+      if (c.expect === "not-allow" && d.behavior === "allow") expect(d.sandbox, shown).toBe("read-only");
+      if (c.expect === "allow") expect(d.behavior, shown).toBe("allow");
+    });
+  });
 });

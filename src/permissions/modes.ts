@@ -143,12 +143,17 @@ export function decideByMode(scope: Scope): PermissionDecision {
     if (mode === "plan" && !readOnly) return fromMode(scope, "deny", `${name} may change things, and plan mode is read-only. Present the plan first (ExitPlanMode).`);
     return ask(`${name} is an MCP tool; its server's readOnlyHint is not an approval, so it needs an allow rule or your approval${readOnly ? "" : ` in ${mode} mode`}`);
   }
+  // Paths not known before it runs may be read in the read-only boundary (it holds them); a path
+  // known to be outside the working directories still asks.
+  const knownOutside = outsideWrites.length > 0 || outsideCds.length > 0 || outsideReads.some((t) => !t.unknown);
   if (readOnly) {
     const note = outsideNote() ?? projectProgramNote(scope);
+    if (note && !knownOutside && projectProgramNote(scope) === null && readOnlyInSandbox(scope)) {
+      return { ...fromMode(scope, "allow", "Read-only call; the paths it reads are known only when it runs, in the read-only OS sandbox"), sandbox: "read-only" };
+    }
     return note ? ask(`${note}; approval needed`) : fromMode(scope, "allow", "Read-only call inside the working directories");
   }
-  const sandboxed = readOnlyInSandbox(scope);
-  if (sandboxed && outsideNote() === null && projectProgramNote(scope) === null) {
+  if (!knownOutside && readOnlyInSandbox(scope) && projectProgramNote(scope) === null) {
     return { ...fromMode(scope, "allow", "Runs in the read-only OS sandbox: nothing in it is known to write (sandbox.autoAllowBashIfSandboxed)"), sandbox: "read-only" };
   }
   if (mode === "plan") return fromMode(scope, "deny", `${name} changes things, and plan mode is read-only. Present the plan first (ExitPlanMode).`);

@@ -37,7 +37,7 @@ describe("containsNothingKnownToWrite (pure)", () => {
   const facts = { complete: true, writeTargets: [] as string[] };
   it.each<[string, string[][], boolean]>([
     ["an unknown read-only-looking tool", [["mytool", "--list"]], true],
-    ["xargs of a reader", [["find", "."], ["xargs", "wc", "-l"]], false], // find is on the list (-exec/-delete)
+    ["xargs of a reader", [["find", "."], ["xargs", "wc", "-l"]], true],
     ["xargs of wc after ls", [["ls"], ["xargs", "wc", "-l"]], true],
     ["xargs of rm", [["ls"], ["xargs", "rm"]], false],
     ["a loop variable as the program", [["$f", "--version"]], true],

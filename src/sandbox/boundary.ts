@@ -69,7 +69,7 @@ const KNOWN_EFFECTS = new Set([
   "ftp", "docker", "podman", "kubectl", "helm", "terraform", "patch", "tar", "unzip", "zip", "gzip", "gunzip", "xz",
   "unxz", "bzip2", "bunzip2", "zstd", "7z", "split", "csplit", "shred", "mkfifo", "mknod", "kill", "pkill", "killall",
   "crontab", "at", "systemctl", "service", "apt", "apt-get", "dpkg", "rpm", "yum", "dnf", "brew", "snap", "flatpak",
-  "vi", "vim", "nvim", "nano", "emacs", "ed", "ex", "code", "open", "xdg-open", "find", "mount", "umount", "chroot",
+  "vi", "vim", "nvim", "nano", "emacs", "ed", "ex", "code", "open", "xdg-open", "mount", "umount", "chroot",
   "unshare", "nsenter", "setsid", "nohup", "screen", "tmux", "expect", "script", "gdb", "strace", "ltrace", "osascript",
 ]);
 
