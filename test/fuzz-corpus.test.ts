@@ -31,7 +31,17 @@ const ACCEPTED_NON_EQUIVALENT_MUTATIONS = new Map<string, string>([
 
 describe("fuzzed security corpus (bounded: fixed seed)", () => {
   it("no semantics-preserving mutation of an attack is allowed", async () => {
-    const r = await fuzzCorpus({ seed: 20261201, mutations: 2, depth: 2 });
+    // The analysis alone must refuse every attack (issue 17: without a sandbox the decisions are no
+    // weaker); with the sandbox, security-corpus.test.ts checks the boundary attacks get.
+    const saved = process.env.ARMATURE_SANDBOX;
+    process.env.ARMATURE_SANDBOX = "0";
+    let r: Awaited<ReturnType<typeof fuzzCorpus>>;
+    try {
+      r = await fuzzCorpus({ seed: 20261201, mutations: 2, depth: 2 });
+    } finally {
+      if (saved === undefined) delete process.env.ARMATURE_SANDBOX;
+      else process.env.ARMATURE_SANDBOX = saved;
+    }
     const holes = [...new Set(r.optionAllowed.map((f) => `${f.id}|${JSON.stringify(f.command)}`))];
     const unknown = holes.filter((h) => !ACCEPTED_NON_EQUIVALENT_MUTATIONS.has(h));
     console.log(

@@ -40,8 +40,10 @@ describe("armature agent stops everything its session started when it is signall
       const pidFile = join(dir, "pids");
       const command = `sleep ${marker}.1 & echo $! >> ${pidFile}; setsid sleep ${marker}.2 & echo $! >> ${pidFile}; echo $$ >> ${pidFile}; sleep ${marker}.3`;
       server = await startMockModelServer([anthropicReply([{ type: "tool_use", id: "toolu_long", name: "Bash", input: { command } }])]);
-      const child = spawn(process.execPath, [bin, "agent", "-p", "run it", "--cwd", dir, "--mode", "bypassPermissions", "--output-format", "stream-json", "--session-id", "sig-test"], {
-        env: { ...process.env, HOME: dir, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: "test-key" },
+      const child = spawn(process.execPath, [bin, "agent", "-p", "run it", "--cwd", dir, "--mode", "bypassPermissions", "--output-format", "stream-json", "--session-id", "sig-test", "--session-dir", join(dir, ".armature", "sessions")], {
+        // The pids the command echoes are the host's only outside the sandbox's PID namespace
+        // (the sandboxed case is covered by test/sandbox-effects.test.ts).
+        env: { ...process.env, HOME: dir, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: "test-key", ARMATURE_SANDBOX: "0" },
         stdio: ["ignore", "ignore", "pipe"],
       });
       let stderr = "";

@@ -17,7 +17,8 @@ interface Result {
 function turnInOwnProcess(args: string[], calls: Array<[string, unknown]>): { results: Result[]; status: number | null; stderr: string } {
   const line = JSON.stringify(calls.map(([name, input], i) => ({ type: "tool_use", id: `c${i}`, name, input })));
   const r = spawnSync(process.execPath, ["bin/armature.js", "exec", ...args], { input: `${line}\n`, encoding: "utf8" });
-  const out = r.stdout.trim();
+  // Messages the turn adds (a finished task's notification) come first, one line each; the results line is last.
+  const out = r.stdout.trim().split("\n").at(-1) ?? "";
   return { results: out === "" ? [] : (JSON.parse(out) as { content: Result[] }).content, status: r.status, stderr: r.stderr };
 }
 

@@ -1,14 +1,12 @@
 import { resolve } from "node:path";
 import {
   McpConfigError,
-  mergeMcpApproval,
   parseMcpServers,
   projectMcpServersAllowed,
   readMcpConfigFlag,
   readProjectMcpJson,
   type McpServerEntry,
 } from "../mcp/config.js";
-import { readJsonFile } from "../mcp/config.js";
 import { normalizeMcpName } from "../mcp/names.js";
 import type { ConnectMcpOptions, McpManager } from "../mcp/manager.js";
 import type { McpScope } from "../mcp/config.js";

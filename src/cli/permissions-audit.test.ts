@@ -37,12 +37,15 @@ async function referenceProject(dir: string): Promise<{ project: string; transcr
 
 let server: MockModelServer | undefined;
 const savedConfig = process.env.CLAUDE_CONFIG_DIR;
+const savedArmatureConfig = process.env.ARMATURE_CONFIG_DIR;
 const savedKey = process.env.ANTHROPIC_API_KEY;
 afterEach(async () => {
   await server?.close();
   server = undefined;
   if (savedConfig === undefined) delete process.env.CLAUDE_CONFIG_DIR;
   else process.env.CLAUDE_CONFIG_DIR = savedConfig;
+  if (savedArmatureConfig === undefined) delete process.env.ARMATURE_CONFIG_DIR;
+  else process.env.ARMATURE_CONFIG_DIR = savedArmatureConfig;
   if (savedKey === undefined) delete process.env.ANTHROPIC_API_KEY;
   else process.env.ANTHROPIC_API_KEY = savedKey;
 });
@@ -108,6 +111,7 @@ describe("armature permissions audit", () => {
     await withTempDir(async (dir) => {
       const { project } = await referenceProject(dir);
       process.env.CLAUDE_CONFIG_DIR = join(dir, "claude-config");
+      process.env.ARMATURE_CONFIG_DIR = join(dir, "armature-config");
       const missing = await audit(["--cwd", project]);
       expect(missing.code).toBe(2);
       expect(missing.err).toContain(join(dir, "claude-config", "projects", referenceProjectSlug(realpathSync(project))));
@@ -142,6 +146,16 @@ describe("armature permissions audit", () => {
       const after = await auditJson([sessions, "--cwd", dir, "--allow", "Bash(rm -rf dist)"]);
       expect(after.decisions).toEqual({ allow: 2, ask: 0, deny: 0 });
       expect(after.wouldNowAllow).toBe(1);
+
+      // Without --session-dir the agent keeps the session in the user's config dir, where the
+      // audit looks by default.
+      process.env.ARMATURE_CONFIG_DIR = join(dir, "armature-config");
+      process.env.CLAUDE_CONFIG_DIR = join(dir, "claude-config");
+      server.push(anthropicReply([{ type: "tool_use", id: "t3", name: "Bash", input: { command: "git push" } }]), anthropicReply([{ type: "text", text: "No." }]));
+      expect(await main(["agent", "-p", "push", "--base-url", server.url, "--cwd", dir], captureIO())).toBe(0);
+      const found = await auditJson(["--cwd", dir]);
+      expect(found.calls).toBe(1);
+      expect(found.original).toEqual({ rejected: 1 });
     });
   });
 

@@ -10,6 +10,7 @@ import { readTranscriptCalls, type TranscriptCall } from "../audit/transcript-ca
 import { resolvePermission } from "../permissions/resolve.js";
 import type { PermissionDecision } from "../permissions/types.js";
 import { PERMISSION_MODES, type PermissionMode, type Tool } from "../tool/types.js";
+import { projectSessionsDir, userConfigDir } from "../session/session-home.js";
 import { builtinTools } from "../tools/index.js";
 import { buildCheckRequest, type CheckContexts } from "./check-request.js";
 import { UsageError, type CliIO } from "./io.js";
@@ -25,7 +26,8 @@ would deny. Nothing is run.
 Transcripts: the reference agent's (~/.claude/projects/<project>/*.jsonl), armature's own
 (agent conversations, a session's transcript.jsonl) and stream-json captures, detected per file.
 A DIR is searched for *.jsonl (three levels deep). Without FILE or DIR: the current project's
-folder in ~/.claude/projects/ (or $CLAUDE_CONFIG_DIR/projects/).
+folder in ~/.claude/projects/ (or $CLAUDE_CONFIG_DIR/projects/) and armature's own sessions
+folder for it (~/.armature/projects/<project>/, or under $ARMATURE_CONFIG_DIR).
 
 Options:
 ${SETTINGS_HELP}  --recorded-mode        decide each call in the permission mode its transcript recorded,
@@ -88,10 +90,10 @@ async function transcriptFiles(paths: readonly string[], cwd: string, env: NodeJ
     return out;
   }
   const real = await realpath(cwd).catch(() => cwd);
-  const configDir = env.CLAUDE_CONFIG_DIR ?? join(env.HOME ?? homedir(), ".claude");
-  const folder = join(configDir, "projects", referenceProjectSlug(real));
-  if (await isDir(folder)) await jsonlFiles(folder, 3, out);
-  if (out.length === 0) throw new UsageError(`no transcripts found in ${folder}: name the transcript files or folders to audit`);
+  const home = env.HOME ?? homedir();
+  const folders = [join(env.CLAUDE_CONFIG_DIR ?? join(home, ".claude"), "projects", referenceProjectSlug(real)), projectSessionsDir(real, userConfigDir(env, home))];
+  for (const folder of folders) if (await isDir(folder)) await jsonlFiles(folder, 3, out);
+  if (out.length === 0) throw new UsageError(`no transcripts found in ${folders.join(" or ")}: name the transcript files or folders to audit`);
   return out;
 }
 

@@ -1,5 +1,4 @@
 import type { SandboxSettings } from "../sandbox/settings.js";
-import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { PermissionMode, PermissionRule } from "../tool/types.js";

@@ -2,7 +2,6 @@
 // and what it leaves behind (the next cwd, a background task).
 import { randomBytes } from "node:crypto";
 import { mkdir, open } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ProgressCallback, SessionState, ShellCommandFacts, ToolUseContext } from "../../tool/types.js";
 import { taskRegistry, type BackgroundTask } from "../tasks/registry.js";
