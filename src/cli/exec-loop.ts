@@ -23,6 +23,8 @@ export interface ExecRun {
   namedOutputs: Set<string>;
   /** A signal arrived: the signal handler ends the run; the loop stops taking turns. */
   stopping: boolean;
+  /** The sandbox's state is yet to be said (once, before the first shell call: asking probes it). */
+  sandboxNoticeDue: boolean;
 }
 
 const round = (ms: number): number => Math.round(ms * 1000) / 1000;
@@ -78,6 +80,12 @@ function parseLine(text: string): ParsedTurn {
 
 async function runOne(run: ExecRun, turn: ParsedTurn, turnNo: number): Promise<void> {
   const { io, session } = run;
+  if (run.sandboxNoticeDue && turn.blocks.some((b) => b.name === "Bash")) {
+    // Without a sandbox the decisions alone hold the line.
+    run.sandboxNoticeDue = false;
+    const message = session.info().sandbox.message;
+    if (message !== undefined) io.stderr.write(`armature: ${message}\n`);
+  }
   const t0 = performance.now();
   const { results, notices, newMessages } = await session.runTurnDetailed(turn.blocks);
   if (run.stopping) return; // the signal handler closes the session and ends the process

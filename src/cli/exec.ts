@@ -126,9 +126,6 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
     canUseTool: values.interactive ? terminalApprover(io) : undefined,
   });
 
-  // Said once, at start: without a sandbox the decisions alone hold the line.
-  const sandboxMessage = session.info().sandbox.message;
-  if (sandboxMessage !== undefined) io.stderr.write(`armature: ${sandboxMessage}\n`);
 
   const run: ExecRun = {
     session,
@@ -138,6 +135,7 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
     format,
     io,
     timing: process.env.ARMATURE_TIMING === "1",
+    sandboxNoticeDue: true,
     pointsIntoSessionDir: false,
     // A --session-dir's earlier runs may have named their outputs: those are theirs to keep.
     namedOutputs: new Set(stateDir ? await existingOutputs(sessionDir) : []),

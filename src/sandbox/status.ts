@@ -24,9 +24,13 @@ export function sandboxStatus(settings: SandboxSettings = DEFAULT_SANDBOX_SETTIN
     excludedCommands: effective.excludedCommands,
   };
   if (!effective.enabled) return { ...base, available: false };
-  const probe = probeSandbox(env);
-  if (!probe.available) return { ...base, available: false, ...(probe.reason !== undefined ? { reason: probe.reason } : {}) };
-  return { ...base, available: true, ...(probe.bwrap !== undefined ? { bwrap: probe.bwrap } : {}) };
+  // Probed on first read (a bwrap run): a process that never runs a shell command never pays it.
+  const probe = (): ReturnType<typeof probeSandbox> => probeSandbox(env);
+  return Object.defineProperties(base as unknown as SandboxStatus, {
+    available: { get: () => probe().available, enumerable: true },
+    bwrap: { get: () => (probe().available ? probe().bwrap : undefined), enumerable: true },
+    reason: { get: () => probe().reason, enumerable: true },
+  });
 }
 
 /** The one message for a sandbox that is on but cannot run, or undefined. */
