@@ -11,7 +11,7 @@ import { chooseBoundary } from "../sandbox/boundary.js";
 import { buildScope, locateWord, outsideTargets, type ResolveOptions, type Scope, type Target } from "./scope.js";
 import { suggestRules } from "./suggest.js";
 import { protectedBelow, treeContentsReason } from "./tree-writes.js";
-import { treePlan, type TreePlan } from "./tree-contents.js";
+import { treePlan, type TreePlan } from "../shell/tree-contents.js";
 import { gitShowsNoRestrictedPath, ignoreFilesMayUnhide } from "./read-narrowing.js";
 import type { PermissionDecision, PermissionRequest } from "./types.js";
 

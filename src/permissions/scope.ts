@@ -20,7 +20,7 @@ import {
   type WorkingDirs,
 } from "./paths.js";
 import { derivedShellReads } from "./shell-reads.js";
-import { isDirectory, procPath, walkLinks, LINK_WALK_MAX_ENTRIES } from "./path-identity.js";
+import { isDirectory, procPath, walkLinks, LINK_WALK_MAX_ENTRIES } from "../fs/path-identity.js";
 import { expandGlob } from "../shell/glob-expand.js";
 import type { RootLimit } from "./read-narrowing.js";
 import { treeWriteTargets, type TreeWriter } from "./tree-writes.js";

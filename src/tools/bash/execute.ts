@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, open } from "node:fs/promises";
 import { join } from "node:path";
 import type { ProgressCallback, SessionState, ShellCommandFacts, ToolUseContext } from "../../tool/types.js";
-import { taskRegistry, type BackgroundTask } from "../tasks/registry.js";
+import { taskRegistry, type BackgroundTask } from "../../tasks/registry.js";
 import { PREVIEW_BYTES } from "../../budget/persist.js";
 import { bashLimitsFromEnv, commandEnv, effectiveTimeout, resolveShell, timeoutAction, DEFAULT_MAX_OUTPUT_FILE_BYTES, type Env } from "./config.js";
 import { interpretExitCode } from "./exit-code.js";

@@ -5,14 +5,14 @@ import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from "nod
 import { posix } from "node:path";
 import picomatch from "picomatch";
 import type { ShellSubcommand } from "../tool/types.js";
-import { analysisArgv } from "../shell/index.js";
-import type { ParsedArgs } from "../shell/getopt.js";
-import type { Word } from "../shell/words.js";
+import { analysisArgv } from "./index.js";
+import type { ParsedArgs } from "./getopt.js";
+import type { Word } from "./words.js";
 import { tarEntries, zipEntries, type ArchiveEntry, type ArchiveListing } from "./archive-entries.js";
-import { effectiveArgv } from "./bash-rules.js";
-import { isDirectory, LINK_WALK_MAX_ENTRIES, walkTree } from "./path-identity.js";
+import { effectiveArgv } from "../permissions/bash-rules.js";
+import { isDirectory, LINK_WALK_MAX_ENTRIES, walkTree } from "../fs/path-identity.js";
 import { patchPlan } from "./tree-patch.js";
-import type { TreeWriter } from "./tree-writes.js";
+import type { TreeWriter } from "../permissions/tree-writes.js";
 
 /** The names a tree writer creates below each of its targets, or why they cannot be known. */
 export type TreePlan = { entries: ArchiveEntry[] } | { unknown: string };
