@@ -1,5 +1,5 @@
 import type { PermissionRule, ShellSubcommand, Tool } from "../tool/types.js";
-import { bashMatcher, needsExactRule, onlySafeEnv, restrictiveTexts, subcommandTexts } from "./bash-rules.js";
+import { bashMatcher, needsExactRule, onlySafeEnv, restrictiveTexts, subcommandTexts } from "../shell/bash-rules.js";
 import { hostMatches, ruleHostPattern } from "./domain-rules.js";
 import { cachedPathPattern, mayMatchBelow, pathMatches } from "./path-rules.js";
 import { defaultHome, pathForms, realCanonicalize, type Canonicalize, type PathForms } from "./paths.js";

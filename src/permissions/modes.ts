@@ -1,5 +1,5 @@
 import { posix } from "node:path";
-import { effectiveArgv } from "./bash-rules.js";
+import { effectiveArgv } from "../shell/bash-rules.js";
 import { allowRuleForSubcommand } from "./match.js";
 import { isStaticWord } from "./paths.js";
 import { outsideTargets, type Scope } from "./scope.js";

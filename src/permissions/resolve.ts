@@ -2,7 +2,7 @@ import type { PermissionRule, ShellSubcommand } from "../tool/types.js";
 import { readdirSync, type Dirent } from "node:fs";
 import { posix } from "node:path";
 import { globSegmentMatcher } from "../shell/glob-match.js";
-import { effectiveArgv, normaliseBashSpec } from "./bash-rules.js";
+import { effectiveArgv, normaliseBashSpec } from "../shell/bash-rules.js";
 import { allowRuleForCall, allowRuleForSubcommand, allowRuleForTarget, firstRestrictiveRule, nameGlob, restrictiveEditRules, restrictiveReadRules, ruleReachingBelow } from "./match.js";
 import { decideByMode, forcedAsk, isReadOnlyCall } from "./modes.js";
 import { hasBrace, hasGlob, isDynamicWord, isStaticWord, pathForms, type PathForms } from "./paths.js";

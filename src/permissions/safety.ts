@@ -2,7 +2,7 @@ import { readdirSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { posix } from "node:path";
 import type { ShellSubcommand } from "../tool/types.js";
-import { effectiveArgv } from "./bash-rules.js";
+import { effectiveArgv } from "../shell/bash-rules.js";
 import { globSegmentMatcher } from "../shell/glob-match.js";
 import { expandHome, hasBrace, hasGlob, isDynamicWord, isInside, toPosix, type Canonicalize } from "./paths.js";
 

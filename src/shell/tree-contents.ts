@@ -9,7 +9,7 @@ import { analysisArgv } from "./index.js";
 import type { ParsedArgs } from "./getopt.js";
 import type { Word } from "./words.js";
 import { tarEntries, zipEntries, type ArchiveEntry, type ArchiveListing } from "./archive-entries.js";
-import { effectiveArgv } from "../permissions/bash-rules.js";
+import { effectiveArgv } from "./bash-rules.js";
 import { isDirectory, LINK_WALK_MAX_ENTRIES, walkTree } from "../fs/path-identity.js";
 import { patchPlan } from "./tree-patch.js";
 import type { TreeWriter } from "../permissions/tree-writes.js";

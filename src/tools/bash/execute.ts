@@ -13,7 +13,7 @@ import { formatBytes, readImageCandidate, readOutputRange } from "./output.js";
 import type { BashOutput } from "./result.js";
 import { startShell, type RunningShell, type ShellOutcome } from "./run-shell.js";
 import { bwrapArgs, chooseBoundary, newCallMark, sandboxPlan, sandboxUnavailableMessage, type BoundaryReport, type SandboxStatus } from "../../sandbox/index.js";
-import { effectiveArgv } from "../../permissions/bash-rules.js";
+import { effectiveArgv } from "../../shell/bash-rules.js";
 import { deniedReadPaths, type SandboxConfig } from "./sandbox.js";
 import { findExecutable } from "../util/find-executable.js";
 import { nextCwd, startCwd } from "./working-dir.js";
