@@ -11,7 +11,7 @@ export * from "./session/index.js";
 export * from "./mcp/index.js";
 export { builtinTools, builtinToolRegistrations } from "./tools/index.js";
 export type { BuiltinToolOptions } from "./tools/index.js";
-export { ToolSearchTool, createToolSearchTool, toolSearchInputSchema, searchDeferredTools, type ToolSearchData, type ToolSearchInput } from "./tools/tool-search/index.js";
+export { ToolSearchTool, createToolSearchTool, toolSearchInputSchema, searchDeferredTools, type ToolSearchData, type ToolSearchInput } from "./registry/tool-search/index.js";
 export {
   analyzeCommand,
   normalizeCommandText,

@@ -24,7 +24,7 @@ import {
 import { assembleToolPool, getTools, isDeniedOutright } from "../registry/pool.js";
 import { decideDeferredTools, isSchemaLoaded, parseToolSearchMode, toolSearchModeFromEnv, type ToolSearchMode } from "../registry/deferral.js";
 import { toolJsonSchema } from "../registry/definitions.js";
-import { ToolSearchTool } from "../tools/tool-search/index.js";
+import { ToolSearchTool } from "../registry/tool-search/index.js";
 import { childAbortController, createToolUseContext, linkAbort, releaseAbortController } from "../tool/context.js";
 import type {
   ConversationMessage,
