@@ -11,7 +11,8 @@ import { chooseBoundary } from "../sandbox/boundary.js";
 import { buildScope, locateWord, outsideTargets, type ResolveOptions, type Scope, type Target } from "./scope.js";
 import { suggestRules } from "./suggest.js";
 import { protectedBelow, treeContentsReason } from "./tree-writes.js";
-import { treePlan, type TreePlan } from "../shell/tree-contents.js";
+import { treePlan } from "../shell/tree-contents.js";
+import type { TreePlan } from "../shell/tree-plan.js";
 import { gitShowsNoRestrictedPath, ignoreFilesMayUnhide } from "./read-narrowing.js";
 import type { PermissionDecision, PermissionRequest } from "./types.js";
 

@@ -9,7 +9,6 @@ import {
   isDynamicWord,
   isStaticWord,
   isUnresolvable,
-  localeLiteral,
   memoCanonicalize,
   pathForms,
   realCanonicalize,
@@ -22,6 +21,7 @@ import {
 import { derivedShellReads } from "./shell-reads.js";
 import { isDirectory, procPath, walkLinks, LINK_WALK_MAX_ENTRIES } from "../fs/path-identity.js";
 import { expandGlob } from "../shell/glob-expand.js";
+import { localeLiteral } from "../shell/shared.js";
 import type { RootLimit } from "./read-narrowing.js";
 import { treeWriteTargets, type TreeWriter } from "./tree-writes.js";
 import type { PermissionRequest } from "./types.js";

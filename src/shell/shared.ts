@@ -29,3 +29,12 @@ const SAFE_ENV = /^(LANG|LANGUAGE|LC_[A-Z]+|TZ|NO_COLOR|FORCE_COLOR|CLICOLOR|CLI
 export function isSafeEnvVariable(name: string): boolean {
   return SAFE_ENV.test(name);
 }
+
+/**
+ * A word as bash reads `$"…"` in the C locale: its literal text. The analysis keeps such a word
+ * either as written (`$"rm"`) or with the quotes removed (`$secret/key`); both give the literal.
+ */
+export function localeLiteral(word: string, quotesRemoved: boolean): string {
+  const out = word.replace(/\$"([^"]*)"/g, "$1");
+  return quotesRemoved ? out.replace(/\$(?![{(])/g, "") : out;
+}
