@@ -4,10 +4,6 @@ import {
   defaultHome,
   insideWorkingDirs,
   expandHome,
-  hasBrace,
-  hasGlob,
-  isDynamicWord,
-  isStaticWord,
   isUnresolvable,
   memoCanonicalize,
   pathForms,
@@ -21,7 +17,7 @@ import {
 import { derivedShellReads } from "./shell-reads.js";
 import { isDirectory, procPath, walkLinks, LINK_WALK_MAX_ENTRIES } from "../fs/path-identity.js";
 import { expandGlob } from "../shell/glob-expand.js";
-import { localeLiteral } from "../shell/shared.js";
+import { hasBrace, hasGlob, isDynamicWord, isStaticWord, localeLiteral } from "../shell/shared.js";
 import type { RootLimit } from "./read-narrowing.js";
 import { treeWriteTargets, type TreeWriter } from "./tree-writes.js";
 import type { PermissionRequest } from "./types.js";

@@ -7,7 +7,7 @@ import picomatch from "picomatch";
 import type { ShellSubcommand, ShellTreeWriter } from "../tool/types.js";
 import { analysisArgv } from "./index.js";
 import { tarEntries, zipEntries, type ArchiveEntry, type ArchiveListing } from "./archive-entries.js";
-import { effectiveArgv } from "./bash-rules.js";
+import { commandFacts } from "./command-facts.js";
 import { isDirectory, LINK_WALK_MAX_ENTRIES, walkTree } from "../fs/path-identity.js";
 import { patchPlan } from "./tree-patch.js";
 import { asWords, hasOption, optionValues, stdinFile, strip, type Locate, type TreePlan } from "./tree-plan.js";
@@ -287,8 +287,7 @@ export function treePlan(sub: ShellSubcommand, kind: ShellTreeWriter["kind"], lo
 }
 
 function planFor(sub: ShellSubcommand, kind: ShellTreeWriter["kind"], locate: Locate): TreePlan {
-  const argv = effectiveArgv(sub);
-  const name = posix.basename(argv[0] ?? "");
+  const { argv, program: name } = commandFacts(sub);
   switch (name) {
     case "tar":
       return tarPlan(argv, sub, locate);
