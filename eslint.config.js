@@ -1,6 +1,26 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
+// Layers (issue 19). src/shell reads commands (grammar, words, option tables, argv) and hands out
+// facts; it sits below src/permissions and beside src/tools. Outside src/shell only its fact-level
+// modules are imported (never the parser, words, getopt, option tables or tokenizers), and
+// src/permissions never reads argv itself (no `.argv`, no effectiveArgv): it reads facts.
+// src/permissions and src/session never import src/tools. Tests may cross layers.
+const SHELL_PUBLIC = ["index", "bash-rules", "shared", "glob-match", "glob-expand", "git-repo", "project-programs", "tree-contents", "tree-plan", "command-facts"];
+const shellInternals = {
+  group: ["**/shell/**", ...SHELL_PUBLIC.map((m) => `!**/shell/${m}.js`)],
+  message: "Outside src/shell, import the shell's facts (src/shell/index.ts and its fact modules), not its parser, words or option tables.",
+};
+const noTools = { group: ["**/tools/**"], message: "src/permissions and src/session are below src/tools: move what both need down (src/fs, src/tasks, src/registry)." };
+const restrict = (...patterns) => ["error", { patterns }];
+// Files of src/permissions that still read argv (issue 19, to move onto the shell's facts); the list only shrinks.
+const ARGV_READERS = ["src/permissions/modes.ts", "src/permissions/resolve.ts", "src/permissions/safety.ts", "src/permissions/scope.ts"];
+const argvAccess = [
+  { selector: "MemberExpression[property.name='argv']", message: "src/permissions reads a command's facts, not its argv: add what you need to the facts in src/shell." },
+  { selector: "CallExpression[callee.name='effectiveArgv']", message: "src/permissions reads a command's facts, not its argv: add what you need to the facts in src/shell." },
+];
+const TESTS = ["**/*.test.ts"];
+
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "coverage/**", "examples/**", "test/fixtures/**"] },
   js.configs.recommended,
@@ -11,6 +31,31 @@ export default tseslint.config(
       "@typescript-eslint/no-explicit-any": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "no-control-regex": "off",
+    },
+  },
+  {
+    files: ["src/**/*.ts"],
+    ignores: ["src/shell/**", "src/permissions/**", "src/session/**", ...TESTS],
+    rules: { "no-restricted-imports": restrict(shellInternals) },
+  },
+  {
+    files: ["src/permissions/**/*.ts", "src/session/**/*.ts"],
+    ignores: TESTS,
+    rules: { "no-restricted-imports": restrict(shellInternals, noTools) },
+  },
+  {
+    files: ["src/permissions/**/*.ts"],
+    ignores: [...ARGV_READERS, ...TESTS],
+    rules: { "no-restricted-syntax": ["error", ...argvAccess] },
+  },
+  {
+    files: ["src/shell/**/*.ts"],
+    ignores: TESTS,
+    rules: {
+      "no-restricted-imports": restrict({
+        group: ["**/permissions/**", "**/tools/**", "**/session/**"],
+        message: "src/shell is the bottom layer of the shell model: it may not import src/permissions, src/tools or src/session.",
+      }),
     },
   },
 );

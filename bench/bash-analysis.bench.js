@@ -1,5 +1,6 @@
-// Bash command analysis: a 1,000-line script (target ≤ 20 ms, cold and warm) and a typical
-// one-liner after warm-up (target ≤ 0.2 ms). Also prints the one-time cost of loading the
+// Bash command analysis, the frozen facts of every subcommand included (issue 19): a 1,000-line
+// script (target ≤ 50 ms warm) and a typical one-liner after warm-up (target ≤ 0.15 ms), each
+// with its cold figure (the first analysis in a fresh process) beside it. Also prints the one-time cost of loading the
 // grammar (WASM), which a process pays on its first Bash command (never at import), and where
 // the script's analysis time goes: the tree-sitter parse, the copy of the tree into JS, the
 // walk, and the per-command facts (with the garbage collection they cause).
@@ -45,10 +46,14 @@ const lines = [
 ];
 const script = Array.from({ length: 1000 }, (_, i) => lines[i % lines.length]).join("\n");
 const scriptLines = script.split("\n").length;
+const oneLiner = "git log --oneline -10 | grep -i fix && cat package.json | jq -r .version";
 if (process.env.ARMATURE_BENCH_COLD === "1") {
+  const o0 = performance.now();
+  analyzeCommand(oneLiner);
+  const oneMs = performance.now() - o0;
   const c0 = performance.now();
   analyzeCommand(script);
-  console.log(`cold ${performance.now() - c0}`);
+  console.log(`cold ${performance.now() - c0} ${oneMs}`);
   process.exit(0);
 }
 
@@ -67,14 +72,17 @@ function timed(fn, { warmup = 40, runs = 30 } = {}) {
 // Cold: a fresh process loads the grammar, analyses `echo hi` (as a session's first Bash call
 // would), then the script: its first analysis, before the JIT has seen the analysis code run.
 const coldRuns = [];
+const coldOneRuns = [];
 for (let i = 0; i < 5; i++) {
   const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url)], {
     env: { ...process.env, ARMATURE_BENCH_COLD: "1" },
     encoding: "utf8",
   });
-  const ms = Number(/^cold (\S+)/m.exec(r.stdout ?? "")?.[1]);
+  const [, script, one] = /^cold (\S+) (\S+)/m.exec(r.stdout ?? "") ?? [];
+  const ms = Number(script);
   if (r.status !== 0 || !Number.isFinite(ms)) throw new Error(`cold run failed: ${r.stderr}`);
   coldRuns.push(ms);
+  coldOneRuns.push(Number(one));
 }
 const coldMs = median(coldRuns);
 
@@ -129,8 +137,8 @@ report({
   unit: "ms",
   baseline: parseMs,
   baselineName: "tree-sitter parse alone",
-  target: "≤ 20 ms",
-  ok: scriptMs <= 20,
+  target: "≤ 50 ms",
+  ok: scriptMs <= 50,
 });
 report({
   name: `the same script, cold (first analysis in a fresh process, median of 5)`,
@@ -138,8 +146,6 @@ report({
   unit: "ms",
   baseline: parseMs,
   baselineName: "tree-sitter parse alone (warm)",
-  target: "≤ 20 ms",
-  ok: coldMs <= 20,
 });
 const f = (v) => v.toFixed(1);
 console.log(
@@ -148,7 +154,6 @@ console.log(
 );
 console.log(`  the parse with the grammar left to tier up (not used: it stalls timers): ${f(tieredMs)} ms`);
 
-const oneLiner = "git log --oneline -10 | grep -i fix && cat package.json | jq -r .version";
 for (let i = 0; i < 2000; i++) analyzeCommand(oneLiner);
 const batches = [];
 const perBatch = 2000;
@@ -158,4 +163,5 @@ for (let b = 0; b < 10; b++) {
   batches.push((performance.now() - t0) / perBatch);
 }
 const oneMs = median(batches);
-report({ name: "analysis of a typical one-liner after warm-up (median per call)", value: oneMs, unit: "ms", target: "≤ 0.2 ms", ok: oneMs <= 0.2 });
+report({ name: "analysis of a typical one-liner after warm-up (median per call)", value: oneMs, unit: "ms", target: "≤ 0.15 ms", ok: oneMs <= 0.15 });
+report({ name: "the same one-liner, cold (after `echo hi` in a fresh process, median of 5)", value: median(coldOneRuns), unit: "ms", baseline: oneMs, baselineName: "warm" });

@@ -31,7 +31,7 @@ async function child(kind, path, runs, start) {
     }
   } else if (kind === "diff") {
     // The result's diff alone (dist/ holds the compiled modules beside the bundle).
-    const { diffWrite } = await import("../dist/tools/fs/patch.js");
+    const { diffWrite } = await import("../dist/fs/patch.js");
     const original = readFileSync(path, "utf8");
     const content = original.replace(/compute\((\d+)/g, "compute($1 + 1");
     for (let i = 0; i < runs; i++) {

@@ -11,7 +11,7 @@ export * from "./session/index.js";
 export * from "./mcp/index.js";
 export { builtinTools, builtinToolRegistrations } from "./tools/index.js";
 export type { BuiltinToolOptions } from "./tools/index.js";
-export { ToolSearchTool, createToolSearchTool, toolSearchInputSchema, searchDeferredTools, type ToolSearchData, type ToolSearchInput } from "./tools/tool-search/index.js";
+export { ToolSearchTool, createToolSearchTool, toolSearchInputSchema, searchDeferredTools, type ToolSearchData, type ToolSearchInput } from "./registry/tool-search/index.js";
 export {
   analyzeCommand,
   normalizeCommandText,
@@ -39,7 +39,7 @@ export { createEditTool, EditTool, createMultiEditTool, MultiEditTool } from "./
 export type { EditInput, EditOutput, EditToolOptions, MultiEditInput, MultiEditOutput, MultiEditToolOptions } from "./tools/edit/index.js";
 export { createNotebookEditTool, NotebookEditTool } from "./tools/notebook-edit/index.js";
 export type { NotebookEditInput, NotebookEditOutput, NotebookEditToolOptions } from "./tools/notebook-edit/index.js";
-export type { WriterOptions, AtomicWriteHooks } from "./tools/fs/index.js";
+export type { WriterOptions, AtomicWriteHooks } from "./fs/index.js";
 export { TodoWriteTool, createTodoWriteTool, TodoStore, todoStore, type TodoItem, type TodoChange, type TodoStatus, type TodoWriteData } from "./tools/todo-write/index.js";
 export { EnterPlanModeTool, ExitPlanModeTool, createEnterPlanModeTool, createExitPlanModeTool, type EnterPlanModeData, type ExitPlanModeData } from "./tools/plan-mode/index.js";
 export { AskUserQuestionTool, createAskUserQuestionTool, type AskUserQuestionData, type AskUserQuestionInput } from "./tools/ask-user-question/index.js";

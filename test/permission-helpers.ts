@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { z } from "zod";
 import { buildTool } from "../src/tool/build-tool.js";
 import type {
@@ -6,6 +8,7 @@ import type {
   ShellCommandFacts,
   ShellSubcommand,
   Tool,
+  ToolResultBlock,
   ToolPermissionResult,
 } from "../src/tool/types.js";
 import { parseRuleLists } from "../src/permissions/rule.js";
@@ -67,4 +70,28 @@ export function request(spec: RequestSpec): PermissionRequest {
   };
   if (spec.hook) req.hookDecision = spec.hook;
   return req;
+}
+
+/** The command and rules of the one-analysis-per-call tests: four subcommands, rules of every kind. */
+export const SHELL_CALL = { command: "grep -rn foo src | head -5; wc -l src/a.ts && echo done", subcommands: 4 };
+
+/**
+ * One Bash call through a real session (the built-in tools; deny, ask and allow rules, so that
+ * rule matching, the safety checks, the read narrowing and the mode all consult the command) in a
+ * project holding src/a.ts and .env. `lib` is the library entry: a test that reloads the modules
+ * passes its own.
+ */
+export async function shellCallThroughSession(lib: typeof import("../src/index.js"), dir: string): Promise<ToolResultBlock> {
+  mkdirSync(join(dir, "src"), { recursive: true });
+  writeFileSync(join(dir, "src", "a.ts"), "foo\n");
+  writeFileSync(join(dir, ".env"), "SECRET=1\n");
+  const rule = (raw: string, behavior: "allow" | "ask" | "deny") => lib.parseRule(raw, behavior, "test", dir);
+  const rules = [rule("Read(./.env)", "deny"), rule("Bash(curl *)", "ask"), rule("Bash(git status)", "allow"), rule("Bash(wc *)", "allow")];
+  const session = lib.createSession({ cwd: dir, tools: lib.builtinTools(), rules, sandbox: false });
+  try {
+    const [result] = await session.runTurn([{ type: "tool_use", id: "toolu_shell_call", name: "Bash", input: { command: SHELL_CALL.command } }]);
+    return result!;
+  } finally {
+    await session.close();
+  }
 }

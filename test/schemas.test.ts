@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { anthropicToolDefinitions } from "../src/registry/definitions.js";
 import { builtinTools } from "../src/tools/index.js";
-import { ToolSearchTool } from "../src/tools/tool-search/index.js";
+import { ToolSearchTool } from "../src/registry/tool-search/index.js";
 import { anthropicWebSearch } from "../src/tools/web-search/index.js";
 import { createToolUseContext } from "../src/tool/context.js";
 

@@ -5,7 +5,7 @@ import type { HookOutcome } from "../hooks/types.js";
 import { hookCommonInput } from "../pipeline/run-tool-use.js";
 import { addUsage, emptyUsage, type AgentMessage, type StopReason, type UserContentBlock } from "../providers/model.js";
 import type { ConversationMessage, ToolUseContext } from "../tool/types.js";
-import { findTaskRegistry } from "../tools/tasks/registry.js";
+import { findTaskRegistry } from "../tasks/registry.js";
 import { deferredToolsMessage } from "../registry/deferral.js";
 import { ConversationBudget } from "../budget/conversation-budget.js";
 import { AGENT_MODEL_KEY, type AgentModelInfo } from "./context-runner.js";

@@ -1,6 +1,6 @@
 import { mkdir, realpath } from "node:fs/promises";
 import { join } from "node:path";
-import { atomicWriteFile } from "../tools/fs/atomic-write.js";
+import { atomicWriteFile } from "../fs/atomic-write.js";
 import type { ToolResultBlock, ToolResultContent } from "../tool/types.js";
 
 export const PREVIEW_BYTES = 2_000;

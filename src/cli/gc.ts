@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { LOCK_FILE, removeStaleLock } from "../session/state-dir.js";
-import { removeStaleTempsUnder } from "../tools/fs/temp-name.js";
+import { removeStaleTempsUnder } from "../fs/temp-name.js";
 import { UsageError, type CliIO } from "./io.js";
 
 const PREFIX = "armature-exec-";

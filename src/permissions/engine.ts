@@ -1,6 +1,6 @@
 import type { PermissionRule, Tool, ToolUseBlock } from "../tool/types.js";
 import { addPermissionRules, settingsPathFor } from "../settings/write.js";
-import { normaliseBashSpec } from "./bash-rules.js";
+import { normaliseBashSpec } from "../shell/bash-rules.js";
 import { resolvePermission, type ResolveOptions } from "./resolve.js";
 import { parseRule, RuleParseError } from "./rule.js";
 import type { ApprovalAnswer, ApprovalRequest, Approver, PermissionDecision, PermissionRequest, PermissionResolver, RememberScope } from "./types.js";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { sub } from "../../test/permission-helpers.js";
 import { analyzeCommand } from "../shell/index.js";
-import { restrictiveTexts } from "./bash-rules.js";
+import { restrictiveTexts } from "../shell/bash-rules.js";
+import { isStaticWord, localeLiteral } from "../shell/shared.js";
 import { mayMatchBelow, pathPattern } from "./path-rules.js";
-import { isStaticWord, localeLiteral } from "./paths.js";
 import { parseRule } from "./rule.js";
 import { criticalRemoval, globMayNameProtected } from "./safety.js";
 import { derivedShellReads } from "./shell-reads.js";

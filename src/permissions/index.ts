@@ -2,7 +2,7 @@ export { parseRule, parseRuleLists, formatRule, RuleParseError, ruleWarnings } f
 export type { RuleLists } from "./rule.js";
 export { resolvePermission, ruleNamesTool, isBroadExecRule } from "./resolve.js";
 export type { ResolveOptions } from "./resolve.js";
-export { bashMatcher, normaliseBashSpec, narrowedBashRule } from "./bash-rules.js";
+export { bashMatcher, normaliseBashSpec, narrowedBashRule } from "../shell/bash-rules.js";
 export { urlHost, hostMatches, ruleHostPattern } from "./domain-rules.js";
 export { protectedPathReason, criticalRemoval } from "./safety.js";
 export { realCanonicalize, isInside, toPosix } from "./paths.js";

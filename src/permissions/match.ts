@@ -1,5 +1,6 @@
 import type { PermissionRule, ShellSubcommand, Tool } from "../tool/types.js";
-import { bashMatcher, needsExactRule, onlySafeEnv, restrictiveTexts, subcommandTexts } from "./bash-rules.js";
+import { bashMatcher } from "../shell/bash-rules.js";
+import { commandFacts } from "../shell/command-facts.js";
 import { hostMatches, ruleHostPattern } from "./domain-rules.js";
 import { cachedPathPattern, mayMatchBelow, pathMatches } from "./path-rules.js";
 import { defaultHome, pathForms, realCanonicalize, type Canonicalize, type PathForms } from "./paths.js";
@@ -69,7 +70,7 @@ export function restrictiveRuleHits(rule: PermissionRule, scope: Scope): boolean
   if (content === undefined) return true;
   if (subject?.kind === "shell" && (rule.toolName === "Bash" || rule.toolName === tool.name)) {
     const m = bashMatcher(content);
-    if (subject.facts.subcommands.some((sub) => restrictiveTexts(sub, scope.localeQuoted).some(m))) return true;
+    if (subject.facts.subcommands.some((sub) => restrictiveTextsIn(scope, sub).some(m))) return true;
     // What the parser could not model is also matched crudely, piece by piece, so that an
     // unparseable command never slips past a deny rule that its text plainly contains.
     if (!subject.facts.complete) return crudePieces(subject.facts.command).some(m);
@@ -115,21 +116,28 @@ function genericContentHits(content: string, tool: Tool, input: Record<string, u
   return restrictive;
 }
 
+/** The texts deny and ask rules match for one subcommand of this call (`$"…"` read as its literal when the call has one). */
+function restrictiveTextsIn(scope: Scope, sub: ShellSubcommand): readonly string[] {
+  const facts = commandFacts(sub);
+  return scope.localeQuoted ? facts.localeRestrictiveTexts : facts.restrictiveTexts;
+}
+
 /** Allow rules for one Bash subcommand: the first that matches it (and only past safe variables). */
 export function allowRuleForSubcommand(rules: readonly PermissionRule[], sub: ShellSubcommand, toolName: string): PermissionRule | undefined {
-  if (!onlySafeEnv(sub)) return undefined;
+  const facts = commandFacts(sub);
+  if (!facts.safeEnv) return undefined;
   const section = ruleIndex(rules).allow;
-  const exactOnly = needsExactRule(sub);
+  const exactOnly = facts.exactRuleOnly;
   let best: { order: number; rule: PermissionRule } | undefined = firstBashMatch(
     section.bash,
-    subcommandTexts(sub),
+    facts.texts,
     exactOnly ? (e) => !(e.rule.ruleContent ?? "*").includes("*") : undefined,
   );
   for (const o of section.others) {
     if (best && o.order >= best.order) break;
     const r = o.rule;
     if (r.toolName !== "Bash" && r.toolName !== toolName) continue;
-    if (r.ruleContent === undefined ? !exactOnly : subcommandTexts(sub).some(bashMatcher(r.ruleContent))) {
+    if (r.ruleContent === undefined ? !exactOnly : facts.texts.some(bashMatcher(r.ruleContent))) {
       best = o;
       break;
     }
@@ -144,7 +152,7 @@ export function firstRestrictiveRule(rules: readonly PermissionRule[], behavior:
   if (!facts) return section.rules.find((r) => restrictiveRuleHits(r, scope));
   let best: { order: number; rule: PermissionRule } | undefined;
   for (const sub of facts.subcommands) {
-    const hit = firstBashMatch(section.bash, restrictiveTexts(sub, scope.localeQuoted));
+    const hit = firstBashMatch(section.bash, restrictiveTextsIn(scope, sub));
     if (hit && (!best || hit.order < best.order)) best = hit;
   }
   if (!facts.complete) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sub } from "../../test/permission-helpers.js";
-import { bashMatcher, narrowedBashRule } from "./bash-rules.js";
+import { bashMatcher, narrowedBashRule } from "../shell/bash-rules.js";
 import { hostMatches, ruleHostPattern, urlHost } from "./domain-rules.js";
 import { pathMatches, pathPattern } from "./path-rules.js";
 import { parseRule } from "./rule.js";

@@ -1,7 +1,6 @@
 import { posix } from "node:path";
-import { effectiveArgv } from "./bash-rules.js";
+import { commandFacts } from "../shell/command-facts.js";
 import { allowRuleForSubcommand } from "./match.js";
-import { isStaticWord } from "./paths.js";
 import { outsideTargets, type Scope } from "./scope.js";
 import { GIT_AFTER_CD } from "../shell/shared.js";
 import { sameRepository } from "../shell/git-repo.js";
@@ -17,7 +16,7 @@ export function isReadOnlyCall(scope: Scope): boolean {
     // The tool's own read-only verdict is the analysis's, which the file system may refine.
     if (!request.readOnly && !gitStaysInRepository(scope)) return false;
     // A command name not known before it runs (`$(echo rm)`, `r${x}m`, `$"cat"`) may be anything.
-    return (facts.readOnly || gitStaysInRepository(scope)) && facts.complete && scope.writes.length === 0 && facts.subcommands.every((s) => isStaticWord(effectiveArgv(s)[0] ?? ""));
+    return (facts.readOnly || gitStaysInRepository(scope)) && facts.complete && scope.writes.length === 0 && facts.subcommands.every((s) => commandFacts(s).programKnown);
   }
   if (!request.readOnly) return false;
   return request.subject?.kind !== "file" || request.subject.access === "read";
@@ -45,7 +44,7 @@ function projectProgramNote(scope: Scope): string | null {
   if (!facts) return null;
   let dirs: string[] | undefined;
   for (const sub of facts.subcommands) {
-    const program = posix.basename(effectiveArgv(sub)[0] ?? "");
+    const { program } = commandFacts(sub);
     if (!readsProjectPrograms(program)) continue;
     dirs ??= [scope.canonicalize(scope.request.cwd), ...scope.cds.flatMap((c) => c.forms.map((f) => f.canonical))];
     const reason = projectProgramReason(program, dirs);
@@ -82,14 +81,14 @@ function readOnlyInSandbox(scope: Scope): boolean {
   if (!facts || !sandboxActive(sandbox) || !sandbox.autoAllowBashIfSandboxed) return false;
   if (request.input.dangerouslyDisableSandbox === true) return false;
   if (scope.writes.length > 0 || scope.treeWrites.length > 0) return false;
-  const commands = facts.subcommands.map((s) => effectiveArgv(s));
+  const commands = facts.subcommands.map((s) => commandFacts(s).argv);
   return containsNothingKnownToWrite(facts, commands) && !isExcludedCommand(commands, sandbox.excludedCommands);
 }
 
 /** Commands acceptEdits runs on paths inside the working dirs. */
 const BASIC_FILE_COMMANDS = new Set(["mkdir", "touch", "rm", "rmdir", "mv", "cp"]);
 
-function isBasicFileCommand(argv: string[]): boolean {
+function isBasicFileCommand(argv: readonly string[]): boolean {
   const name = posix.basename(argv[0] ?? "");
   if (BASIC_FILE_COMMANDS.has(name)) return true;
   // `cd` (its target is checked against the working dirs with the rest) moves, it changes nothing.
@@ -165,7 +164,7 @@ export function decideByMode(scope: Scope): PermissionDecision {
       return fromMode(scope, "allow", `File edit inside the working directories accepted in ${mode} mode`);
     }
     const facts = scope.shell;
-    if (facts && facts.complete && facts.subcommands.length > 0 && facts.subcommands.every((s) => isBasicFileCommand(effectiveArgv(s)))) {
+    if (facts && facts.complete && facts.subcommands.length > 0 && facts.subcommands.every((s) => isBasicFileCommand(commandFacts(s).argv))) {
       return fromMode(scope, "allow", `File command inside the working directories accepted in ${mode} mode`);
     }
   }

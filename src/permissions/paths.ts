@@ -135,34 +135,6 @@ export function insideWorkingDirs(forms: PathForms, dirs: WorkingDirs): boolean 
   return canonicalInside && lexicalInside;
 }
 
-/** Parts of a shell word that make its value unknown before it runs (`$` covers `$"…"` too). */
-export function isDynamicWord(word: string): boolean {
-  return /[$`]|^~[^/]|<\(|>\(/.test(word);
-}
-
-export function hasGlob(word: string): boolean {
-  return /[*?[]/.test(word);
-}
-
-/** Brace expansion: `{a,b}`, `x{,y}`, `{1..3}` (one word becomes several). */
-export function hasBrace(word: string): boolean {
-  return /\{[^{}]*(,|\.\.)[^{}]*\}/.test(word);
-}
-
-/** A word whose value is what is written: no expansion, glob or brace can change it. */
-export function isStaticWord(word: string): boolean {
-  return word.length > 0 && !isDynamicWord(word) && !hasGlob(word) && !hasBrace(word);
-}
-
-/**
- * A word as bash reads `$"…"` in the C locale: its literal text. The analysis keeps such a word
- * either as written (`$"rm"`) or with the quotes removed (`$secret/key`); both give the literal.
- */
-export function localeLiteral(word: string, quotesRemoved: boolean): string {
-  const out = word.replace(/\$"([^"]*)"/g, "$1");
-  return quotesRemoved ? out.replace(/\$(?![{(])/g, "") : out;
-}
-
 let homeCache: { env: string | undefined; home: string } | undefined;
 
 /** The user's home (os.homedir asks the OS each time; it follows HOME, so that is the cache key). */

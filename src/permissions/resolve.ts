@@ -2,16 +2,19 @@ import type { PermissionRule, ShellSubcommand } from "../tool/types.js";
 import { readdirSync, type Dirent } from "node:fs";
 import { posix } from "node:path";
 import { globSegmentMatcher } from "../shell/glob-match.js";
-import { effectiveArgv, normaliseBashSpec } from "./bash-rules.js";
+import { normaliseBashSpec } from "../shell/bash-rules.js";
+import { commandFacts } from "../shell/command-facts.js";
 import { allowRuleForCall, allowRuleForSubcommand, allowRuleForTarget, firstRestrictiveRule, nameGlob, restrictiveEditRules, restrictiveReadRules, ruleReachingBelow } from "./match.js";
 import { decideByMode, forcedAsk, isReadOnlyCall } from "./modes.js";
-import { hasBrace, hasGlob, isDynamicWord, isStaticWord, pathForms, type PathForms } from "./paths.js";
+import { pathForms, type PathForms } from "./paths.js";
+import { hasBrace, hasGlob, isDynamicWord } from "../shell/shared.js";
 import { criticalRemoval, gitDirCreatedBy, globMayNameProtected, protectedPathReason, UNLINKERS, type CriticalContext } from "./safety.js";
 import { chooseBoundary } from "../sandbox/boundary.js";
 import { buildScope, locateWord, outsideTargets, type ResolveOptions, type Scope, type Target } from "./scope.js";
 import { suggestRules } from "./suggest.js";
 import { protectedBelow, treeContentsReason } from "./tree-writes.js";
-import { treePlan, type TreePlan } from "./tree-contents.js";
+import { treePlan } from "../shell/tree-contents.js";
+import type { TreePlan } from "../shell/tree-plan.js";
 import { gitShowsNoRestrictedPath, ignoreFilesMayUnhide } from "./read-narrowing.js";
 import type { PermissionDecision, PermissionRequest } from "./types.js";
 
@@ -51,7 +54,7 @@ function withBoundary(decision: PermissionDecision, scope: Scope): PermissionDec
   const boundary = chooseBoundary({
     sandbox,
     readOnly: isReadOnlyCall(scope),
-    commands: scope.shell.subcommands.map((s) => effectiveArgv(s)),
+    commands: scope.shell.subcommands.map((s) => commandFacts(s).argv),
     disableSandbox: request.input.dangerouslyDisableSandbox === true,
   });
   return { ...decision, sandbox: boundary };
@@ -203,9 +206,9 @@ function safetyCheck(scope: Scope): string | null {
     return `Writing ${unknownWrite.written} needs approval: its path is not known before the command runs, so it may be a protected or critical path`;
   }
   const rules = scope.request.permissionContext.rules;
-  const dynamicName = facts.subcommands.find((sub) => !isStaticWord(effectiveArgv(sub)[0] ?? ""));
+  const dynamicName = facts.subcommands.find((sub) => !commandFacts(sub).programKnown);
   if (dynamicName && rules.some((r) => r.behavior !== "allow" && (r.toolName === "Bash" || r.toolName === scope.request.tool.name || r.toolName === "Read" || r.toolName === "Edit"))) {
-    const word = effectiveArgv(dynamicName)[0] ?? "";
+    const word = commandFacts(dynamicName).argv[0] ?? "";
     return `The command name ${word} is not known before the command runs, and deny or ask rules restrict what may run. A human must approve it`;
   }
   return treeWritesReachingRestrictedPaths(scope, restrictiveEditRules(rules)) ?? readsReachingRestrictedPaths(scope, restrictiveReadRules(rules));
@@ -224,8 +227,8 @@ function gitDirRedirection(sub: ShellSubcommand): string | null {
   if (variable !== undefined) {
     return `${variable}=${sub.env[variable]} points git at another git directory, whose config and hooks can run programs and where git writes: a human must approve it`;
   }
-  const argv = effectiveArgv(sub);
-  if (posix.basename(argv[0] ?? "") !== "git") return null;
+  const { argv, program } = commandFacts(sub);
+  if (program !== "git") return null;
   for (const word of argv.slice(1)) {
     if (word === "--") break;
     if (GIT_DIR_OPTION.test(word)) return `git ${word} points git at another git directory, whose config and hooks can run programs and where git writes: a human must approve it`;
@@ -321,9 +324,8 @@ function removedGlobOnly(scope: Scope, word: string): boolean {
   let used = false;
   for (const sub of scope.shell?.subcommands ?? []) {
     if (sub.redirects.some((r) => r.target === word)) return false;
-    const argv = effectiveArgv(sub);
     if (!sub.argv.includes(word)) continue;
-    if (!UNLINKERS.has(posix.basename(argv[0] ?? ""))) return false;
+    if (!UNLINKERS.has(commandFacts(sub).program)) return false;
     used = true;
   }
   return used;

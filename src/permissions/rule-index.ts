@@ -1,5 +1,5 @@
 import type { PermissionRule, RuleBehavior } from "../tool/types.js";
-import { bashMatcher, normaliseBashSpec, type BashMatcher } from "./bash-rules.js";
+import { bashMatcher, normaliseBashSpec, type BashMatcher } from "../shell/bash-rules.js";
 
 /** A Bash rule with content, its position in the rule list, and its compiled matcher. */
 export interface IndexedBashRule {

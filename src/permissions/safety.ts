@@ -2,9 +2,10 @@ import { readdirSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { posix } from "node:path";
 import type { ShellSubcommand } from "../tool/types.js";
-import { effectiveArgv } from "./bash-rules.js";
+import { commandFacts } from "../shell/command-facts.js";
 import { globSegmentMatcher } from "../shell/glob-match.js";
-import { expandHome, hasBrace, hasGlob, isDynamicWord, isInside, toPosix, type Canonicalize } from "./paths.js";
+import { expandHome, isInside, toPosix, type Canonicalize } from "./paths.js";
+import { hasBrace, hasGlob, isDynamicWord } from "../shell/shared.js";
 
 /**
  * Paths whose contents make other tools run code (or configure this agent): a write there always
@@ -235,8 +236,7 @@ export interface CriticalContext {
  * unlink, shred, and the roots of `find … -delete`.
  */
 export function criticalRemoval(sub: ShellSubcommand, ctx: CriticalContext): string | null {
-  const argv = effectiveArgv(sub);
-  const name = posix.basename(argv[0] ?? "");
+  const { argv, program: name } = commandFacts(sub);
   const judge = criticalJudge(ctx);
   if (name === "find") {
     if (!argv.some((a) => a === "-delete")) return null;

@@ -4,12 +4,7 @@ import {
   defaultHome,
   insideWorkingDirs,
   expandHome,
-  hasBrace,
-  hasGlob,
-  isDynamicWord,
-  isStaticWord,
   isUnresolvable,
-  localeLiteral,
   memoCanonicalize,
   pathForms,
   realCanonicalize,
@@ -20,8 +15,9 @@ import {
   type WorkingDirs,
 } from "./paths.js";
 import { derivedShellReads } from "./shell-reads.js";
-import { isDirectory, procPath, walkLinks, LINK_WALK_MAX_ENTRIES } from "./path-identity.js";
+import { isDirectory, procPath, walkLinks, LINK_WALK_MAX_ENTRIES } from "../fs/path-identity.js";
 import { expandGlob } from "../shell/glob-expand.js";
+import { hasBrace, hasGlob, isDynamicWord, isStaticWord, localeLiteral } from "../shell/shared.js";
 import type { RootLimit } from "./read-narrowing.js";
 import { treeWriteTargets, type TreeWriter } from "./tree-writes.js";
 import type { PermissionRequest } from "./types.js";

@@ -1,6 +1,6 @@
 import { posix } from "node:path";
 import type { PermissionRule } from "../tool/types.js";
-import { narrowedBashRule } from "./bash-rules.js";
+import { narrowedBashRule } from "../shell/bash-rules.js";
 import { allowRuleForSubcommand } from "./match.js";
 import { outsideTargets, type Scope, type Target } from "./scope.js";
 

@@ -3,7 +3,7 @@ import { posix } from "node:path";
 import type { ShellSubcommand, ShellTreeWriter } from "../tool/types.js";
 import { isInside, type Canonicalize, type PathForms } from "./paths.js";
 import { gitDirCreatedBy, protectedNameReason, protectedPathReason } from "./safety.js";
-import type { TreePlan } from "./tree-contents.js";
+import type { TreePlan } from "../shell/tree-plan.js";
 
 /** The kinds of tree writers (src/shell/tree-writer.ts decides which a command is). */
 export type TreeWriter = ShellTreeWriter["kind"];

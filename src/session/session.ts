@@ -10,7 +10,7 @@ import { StreamingToolExecutor } from "../orchestration/streaming-executor.js";
 import { parseRule, parseRuleLists } from "../permissions/rule.js";
 import { createPermissionEngine, type AutoClassifier, type PermissionEngine } from "../permissions/engine.js";
 import type { Approver, PermissionResolver } from "../permissions/types.js";
-import { findTaskRegistry } from "../tools/tasks/registry.js";
+import { findTaskRegistry } from "../tasks/registry.js";
 import { checkToolUse, type ToolUseCheck } from "../pipeline/check-tool-use.js";
 import { pendingToolLoads, prepareTurn } from "../pipeline/prepare.js";
 import { defaultPipelineServices, hookCommonInput, labelHookContext, type PipelineServices, type ToolCallOutcome } from "../pipeline/run-tool-use.js";
@@ -24,7 +24,7 @@ import {
 import { assembleToolPool, getTools, isDeniedOutright } from "../registry/pool.js";
 import { decideDeferredTools, isSchemaLoaded, parseToolSearchMode, toolSearchModeFromEnv, type ToolSearchMode } from "../registry/deferral.js";
 import { toolJsonSchema } from "../registry/definitions.js";
-import { ToolSearchTool } from "../tools/tool-search/index.js";
+import { ToolSearchTool } from "../registry/tool-search/index.js";
 import { childAbortController, createToolUseContext, linkAbort, releaseAbortController } from "../tool/context.js";
 import type {
   ConversationMessage,

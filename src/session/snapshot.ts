@@ -6,7 +6,7 @@ import { realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve } from "node:path";
 import type { ReadFileEntry } from "../tool/read-file-state.js";
 import type { PermissionRule, ToolUseContext } from "../tool/types.js";
-import { TaskRegistry, taskRegistry, findTaskRegistry, type BackgroundTask, type TaskStatus } from "../tools/tasks/registry.js";
+import { TaskRegistry, taskRegistry, findTaskRegistry, type BackgroundTask, type TaskStatus } from "../tasks/registry.js";
 
 export const SESSION_SNAPSHOT_VERSION = 1;
 

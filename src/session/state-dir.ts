@@ -3,7 +3,7 @@
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { atomicWriteFile } from "../tools/fs/atomic-write.js";
+import { atomicWriteFile } from "../fs/atomic-write.js";
 import { signState, verifyState } from "./session-home.js";
 import { parseSessionSnapshot, SnapshotError, vetSnapshot, type SessionSnapshot } from "./snapshot.js";
 

@@ -2,7 +2,7 @@ import { realpathSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import { parseRule, RuleParseError } from "../permissions/rule.js";
 import type { PermissionMode, PermissionRule } from "../tool/types.js";
-import { editDistance } from "../tools/fs/similar-files.js";
+import { editDistance } from "../fs/similar-files.js";
 import { isLoaded, type CliSettings, type IgnoredSetting, type LoadedFile, type LoadedSettings, type SettingsLevel } from "./load.js";
 import { describeWidening, inertEnvReason } from "./project-policy.js";
 import { mergeSandboxLayers } from "../sandbox/settings.js";

@@ -2,6 +2,7 @@
 // against out. Pure and synchronous once `ensureBashGrammar()` has resolved (it throws before).
 import { posix } from "node:path";
 import type { ShellCommandFacts, ShellSubcommand } from "../tool/types.js";
+import { commandFacts } from "./command-facts.js";
 import { fallbackSegments } from "./fallback.js";
 import { tableFor, wrapperTable } from "./commands/index.js";
 import { parseGit } from "./git-argv.js";
@@ -12,7 +13,8 @@ import { treeWriterOf } from "./tree-writer.js";
 import { literalWord } from "./command.js";
 import { isReadOnlyToolInvocation } from "./read-only-tools.js";
 import { isModelledCommand, ruleTextsOf } from "./rule-texts.js";
-import { commandTargets, type Targets } from "./targets.js";
+import type { Targets } from "./commands/types.js";
+import { commandTargets } from "./targets.js";
 import { newWalkState, type SimpleCommand } from "./command.js";
 import type { Word } from "./words.js";
 import { walkScript } from "./walk.js";
@@ -37,7 +39,7 @@ export function analyzeCommand(command: string): ShellCommandFacts {
       if (reader) sub.reader = reader;
       return sub;
     });
-    return {
+    return sealed({
       command,
       subcommands,
       writeTargets: [],
@@ -46,7 +48,7 @@ export function analyzeCommand(command: string): ShellCommandFacts {
       readOnly: false,
       complete: false,
       reasons: [`the command is longer than ${MAX_ANALYSED_COMMAND_LENGTH} characters and was only split, not parsed`],
-    };
+    });
   }
   const state = newWalkState();
   walkScript(command, state, false, 0);
@@ -118,7 +120,24 @@ export function analyzeCommand(command: string): ShellCommandFacts {
   };
   const loops = loopVariables(state);
   if (loops) facts.loopVariables = loops;
+  return sealed(facts);
+}
+
+/**
+ * The analysis's result made immutable, with each subcommand's CommandFacts built once: every
+ * consumer of the call (the permission engine, rule matching, the sandbox plan) reads the same
+ * values, and none can change them for the next reader.
+ */
+function sealed(facts: ShellCommandFacts): ShellCommandFacts {
+  deepFreeze(facts);
+  for (const sub of facts.subcommands) commandFacts(sub);
   return facts;
+}
+
+function deepFreeze(value: unknown): void {
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const v of Object.values(value)) deepFreeze(v);
 }
 
 /**

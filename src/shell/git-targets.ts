@@ -7,7 +7,7 @@ import { findOption, getopt, type ParsedArgs } from "./getopt.js";
 import { parseGit } from "./git-argv.js";
 import { tableTargets, unnamedFiles } from "./options.js";
 import { subcommandTable } from "./git-argv.js";
-import type { Targets } from "./targets.js";
+import type { Targets } from "./commands/types.js";
 import type { Word } from "./words.js";
 
 /** Subcommands whose path operands and pathspecs name files whose contents they print. */

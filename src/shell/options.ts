@@ -3,7 +3,7 @@
 // read-only classifier and the target extractor, so that both see the same parse.
 import { tableFor, type CommandTable } from "./commands/index.js";
 import { getopt, type ParsedArgs } from "./getopt.js";
-import type { Targets } from "./targets.js";
+import type { Targets } from "./commands/types.js";
 import type { Word } from "./words.js";
 
 export { findOption, optionValues, type ParsedArgs, type ParsedOption } from "./getopt.js";

@@ -29,3 +29,31 @@ const SAFE_ENV = /^(LANG|LANGUAGE|LC_[A-Z]+|TZ|NO_COLOR|FORCE_COLOR|CLICOLOR|CLI
 export function isSafeEnvVariable(name: string): boolean {
   return SAFE_ENV.test(name);
 }
+
+/**
+ * A word as bash reads `$"…"` in the C locale: its literal text. The analysis keeps such a word
+ * either as written (`$"rm"`) or with the quotes removed (`$secret/key`); both give the literal.
+ */
+export function localeLiteral(word: string, quotesRemoved: boolean): string {
+  const out = word.replace(/\$"([^"]*)"/g, "$1");
+  return quotesRemoved ? out.replace(/\$(?![{(])/g, "") : out;
+}
+
+/** Parts of a shell word that make its value unknown before it runs (`$` covers `$"…"` too). */
+export function isDynamicWord(word: string): boolean {
+  return /[$`]|^~[^/]|<\(|>\(/.test(word);
+}
+
+export function hasGlob(word: string): boolean {
+  return /[*?[]/.test(word);
+}
+
+/** Brace expansion: `{a,b}`, `x{,y}`, `{1..3}` (one word becomes several). */
+export function hasBrace(word: string): boolean {
+  return /\{[^{}]*(,|\.\.)[^{}]*\}/.test(word);
+}
+
+/** A word whose value is what is written: no expansion, glob or brace can change it. */
+export function isStaticWord(word: string): boolean {
+  return word.length > 0 && !isDynamicWord(word) && !hasGlob(word) && !hasBrace(word);
+}

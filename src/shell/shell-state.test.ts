@@ -156,7 +156,7 @@ describe("read into plain shell variables is read-only", () => {
   });
 
   it("a loop variable's words are the paths it names", () => {
-    expect(analyzeCommand('for d in src docs; do cat "$d/x"; done').readTargets.sort()).toEqual(["docs/x", "src/x"]);
+    expect([...analyzeCommand('for d in src docs; do cat "$d/x"; done').readTargets].sort()).toEqual(["docs/x", "src/x"]);
     expect(analyzeCommand("for f in src/*.ts; do wc -l \"$f\"; done").readTargets).toEqual(["src/*.ts"]);
     // Assigned elsewhere too: not known.
     expect(analyzeCommand('for f in a; do f=/etc/passwd; cat "$f"; done').readTargets).toEqual(["$f"]);

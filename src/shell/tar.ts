@@ -2,7 +2,7 @@
 // values follow as the next words in order (`tar cfT out.tar list`: f = out.tar, T = list).
 import { TAR } from "./commands/network.js";
 import { getopt, parseOptstring, type ParsedArgs } from "./getopt.js";
-import type { Targets } from "./targets.js";
+import type { Targets } from "./commands/types.js";
 import type { Word } from "./words.js";
 
 const TAR_SHORT = parseOptstring(TAR.short ?? "");

@@ -16,12 +16,7 @@ import {
 } from "./tool-targets.js";
 import type { SimpleCommand } from "./command.js";
 import type { Word } from "./words.js";
-
-export interface Targets {
-  write: string[];
-  read: string[];
-  cd: string[];
-}
+import type { Targets } from "./commands/types.js";
 
 /** Commands whose operands are all files they read. */
 const READS_ALL_OPERANDS = new Set([

@@ -5,7 +5,7 @@
 import { posix } from "node:path";
 import { findOption, type ParsedArgs } from "./options.js";
 import type { SimpleCommand } from "./command.js";
-import type { Targets } from "./targets.js";
+import type { Targets } from "./commands/types.js";
 import type { Word } from "./words.js";
 
 /** Directory readers: what they list (or walk) is read, `.` when no operand and recursive. */

@@ -44,3 +44,10 @@ export interface CommandTable {
   /** `@FILE` operands are response files: the tool reads more options (and files) from FILE. */
   responseFiles?: boolean;
 }
+
+/** The paths one command writes, reads and changes directory to, as written. */
+export interface Targets {
+  write: string[];
+  read: string[];
+  cd: string[];
+}

@@ -13,7 +13,7 @@ import type { AgentMessage } from "../../providers/model.js";
 import { buildTool } from "../../tool/build-tool.js";
 import { createSubagentContext } from "../../tool/context.js";
 import type { Tool, ToolUseContext } from "../../tool/types.js";
-import { taskRegistry, type BackgroundTask, type TaskStatus } from "../tasks/registry.js";
+import { taskRegistry, type BackgroundTask, type TaskStatus } from "../../tasks/registry.js";
 import { BUILTIN_AGENTS, type AgentDefinition } from "./agent-types.js";
 import { AGENT_TOOL_NAME, agentDescription, handBack, launchedText, taskNotification } from "./prompt.js";
 

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, open } from "node:fs/promises";
 import { join } from "node:path";
 import type { ProgressCallback, SessionState, ShellCommandFacts, ToolUseContext } from "../../tool/types.js";
-import { taskRegistry, type BackgroundTask } from "../tasks/registry.js";
+import { taskRegistry, type BackgroundTask } from "../../tasks/registry.js";
 import { PREVIEW_BYTES } from "../../budget/persist.js";
 import { bashLimitsFromEnv, commandEnv, effectiveTimeout, resolveShell, timeoutAction, DEFAULT_MAX_OUTPUT_FILE_BYTES, type Env } from "./config.js";
 import { interpretExitCode } from "./exit-code.js";
@@ -13,7 +13,7 @@ import { formatBytes, readImageCandidate, readOutputRange } from "./output.js";
 import type { BashOutput } from "./result.js";
 import { startShell, type RunningShell, type ShellOutcome } from "./run-shell.js";
 import { bwrapArgs, chooseBoundary, newCallMark, sandboxPlan, sandboxUnavailableMessage, type BoundaryReport, type SandboxStatus } from "../../sandbox/index.js";
-import { effectiveArgv } from "../../permissions/bash-rules.js";
+import { commandFacts } from "../../shell/command-facts.js";
 import { deniedReadPaths, type SandboxConfig } from "./sandbox.js";
 import { findExecutable } from "../util/find-executable.js";
 import { nextCwd, startCwd } from "./working-dir.js";
@@ -62,7 +62,7 @@ export function boundaryFor(status: SandboxStatus | undefined, input: BashCallIn
   return chooseBoundary({
     sandbox: status,
     readOnly: decided === "read-only",
-    commands: facts.subcommands.map((s) => effectiveArgv(s)),
+    commands: facts.subcommands.map((s) => commandFacts(s).argv),
     disableSandbox: input.dangerouslyDisableSandbox === true,
   });
 }

@@ -1,4 +1,4 @@
-import { toCrlf, type LineEnding } from "../fs/encoding.js";
+import { toCrlf, type LineEnding } from "../../fs/encoding.js";
 import { findActualString, matchQuoteStyle } from "./find-actual-string.js";
 
 export interface EditSpec {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toCrlf } from "../fs/encoding.js";
+import { toCrlf } from "../../fs/encoding.js";
 import { applyEdit } from "./apply-edits.js";
 import { findActualString, matchQuoteStyle } from "./find-actual-string.js";
 

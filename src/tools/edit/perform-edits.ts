@@ -1,12 +1,12 @@
 import type { StructuredPatchHunk } from "diff";
 import type { ToolUseContext } from "../../tool/types.js";
 import { ToolUseError } from "../../tool/tool-use-error.js";
-import { STATE_CURRENT_SUFFIX } from "../fs/file-state.js";
-import { detectLineEnding, UTF8 } from "../fs/encoding.js";
-import { withFileLockFor } from "../fs/file-lock.js";
-import { diffWrite, tooLargeToDiffNote } from "../fs/patch.js";
-import { missingFileMessage } from "../fs/similar-files.js";
-import { loadForWrite, writeTextFile, type WriterOptions } from "../fs/text-file.js";
+import { STATE_CURRENT_SUFFIX } from "../../fs/file-state.js";
+import { detectLineEnding, UTF8 } from "../../fs/encoding.js";
+import { withFileLockFor } from "../../fs/file-lock.js";
+import { diffWrite, tooLargeToDiffNote } from "../../fs/patch.js";
+import { missingFileMessage } from "../../fs/similar-files.js";
+import { loadForWrite, writeTextFile, type WriterOptions } from "../../fs/text-file.js";
 import { applyEdits, type AppliedEdit, type EditSpec } from "./apply-edits.js";
 
 export interface EditsDone {

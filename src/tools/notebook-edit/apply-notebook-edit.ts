@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { cellId, findCell, joinSource, splitSource, type Notebook, type NotebookCell } from "../fs/notebook.js";
+import { cellId, findCell, joinSource, splitSource, type Notebook, type NotebookCell } from "../../fs/notebook.js";
 
 export type NotebookEditMode = "replace" | "insert" | "delete";
 

@@ -2,8 +2,8 @@ import { writeFile, open } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { withTempDir } from "../../../test/helpers.js";
-import { detectEncoding } from "../fs/encoding.js";
-import { sha256 } from "../fs/file-state.js";
+import { detectEncoding } from "../../fs/encoding.js";
+import { sha256 } from "../../fs/file-state.js";
 import { readLineWindow } from "./line-window.js";
 
 function expectedLines(text: string): string[] {

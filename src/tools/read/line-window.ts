@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { FileHandle } from "node:fs/promises";
-import { bomLength, type TextFormat } from "../fs/encoding.js";
+import { bomLength, type TextFormat } from "../../fs/encoding.js";
 
 export interface LineWindowOptions {
   /** First line to return, 1-based. */

@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import type { ImageBlock, ImageMediaType, TextBlock } from "../../tool/types.js";
-import { decodeText } from "../fs/encoding.js";
-import { sha256 } from "../fs/file-state.js";
-import { cellId, joinSource, notebookLanguage, parseNotebook, type NotebookOutput } from "../fs/notebook.js";
+import { decodeText } from "../../fs/encoding.js";
+import { sha256 } from "../../fs/file-state.js";
+import { cellId, joinSource, notebookLanguage, parseNotebook, type NotebookOutput } from "../../fs/notebook.js";
 
 const MAX_NOTEBOOK_BYTES = 100 * 1024 * 1024;
 const MAX_OUTPUT_CHARS = 10_000;

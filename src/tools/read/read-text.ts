@@ -1,5 +1,5 @@
 import { open } from "node:fs/promises";
-import { detectEncoding, looksBinary } from "../fs/encoding.js";
+import { detectEncoding, looksBinary } from "../../fs/encoding.js";
 import { readLineWindow } from "./line-window.js";
 
 export interface TextReadData {

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { withTempDir } from "../../../test/helpers.js";
 import { call, failureText, fileSession, text } from "../../../test/file-tools/harness.js";
 import { makePdf } from "../../../test/file-tools/fixtures.js";
-import { sha256 } from "../fs/file-state.js";
+import { sha256 } from "../../fs/file-state.js";
 import { createReadTool, ReadTool } from "./read-tool.js";
 
 describe("Read: text output", () => {

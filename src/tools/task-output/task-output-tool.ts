@@ -2,7 +2,7 @@ import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { Tool } from "../../tool/types.js";
 import { bashLimitsFromEnv } from "../bash/config.js";
-import { findTaskRegistry, unknownTaskMessage, type BackgroundTask, type TaskStatus } from "../tasks/registry.js";
+import { findTaskRegistry, unknownTaskMessage, type BackgroundTask, type TaskStatus } from "../../tasks/registry.js";
 import { readOutputRange } from "../bash/output.js";
 import {
   BASH_ID_DESCRIPTION,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { Tool } from "../../tool/types.js";
-import { findTaskRegistry, unknownTaskMessage } from "../tasks/registry.js";
+import { findTaskRegistry, unknownTaskMessage } from "../../tasks/registry.js";
 import { SHELL_ID_DESCRIPTION, TASK_ID_DESCRIPTION, TASK_STOP_DESCRIPTION, TASK_STOP_TOOL_NAME } from "./prompt.js";
 
 export const taskStopInputSchema = z.object({

@@ -1,1 +1,1 @@
-export { findTaskRegistry, taskRegistry, TaskRegistry, TASK_REGISTRY_KEY, type BackgroundTask, type TaskStatus } from "./registry.js";
+export { findTaskRegistry, taskRegistry, TaskRegistry, TASK_REGISTRY_KEY, type BackgroundTask, type TaskStatus } from "../../tasks/registry.js";

@@ -5,7 +5,7 @@ import { eventually, isAlive, pidsIn, ResponseRecorder, run, shellSession, textO
 import { withTempDir } from "../../../test/helpers.js";
 import { createSubagentContext } from "../../tool/context.js";
 import type { BashOutput } from "../bash/result.js";
-import { findTaskRegistry, taskRegistry } from "./registry.js";
+import { findTaskRegistry, taskRegistry } from "../../tasks/registry.js";
 import { toolUse } from "../../../test/helpers.js";
 import { createSession } from "../../session/session.js";
 import { createBashTool } from "../bash/bash-tool.js";

@@ -2,15 +2,15 @@ import type { StructuredPatchHunk } from "diff";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { Tool } from "../../tool/types.js";
-import { filePathMembers } from "../fs/path-members.js";
-import { UTF8 } from "../fs/encoding.js";
-import { withFileLockFor } from "../fs/file-lock.js";
-import { diffWrite, tooLargeToDiffNote } from "../fs/patch.js";
-import { judgedTargetOf } from "../fs/judged-target.js";
-import { resolveToolPath } from "../fs/path.js";
-import { loadForWrite, writeTextFile, type WriterOptions } from "../fs/text-file.js";
+import { filePathMembers } from "../../fs/path-members.js";
+import { UTF8 } from "../../fs/encoding.js";
+import { withFileLockFor } from "../../fs/file-lock.js";
+import { diffWrite, tooLargeToDiffNote } from "../../fs/patch.js";
+import { judgedTargetOf } from "../../fs/judged-target.js";
+import { resolveToolPath } from "../../fs/path.js";
+import { loadForWrite, writeTextFile, type WriterOptions } from "../../fs/text-file.js";
 import { WRITE_DESCRIPTION, WRITE_TOOL_NAME } from "./prompt.js";
-import { STATE_CURRENT_SUFFIX } from "../fs/file-state.js";
+import { STATE_CURRENT_SUFFIX } from "../../fs/file-state.js";
 
 export const writeInputSchema = z.object({
   file_path: z.string().describe("Absolute path of the file to create or replace (a relative path is not accepted)"),

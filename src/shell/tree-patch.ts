@@ -4,9 +4,9 @@
 import { closeSync, readSync } from "node:fs";
 import { posix } from "node:path";
 import type { ShellSubcommand } from "../tool/types.js";
-import { analysisArgv } from "../shell/index.js";
+import { analysisArgv } from "./index.js";
 import { openRegular, type ArchiveEntry } from "./archive-entries.js";
-import { asWords, hasOption, optionValues, stdinFile, strip, type Locate, type TreePlan } from "./tree-contents.js";
+import { asWords, hasOption, optionValues, stdinFile, strip, type Locate, type TreePlan } from "./tree-plan.js";
 
 const PATCH_MAX_BYTES = 16 * 1024 * 1024;
 

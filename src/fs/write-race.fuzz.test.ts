@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runRace, type RaceKind, type RacedTool } from "../../../test/file-tools/write-race.js";
+import { runRace, type RaceKind, type RacedTool } from "../../test/file-tools/write-race.js";
 
 // `npm run fuzz`: 10,000 raced calls per tool and race (WRITE_RACE_CALLS changes it).
 const CALLS = Number(process.env.WRITE_RACE_CALLS ?? 10_000);

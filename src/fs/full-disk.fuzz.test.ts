@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { mountSmallDisk, runFullDisk, type SmallDisk } from "../../../test/file-tools/full-disk.js";
+import { mountSmallDisk, runFullDisk, type SmallDisk } from "../../test/file-tools/full-disk.js";
 
 // `npm run fuzz`: 1,000 writes at random fill levels (FULL_DISK_WRITES, FULL_DISK_SEED change them).
 const WRITES = Number(process.env.FULL_DISK_WRITES ?? 1000);

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { LINK_WALK_MAX_ENTRIES, procPath, walkLinks } from "./path-identity.js";
-import { realCanonicalize } from "./paths.js";
+import { realCanonicalize } from "../permissions/paths.js";
 
 describe("procPath: /proc and /dev/fd as the shell's process sees them", () => {
   it.each([

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { mountSmallDisk, runFullDisk, type SmallDisk } from "../../../test/file-tools/full-disk.js";
+import { mountSmallDisk, runFullDisk, type SmallDisk } from "../../test/file-tools/full-disk.js";
 
 // A bounded slice of the full-disk suite; `npm run fuzz` runs 1,000 writes (full-disk.fuzz.test.ts).
 const disk = mountSmallDisk(512 * 1024);

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
-import type { ToolUseContext } from "../../tool/types.js";
-import { ToolUseError } from "../../tool/tool-use-error.js";
+import type { ToolUseContext } from "../tool/types.js";
+import { ToolUseError } from "../tool/tool-use-error.js";
 import { atomicWriteFile, type AtomicWriteHooks } from "./atomic-write.js";
 import { canEncode, decodeText, encodeTextChunks, UTF8, type TextFormat } from "./encoding.js";
 import { judgeFreshness, MODIFIED_MESSAGE, sha256 } from "./file-state.js";

@@ -1,5 +1,5 @@
 import type { ShellSubcommand } from "../tool/types.js";
-import { localeLiteral } from "./paths.js";
+import { localeLiteral } from "./shared.js";
 
 /**
  * A compiled `Bash(spec)`: `*` is any run of characters; a trailing ` *` (or the legacy `:*`)

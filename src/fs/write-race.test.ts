@@ -3,14 +3,14 @@ import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from
 import { realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { withTempDir } from "../../../test/helpers.js";
-import { call, fileSession, text } from "../../../test/file-tools/harness.js";
-import { createToolUseContext } from "../../tool/context.js";
-import { EditTool } from "../edit/edit-tool.js";
-import { ReadTool } from "../read/read-tool.js";
-import { WriteTool } from "../write/write-tool.js";
+import { withTempDir } from "../../test/helpers.js";
+import { call, fileSession, text } from "../../test/file-tools/harness.js";
+import { createToolUseContext } from "../tool/context.js";
+import { EditTool } from "../tools/edit/edit-tool.js";
+import { ReadTool } from "../tools/read/read-tool.js";
+import { WriteTool } from "../tools/write/write-tool.js";
 import { atomicWriteFile, WriteTargetChangedError } from "./atomic-write.js";
-import { runRace } from "../../../test/file-tools/write-race.js";
+import { runRace } from "../../test/file-tools/write-race.js";
 
 async function layout(raw: string): Promise<{ proj: string; outside: string }> {
   const dir = await realpath(raw);

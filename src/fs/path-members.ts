@@ -1,4 +1,4 @@
-import type { PermissionSubject, ToolPermissionResult, ToolUseContext, ValidationResult } from "../../tool/types.js";
+import type { PermissionSubject, ToolPermissionResult, ToolUseContext, ValidationResult } from "../tool/types.js";
 import { recordJudgedTarget } from "./judged-target.js";
 import { resolveToolPath } from "./path.js";
 

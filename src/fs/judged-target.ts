@@ -1,4 +1,4 @@
-import { realCanonicalize } from "../../permissions/paths.js";
+import { realCanonicalize } from "../permissions/paths.js";
 
 /**
  * Where a write tool's path led when the call was judged: resolved once by the tool's

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { decideDeferredTools, deferredToolsMessage, parseToolSearchMode, ToolSearchModeError } from "../../registry/deferral.js";
-import { toolJsonSchema } from "../../registry/definitions.js";
+import { decideDeferredTools, deferredToolsMessage, parseToolSearchMode, ToolSearchModeError } from "../deferral.js";
+import { toolJsonSchema } from "../definitions.js";
 import { toOpenAIToolMessages } from "../../providers/openai.js";
 import { createSession } from "../../session/session.js";
 import { buildTool } from "../../tool/build-tool.js";

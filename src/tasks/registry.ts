@@ -2,7 +2,7 @@
 // such as background agents, may register too). Kept in `context.extensions`, which sub-agents
 // share with their parent, and stopped by `session.close()` through a session clean-up.
 import { randomBytes } from "node:crypto";
-import type { ToolUseContext } from "../../tool/types.js";
+import type { ToolUseContext } from "../tool/types.js";
 
 export type TaskStatus = "running" | "completed" | "failed" | "killed";
 

@@ -4,41 +4,13 @@
 import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { posix } from "node:path";
 import picomatch from "picomatch";
-import type { ShellSubcommand } from "../tool/types.js";
-import { analysisArgv } from "../shell/index.js";
-import type { ParsedArgs } from "../shell/getopt.js";
-import type { Word } from "../shell/words.js";
+import type { ShellSubcommand, ShellTreeWriter } from "../tool/types.js";
+import { analysisArgv } from "./index.js";
 import { tarEntries, zipEntries, type ArchiveEntry, type ArchiveListing } from "./archive-entries.js";
-import { effectiveArgv } from "./bash-rules.js";
-import { isDirectory, LINK_WALK_MAX_ENTRIES, walkTree } from "./path-identity.js";
+import { commandFacts } from "./command-facts.js";
+import { isDirectory, LINK_WALK_MAX_ENTRIES, walkTree } from "../fs/path-identity.js";
 import { patchPlan } from "./tree-patch.js";
-import type { TreeWriter } from "./tree-writes.js";
-
-/** The names a tree writer creates below each of its targets, or why they cannot be known. */
-export type TreePlan = { entries: ArchiveEntry[] } | { unknown: string };
-
-/** Where a word (a file the command reads) is for the shell: absolute paths, one per base, or why not known. */
-export type Locate = (word: string) => string[] | string;
-
-export function asWords(argv: readonly string[]): Word[] {
-  const { literalWord } = analysisArgv();
-  return argv.map((text) => literalWord(text));
-}
-
-export function optionValues(parsed: ParsedArgs, names: readonly string[]): string[] {
-  return parsed.options.filter((o) => names.includes(o.name)).map((o) => o.value?.text ?? "");
-}
-
-export function hasOption(parsed: ParsedArgs, names: readonly string[]): boolean {
-  return parsed.options.some((o) => names.includes(o.name));
-}
-
-/** The file a command reads as its standard input (`< file`), else why it is not known. */
-export function stdinFile(sub: ShellSubcommand, what: string): string | { unknown: string } {
-  const redirect = [...sub.redirects].reverse().find((r) => r.op === "<");
-  if (redirect) return redirect.target;
-  return { unknown: `it reads ${what} from its standard input, which is not known before the command runs` };
-}
+import { asWords, hasOption, optionValues, stdinFile, strip, type Locate, type TreePlan } from "./tree-plan.js";
 
 /** Reads the listing of each file a word names (every base the shell may be in), all together. */
 function listAll(word: string, locate: Locate, read: (path: string) => ArchiveListing): ArchiveListing {
@@ -52,13 +24,6 @@ function listAll(word: string, locate: Locate, read: (path: string) => ArchiveLi
     entries.push(...listing.entries);
   }
   return { entries };
-}
-
-/** Drops `n` leading components (entries with no more are not extracted); `./` counts as one for tar. */
-export function strip(name: string, n: number): string | null {
-  if (n === 0) return name;
-  const segments = name.split("/").filter((s) => s !== "");
-  return segments.length > n ? segments.slice(n).join("/") : null;
 }
 
 /** A member name as tar compares it: `./` and doubled or trailing slashes do not count. */
@@ -313,7 +278,7 @@ function rsyncArgs(argv: readonly string[]): { flags: Set<string>; operands: str
  * What this archive extractor, patch, recursive copy, sync or move creates below its targets.
  * A file that changes while it is read makes it "not known", never an exception.
  */
-export function treePlan(sub: ShellSubcommand, kind: TreeWriter, locate: Locate): TreePlan {
+export function treePlan(sub: ShellSubcommand, kind: ShellTreeWriter["kind"], locate: Locate): TreePlan {
   try {
     return planFor(sub, kind, locate);
   } catch (e) {
@@ -321,9 +286,8 @@ export function treePlan(sub: ShellSubcommand, kind: TreeWriter, locate: Locate)
   }
 }
 
-function planFor(sub: ShellSubcommand, kind: TreeWriter, locate: Locate): TreePlan {
-  const argv = effectiveArgv(sub);
-  const name = posix.basename(argv[0] ?? "");
+function planFor(sub: ShellSubcommand, kind: ShellTreeWriter["kind"], locate: Locate): TreePlan {
+  const { argv, program: name } = commandFacts(sub);
   switch (name) {
     case "tar":
       return tarPlan(argv, sub, locate);

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { ReadFileEntry, ReadFileState } from "../../tool/read-file-state.js";
+import type { ReadFileEntry, ReadFileState } from "../tool/read-file-state.js";
 
 export function sha256(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");

@@ -3,12 +3,12 @@ import { chmodSync, chownSync, linkSync, lstatSync, mkdirSync, readdirSync, read
 import { realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { withTempDir } from "../../../test/helpers.js";
-import { call, fileSession, text } from "../../../test/file-tools/harness.js";
-import { persistOversizedResult } from "../../budget/persist.js";
-import { createEditTool } from "../edit/edit-tool.js";
-import { createNotebookEditTool } from "../notebook-edit/notebook-edit-tool.js";
-import { createWriteTool } from "../write/write-tool.js";
+import { withTempDir } from "../../test/helpers.js";
+import { call, fileSession, text } from "../../test/file-tools/harness.js";
+import { persistOversizedResult } from "../budget/persist.js";
+import { createEditTool } from "../tools/edit/edit-tool.js";
+import { createNotebookEditTool } from "../tools/notebook-edit/notebook-edit-tool.js";
+import { createWriteTool } from "../tools/write/write-tool.js";
 import { atomicWriteFile, ReadOnlyFileError } from "./atomic-write.js";
 import { setProcFdForTesting } from "./held-dir.js";
 import { isStaleTemp, removeStaleTemps, tempNameFor, tempNameOwner } from "./temp-name.js";

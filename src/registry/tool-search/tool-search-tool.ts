@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isDeferredTool } from "../../registry/deferral.js";
+import { isDeferredTool } from "../deferral.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { Tool, ToolResultBlock, ToolUseContext } from "../../tool/types.js";
 import {

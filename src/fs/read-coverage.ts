@@ -1,4 +1,4 @@
-import type { ToolUseContext } from "../../tool/types.js";
+import type { ToolUseContext } from "../tool/types.js";
 
 // Windows of one file read at one mtime add up: lines 1-2000 and then 2001-3100 (to the end) are
 // a full read of a 3100-line file, so a file too long for one window can still be edited.

@@ -4,7 +4,7 @@
 // format read here only in part (bzip2, xz, zstd, zip64…), the contents are "not known".
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { gunzipSync, inflateRawSync } from "node:zlib";
-import { LINK_WALK_MAX_ENTRIES } from "./path-identity.js";
+import { LINK_WALK_MAX_ENTRIES } from "../fs/path-identity.js";
 
 /** One name an extraction creates, and for a link, what it points to. */
 export interface ArchiveEntry {
