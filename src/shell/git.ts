@@ -104,6 +104,11 @@ export function gitObjection(words: Word[]): string | undefined {
       if (positional[0] === "status" && bad === undefined) return undefined;
       return `git submodule ${positional[0] ?? ""} is not known to be read-only`.trimEnd();
     }
+    case "help": {
+      // Lists only: `git help -a`, `-g`, `--config`. A topic opens man, info or a browser (help.browser).
+      const listing = parsed.options.every((o) => /^(-a|--all|-g|--guides|-c|--config|--user-interfaces|--developer-interfaces|--(no-)?verbose|--no-external-commands|--no-aliases)$/.test(o.name));
+      return listing && parsed.options.length > 0 && positional.length === 0 ? undefined : "git help with a topic opens a manual viewer or a browser";
+    }
     case "symbolic-ref":
       if (positional.length <= 1 && !findOption(parsed, "d", ["delete"])) return undefined;
       return "git symbolic-ref with a target changes a ref";
