@@ -83,8 +83,18 @@ export function analyzeCommand(command: string): ShellCommandFacts {
       complete = false;
       reasons.push(refused);
     }
+    const gitDir = name0(cmd) === "git" ? gitChangeDirectory(cmd) : undefined;
     const targets = commandTargets(cmd, backup);
-    subcommands.push(toSubcommand(cmd, targets));
+    const sub = toSubcommand(cmd, targets);
+    subcommands.push(sub);
+    if (gitDir !== undefined) {
+      // git's history and object readers (`log -p`, `show`) print the whole repository whatever
+      // directory git runs in: after `-C dir` they read at least what they read without it.
+      if (sub.reader?.limit === "git" && !sub.reader.recursive.includes(".")) sub.reader = { ...sub.reader, recursive: [...sub.reader.recursive, "."] };
+      // Where `git -C dir` runs is a directory git reads its configuration from, as after a cd.
+      for (const v of substituteLoopVariables(state, gitDir)) dirs.addResolved(v, cd);
+      runsGit = true;
+    }
     for (const p of targets.write) for (const v of substituteLoopVariables(state, p)) dirs.addResolved(v, write);
     for (const p of targets.read) for (const v of substituteLoopVariables(state, p)) dirs.addResolved(v, read);
     for (const p of targets.cd) {
@@ -119,6 +129,20 @@ export function analyzeCommand(command: string): ShellCommandFacts {
   const loops = loopVariables(state);
   if (loops) facts.loopVariables = loops;
   return facts;
+}
+
+function name0(cmd: SimpleCommand): string | undefined {
+  return cmd.words[0]?.isStatic === true ? cmd.words[0].text : undefined;
+}
+
+/** The directory `git -C a -C b …` runs in (`a/b`), when every -C is static; git ignores an empty one. */
+function gitChangeDirectory(cmd: SimpleCommand): string | undefined {
+  let dir: string | undefined;
+  for (const o of parseGit(cmd.words).globals.options) {
+    if (o.name !== "-C" || o.value === undefined || !o.value.isStatic || o.value.text === "") continue;
+    dir = dir === undefined || o.value.text.startsWith("/") ? o.value.text : posix.join(dir, o.value.text);
+  }
+  return dir;
 }
 
 /**
