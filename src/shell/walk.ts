@@ -407,6 +407,12 @@ class Walker {
     const stored = valueNode?.type === "array" ? { int: valueNode.namedChildren.every((c) => c?.type === "number") } : assignedValue(value, inArithmetic || valueNode?.type === "arithmetic_expansion");
     recordAssignment(shell, name, stored);
     if (value && !inArithmetic) shell.bare.set(name, value);
+    // `f=README.md; cat "$f"`: a literal assigned before anything has run, at the top of the
+    // script (no condition or subshell can skip it), is the one value `$f` has (if no other
+    // assignment of f is seen): judged as a loop over that one word (shell-state.ts). Not when
+    // run in the background (`f=x & cat "$f"`: a subshell sets it).
+    const leading = (node.parent?.type === "program" || (node.parent?.type === "list" && node.parent.parent?.type === "program")) && node.parent.children[node.parent.children.indexOf(node) + 1]?.type !== "&";
+    if (value?.isStatic && !nested && leading && this.state.commands.length === 0 && /^[A-Za-z0-9._/+=:@%,][A-Za-z0-9._/+=:@%,-]*$/.test(value.text) && !shell.loops.has(name)) shell.loops.set(name, [value]);
     this.subscriptOf(node);
     if (valueNode?.type === "array") {
       // `a=([i]=x)`: keys of an indexed array are arithmetic.
