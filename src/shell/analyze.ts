@@ -17,7 +17,8 @@ import { newWalkState, type SimpleCommand } from "./command.js";
 import type { Word } from "./words.js";
 import { walkScript } from "./walk.js";
 import { judgeShellState, loopVariables, substituteLoopVariables } from "./shell-state.js";
-import { GIT_AFTER_CD, MAX_ANALYSED_COMMAND_LENGTH, MAX_READ_ONLY_COMMAND_LENGTH, MAX_READ_ONLY_SUBCOMMANDS, normalizeCommandText } from "./shared.js";
+import { GIT_AFTER_CD, MAX_ANALYSED_COMMAND_LENGTH, MAX_READ_ONLY_COMMAND_LENGTH, MAX_READ_ONLY_SUBCOMMANDS, normalizeCommandText, substitutedText } from "./shared.js";
+import { fileNameProducer } from "./producers.js";
 
 
 /**
@@ -76,7 +77,9 @@ export function analyzeCommand(command: string): ShellCommandFacts {
   const subcommands: ShellSubcommand[] = [];
   const backup = { suffixMayBeSet: mayExportBackupSettings(command, state.commands) };
   for (const cmd of state.commands) {
-    const objection = readOnlyObjection(cmd);
+    // What xargs runs is judged with the words it appends (its rule texts are the words written).
+    const judged = cmd.xargsInput ? { ...cmd, words: [...cmd.words, cmd.xargsInput] } : cmd;
+    const objection = readOnlyObjection(judged);
     if (objection) reasons.push(objection);
     const refused = refusedArgv(cmd);
     if (refused) {
@@ -84,7 +87,7 @@ export function analyzeCommand(command: string): ShellCommandFacts {
       reasons.push(refused);
     }
     const gitDir = name0(cmd) === "git" ? gitChangeDirectory(cmd) : undefined;
-    const targets = commandTargets(cmd, backup);
+    const targets = commandTargets(judged, backup);
     const sub = toSubcommand(cmd, targets);
     subcommands.push(sub);
     if (gitDir !== undefined) {
@@ -128,7 +131,24 @@ export function analyzeCommand(command: string): ShellCommandFacts {
   };
   const loops = loopVariables(state);
   if (loops) facts.loopVariables = loops;
+  const producers = dirs.changed ? undefined : producersOf([...read, ...(loops ? Object.values(loops).flat() : [])]);
+  if (producers) facts.producers = producers;
   return facts;
+}
+
+/** The read targets that are exactly `$(PRODUCER)` for a file-name producer, with its argv. */
+function producersOf(targets: readonly string[]): Record<string, string[]> | undefined {
+  let out: Record<string, string[]> | undefined;
+  for (const word of new Set(targets)) {
+    const text = substitutedText(word);
+    if (text === undefined) continue;
+    const inner = newWalkState();
+    walkScript(text, inner, true, 1);
+    const only = inner.commands.length === 1 && inner.incomplete.size === 0 && inner.notReadOnly.size === 0 ? inner.commands[0] : undefined;
+    const argv = only && fileNameProducer(only);
+    if (argv) (out ??= {})[word] = argv;
+  }
+  return out;
 }
 
 function name0(cmd: SimpleCommand): string | undefined {

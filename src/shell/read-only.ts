@@ -107,6 +107,14 @@ const CHECKERS: Record<string, Checker> = {
   stdbuf: () => undefined,
   builtin: () => undefined,
   time: () => undefined,
+  // xargs itself reads its input and runs CMD, which is judged as a command of its own with one
+  // more word not known in advance (walk.ts). -I puts input inside CMD's words (`sh -c 'cat {}'`).
+  xargs: (words) => {
+    const parsed = parsedFor("xargs", words);
+    const bad = parsed.options.find((o) => /^(-[pIi]|-o|--(interactive|open-tty|replace|process-slot-var))$/.test(o.name));
+    if (bad) return `xargs ${bad.name} is not read-only here`;
+    return parsed.operands.length === 0 ? "xargs without a command runs echo" : undefined;
+  },
   less: pagerObjection,
   more: pagerObjection,
   // Shell state printed, not changed: `umask`, `umask -S`; `ulimit -a`, `ulimit -n`; `kill -l`.

@@ -29,3 +29,13 @@ const SAFE_ENV = /^(LANG|LANGUAGE|LC_[A-Z]+|TZ|NO_COLOR|FORCE_COLOR|CLICOLOR|CLI
 export function isSafeEnvVariable(name: string): boolean {
   return SAFE_ENV.test(name);
 }
+
+/** `$(…)` as a whole word, unquoted or double-quoted. */
+const SUBSTITUTION = /^"?\$\(([^]*)\)"?$/;
+
+/** The producer text of a `$(…)` word (`git ls-files '*.ts'`), if the word is exactly one. */
+export function substitutedText(raw: string): string | undefined {
+  const m = SUBSTITUTION.exec(raw);
+  if (!m || (raw.startsWith('"') !== raw.endsWith('"'))) return undefined;
+  return m[1]?.trim();
+}

@@ -181,6 +181,12 @@ export interface ShellCommandFacts {
    * names them (`ls "$d"`) is each of those words.
    */
   loopVariables?: Record<string, string[]>;
+  /**
+   * Read targets that are a producer's output (`$(git ls-files)`, `… | xargs CMD`, a loop over
+   * `$(…)`), with the producer's argv: the permission check runs it and judges the names it
+   * prints (src/shell/producers.ts).
+   */
+  producers?: Record<string, string[]>;
 }
 
 /**
