@@ -18,7 +18,8 @@ import type { Word } from "./words.js";
 import { walkScript } from "./walk.js";
 import { judgeShellState, loopVariables, substituteLoopVariables } from "./shell-state.js";
 import { GIT_AFTER_CD, MAX_ANALYSED_COMMAND_LENGTH, MAX_READ_ONLY_COMMAND_LENGTH, MAX_READ_ONLY_SUBCOMMANDS, normalizeCommandText, substitutedText } from "./shared.js";
-import { fileNameProducer } from "./producers.js";
+import { fileNameProducer, objectNameProducer } from "./producers.js";
+import { jqReadTargets } from "./lang/jq.js";
 
 
 /**
@@ -76,9 +77,11 @@ export function analyzeCommand(command: string): ShellCommandFacts {
   let runsGit = false;
   const subcommands: ShellSubcommand[] = [];
   const backup = { suffixMayBeSet: mayExportBackupSettings(command, state.commands) };
+  const producedLoops = producedLoopVariables(state);
   for (const cmd of state.commands) {
     // What xargs runs is judged with the words it appends (its rule texts are the words written).
-    const judged = cmd.xargsInput ? { ...cmd, words: [...cmd.words, cmd.xargsInput] } : cmd;
+    const fed = cmd.xargsInput ? { ...cmd, words: [...cmd.words, cmd.xargsInput] } : cmd;
+    const judged = name0(cmd) === "git" ? withRevisionWords(fed) : name0(cmd) === "jq" ? withProducedFiles(fed, producedLoops) : fed;
     const objection = readOnlyObjection(judged);
     if (objection) reasons.push(objection);
     const refused = refusedArgv(cmd);
@@ -136,19 +139,65 @@ export function analyzeCommand(command: string): ShellCommandFacts {
   return facts;
 }
 
+/** The one simple command of `$(…)` word text, walked on its own. */
+function substitutedCommand(raw: string): SimpleCommand | undefined {
+  const text = substitutedText(raw);
+  if (text === undefined) return undefined;
+  const inner = newWalkState();
+  walkScript(text, inner, true, 1);
+  return inner.commands.length === 1 && inner.incomplete.size === 0 && inner.notReadOnly.size === 0 ? inner.commands[0] : undefined;
+}
+
 /** The read targets that are exactly `$(PRODUCER)` for a file-name producer, with its argv. */
 function producersOf(targets: readonly string[]): Record<string, string[]> | undefined {
   let out: Record<string, string[]> | undefined;
   for (const word of new Set(targets)) {
-    const text = substitutedText(word);
-    if (text === undefined) continue;
-    const inner = newWalkState();
-    walkScript(text, inner, true, 1);
-    const only = inner.commands.length === 1 && inner.incomplete.size === 0 && inner.notReadOnly.size === 0 ? inner.commands[0] : undefined;
+    const only = substitutedCommand(word);
     const argv = only && fileNameProducer(only);
     if (argv) (out ??= {})[word] = argv;
   }
   return out;
+}
+
+/** Loop variables whose one word is `$(PRODUCER)` of a file-name producer, with that word. */
+function producedLoopVariables(state: ReturnType<typeof newWalkState>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [name, values] of Object.entries(loopVariables(state) ?? {})) {
+    const only = values.length === 1 ? substitutedCommand(values[0] as string) : undefined;
+    if (only && fileNameProducer(only)) out.set(name, values[0] as string);
+  }
+  return out;
+}
+
+/**
+ * `for f in $(git ls-files '*.json'); do jq empty "$f"; done`: jq's option-like words are the
+ * danger of a word not known in advance (`-f`, `--rawfile`); in a file operand's place, a loop
+ * variable over a producer's names is judged as those names, each checked when deciding to be
+ * a plain name (producers.ts). Never in the filter's place.
+ */
+function withProducedFiles(cmd: SimpleCommand, loops: ReadonlyMap<string, string>): SimpleCommand {
+  if (loops.size === 0) return cmd;
+  const files = new Set(jqReadTargets(cmd.words));
+  const words = cmd.words.map((w) => {
+    const ref = /^"\$\{?([a-z_][a-z0-9_]*)\}?"$/.exec(w.raw);
+    const produced = ref && files.has(w.text) ? loops.get(ref[1] as string) : undefined;
+    return produced ? { ...w, isStatic: true, text: produced } : w;
+  });
+  return { ...cmd, words };
+}
+
+/**
+ * `git diff $(git merge-base HEAD main)`: a substitution that prints object names is a revision
+ * to git, never an option (however many names it prints, git reads the same way); it is judged
+ * as a static word, and read as what it prints when the call is decided.
+ */
+function withRevisionWords(cmd: SimpleCommand): SimpleCommand {
+  const words = cmd.words.map((w) => {
+    if (w.isStatic) return w;
+    const inner = substitutedCommand(w.raw);
+    return inner && objectNameProducer(inner) ? { ...w, isStatic: true, text: w.raw } : w;
+  });
+  return { ...cmd, words };
 }
 
 function name0(cmd: SimpleCommand): string | undefined {

@@ -86,3 +86,28 @@ describe("literal shell variables", () => {
     expect(analyzeCommand(command).readTargets).toEqual(reads);
   });
 });
+
+describe("substitutions git reads as revisions", () => {
+  it.each([
+    "git diff --stat $(git merge-base HEAD main)",
+    "git log --oneline $(git rev-parse --verify HEAD)",
+    "git diff $(git rev-parse --abbrev-ref HEAD)",
+  ])("%s is read-only (the printed names are judged when deciding)", (command) => {
+    const facts = analyzeCommand(command);
+    expect(facts.readOnly).toBe(true);
+    expect(Object.keys(facts.producers ?? {})).toHaveLength(1);
+  });
+
+  it.each(["git diff $(cat list)", "git diff $(git rev-parse HEAD --output=x)", "git diff $(git merge-base -x HEAD)", "sort $(git merge-base HEAD main)"])("%s is not", (command) => {
+    expect(analyzeCommand(command).readOnly).toBe(false);
+  });
+});
+
+describe("jq over a loop of produced names", () => {
+  it("reads them in a file operand's place only", () => {
+    expect(analyzeCommand('for f in $(git ls-files); do jq empty "$f"; done').readOnly).toBe(true);
+    for (const c of ['for f in $(git ls-files); do jq "$f"; done', 'for f in $(git ls-files); do jq --args . "$f"; done', 'for f in $(cat list); do jq empty "$f"; done', "for f in $(git ls-files); do jq empty $f; done"]) {
+      expect(analyzeCommand(c).readOnly, c).toBe(false);
+    }
+  });
+});

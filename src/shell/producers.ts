@@ -43,6 +43,29 @@ export function fileNameProducer(cmd: SimpleCommand): string[] | undefined {
     return argv;
   }
   if (argv[0] === "find" && !argv.some((a) => FIND_OUTPUT.test(a)) && findStartsInside(argv)) return argv;
+  return objectNameProducer(cmd);
+}
+
+/**
+ * `git merge-base REV…`, `git rev-parse [--verify] [-q] [--short] REV…`, `git rev-parse
+ * --show-toplevel`: what they print is object names, the static revisions they were given, or
+ * a directory's path; never a word that begins with `-`. A git command given their `$(…)` is
+ * judged as given a revision (analyze.ts).
+ */
+export function objectNameProducer(cmd: SimpleCommand): string[] | undefined {
+  const words = cmd.words;
+  if (cmd.redirects.length > 0 || cmd.env.length > 0 || words.some((w: Word) => !w.isStatic)) return undefined;
+  const argv = words.map((w) => w.text);
+  if (argv[0] !== "git") return undefined;
+  const args = argv.slice(2);
+  const revs = args.filter((a) => !a.startsWith("-"));
+  if (!revs.every((r) => /^[A-Za-z0-9._/~^@{}:-]+$/.test(r))) return undefined;
+  const options = args.filter((a) => a.startsWith("-"));
+  if (argv[1] === "merge-base" && options.every((o) => /^--(all|octopus|independent|fork-point)$/.test(o)) && revs.length > 0) return argv;
+  if (argv[1] === "rev-parse") {
+    if (revs.length === 0 && options.length === 1 && /^--(show-toplevel|show-prefix|show-cdup|absolute-git-dir|git-common-dir|git-dir)$/.test(options[0] as string)) return argv;
+    if (revs.length > 0 && options.every((o) => /^(--verify|-q|--quiet|--short(=\d+)?|--abbrev-ref)$/.test(o))) return argv;
+  }
   return undefined;
 }
 
