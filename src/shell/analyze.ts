@@ -92,6 +92,8 @@ export function analyzeCommand(command: string): ShellCommandFacts {
     const gitDir = name0(cmd) === "git" ? gitChangeDirectory(cmd) : undefined;
     const targets = commandTargets(judged, backup);
     const sub = toSubcommand(cmd, targets);
+    const why = objection ?? refused;
+    sub.readOnly = why === undefined ? true : { objection: why };
     subcommands.push(sub);
     if (gitDir !== undefined) {
       // git's history and object readers (`log -p`, `show`) print the whole repository whatever
