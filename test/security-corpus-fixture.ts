@@ -2,6 +2,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 
 export function fixture(r: string): void {
   const p = join(r, "proj");
@@ -25,6 +26,10 @@ export function fixture(r: string): void {
   mkdirSync(join(p, "globs"));
   for (const n of ["-r", "--from-file=.env", "@x", "a.txt"]) writeFileSync(join(p, "globs", n), "X\n");
   writeFileSync(join(p, "globs", ".env"), "SECRET=1\n");
+  // A repository nested in the project (its own config), and a compressed log (issue 19).
+  mkdirSync(join(p, "nested", ".git"), { recursive: true });
+  mkdirSync(join(p, "logs"));
+  writeFileSync(join(p, "logs", "old.log.gz"), gzipSync("old\n"));
   // A real, benign archive (extractions are judged by what the archive holds).
   execFileSync("tar", ["-cf", "a.tar", "README.md"], { cwd: p });
   symlinkSync(join(r, "secrets", "key"), join(p, "link-secret"));

@@ -394,10 +394,23 @@ function allowByRules(scope: Scope, rules: readonly PermissionRule[]): Permissio
   if (subject?.kind === "shell") {
     const subs = subject.facts.subcommands;
     if (subs.length === 0) return null;
+    // A part no rule allows may still be read-only on its own (`cat` in the reference agent's
+    // `git commit -m "$(cat <<'EOF' … EOF)"` under `Bash(git commit:*)`): it passes when every
+    // reason the whole command is not read-only is an objection to a part a rule allows.
+    const unmatched: ShellSubcommand[] = [];
+    const excused = new Set<string>();
     for (const sub of subs) {
       const r = allowRuleForSubcommand(rules, sub, request.tool.name);
-      if (!r) return null;
-      used.push(r);
+      if (!r) unmatched.push(sub);
+      else {
+        used.push(r);
+        if (typeof sub.readOnly === "object") excused.add(sub.readOnly.objection);
+      }
+    }
+    if (unmatched.length > 0) {
+      const facts = subject.facts;
+      if (used.length === 0 || !facts.complete || unmatched.some((s) => s.readOnly !== true || s.opaque === true)) return null;
+      if (!facts.reasons.every((r) => excused.has(r))) return null;
     }
     if (!coverOutside()) return null;
   } else if (subject?.kind === "file") {

@@ -18,6 +18,7 @@ import { derivedShellReads } from "./shell-reads.js";
 import { isDirectory, procPath, walkLinks, LINK_WALK_MAX_ENTRIES } from "../fs/path-identity.js";
 import { expandGlob } from "../shell/glob-expand.js";
 import { hasBrace, hasGlob, isDynamicWord, isStaticWord, localeLiteral } from "../shell/shared.js";
+import { runProducer } from "../shell/index.js";
 import type { RootLimit } from "./read-narrowing.js";
 import { treeWriteTargets, type TreeWriter } from "./tree-writes.js";
 import type { PermissionRequest } from "./types.js";
@@ -189,6 +190,14 @@ export function buildScope(request: PermissionRequest, options: ResolveOptions =
     const expandedReads = (words: Iterable<string>): Target[] => {
       const out: Target[] = [];
       for (const word of words) {
+        const producer = !cdUnknown && facts.producers && Object.hasOwn(facts.producers, word) ? facts.producers[word] : undefined;
+        if (producer) {
+          // `wc -l $(git ls-files)`, `git ls-files | xargs wc -l`: the names the producer prints now.
+          const names = runProducer(producer, cwd);
+          if (Array.isArray(names)) out.push(...relTargets(names));
+          else out.push({ written: `${word} (${names.unknown})`, unknown: true, forms: bases.map((b) => pathForms(word, b, home, canonicalize)) });
+          continue;
+        }
         const glob = hasGlob(word) && !isDynamicWord(word) && !hasBrace(word) && !word.includes("\0");
         if (!glob || !expandable) {
           const t = relTarget(word);

@@ -17,7 +17,8 @@ describe("git readers are recursive readers of what they read", () => {
     ["git diff", ["."]],
     ["git diff HEAD~1", ["."]],
     ["git stash show -p", ["."]],
-    ["git -C sub log -p", ["sub"]],
+    // git's history readers print the whole repository wherever -C points (issue 19).
+    ["git -C sub log -p", ["sub", "."]],
     ["git grep foo", ["."]],
     ["git show HEAD:secret/key", ["secret/key"]],
     ["git log -p -- secret", ["secret"]],

@@ -13,6 +13,7 @@ describe("analyzeCommand: simple commands", () => {
       text: "ls -la a b",
       effective: "ls -la a b",
       nested: false,
+      readOnly: { objection: "sets FOO for the command" },
       env: { FOO: "1" },
       redirects: [
         { op: ">", target: "/dev/null" },

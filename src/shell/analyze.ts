@@ -19,7 +19,9 @@ import { newWalkState, type SimpleCommand } from "./command.js";
 import type { Word } from "./words.js";
 import { walkScript } from "./walk.js";
 import { judgeShellState, loopVariables, substituteLoopVariables } from "./shell-state.js";
-import { GIT_AFTER_CD, MAX_ANALYSED_COMMAND_LENGTH, MAX_READ_ONLY_COMMAND_LENGTH, MAX_READ_ONLY_SUBCOMMANDS, normalizeCommandText } from "./shared.js";
+import { GIT_AFTER_CD, MAX_ANALYSED_COMMAND_LENGTH, MAX_READ_ONLY_COMMAND_LENGTH, MAX_READ_ONLY_SUBCOMMANDS, normalizeCommandText, substitutedText } from "./shared.js";
+import { fileNameProducer, objectNameProducer } from "./producers.js";
+import { jqReadTargets } from "./lang/jq.js";
 
 
 /**
@@ -77,16 +79,32 @@ export function analyzeCommand(command: string): ShellCommandFacts {
   let runsGit = false;
   const subcommands: ShellSubcommand[] = [];
   const backup = { suffixMayBeSet: mayExportBackupSettings(command, state.commands) };
+  const producedLoops = producedLoopVariables(state);
   for (const cmd of state.commands) {
-    const objection = readOnlyObjection(cmd);
+    // What xargs runs is judged with the words it appends (its rule texts are the words written).
+    const fed = cmd.xargsInput ? { ...cmd, words: [...cmd.words, cmd.xargsInput] } : cmd;
+    const judged = name0(cmd) === "git" ? withRevisionWords(fed) : name0(cmd) === "jq" ? withProducedFiles(fed, producedLoops) : fed;
+    const objection = readOnlyObjection(judged);
     if (objection) reasons.push(objection);
     const refused = refusedArgv(cmd);
     if (refused) {
       complete = false;
       reasons.push(refused);
     }
-    const targets = commandTargets(cmd, backup);
-    subcommands.push(toSubcommand(cmd, targets));
+    const gitDir = name0(cmd) === "git" ? gitChangeDirectory(cmd) : undefined;
+    const targets = commandTargets(judged, backup);
+    const sub = toSubcommand(cmd, targets);
+    const why = objection ?? refused;
+    sub.readOnly = why === undefined ? true : { objection: why };
+    subcommands.push(sub);
+    if (gitDir !== undefined) {
+      // git's history and object readers (`log -p`, `show`) print the whole repository whatever
+      // directory git runs in: after `-C dir` they read at least what they read without it.
+      if (sub.reader?.limit === "git" && !sub.reader.recursive.includes(".")) sub.reader = { ...sub.reader, recursive: [...sub.reader.recursive, "."] };
+      // Where `git -C dir` runs is a directory git reads its configuration from, as after a cd.
+      for (const v of substituteLoopVariables(state, gitDir)) dirs.addResolved(v, cd);
+      runsGit = true;
+    }
     for (const p of targets.write) for (const v of substituteLoopVariables(state, p)) dirs.addResolved(v, write);
     for (const p of targets.read) for (const v of substituteLoopVariables(state, p)) dirs.addResolved(v, read);
     for (const p of targets.cd) {
@@ -120,7 +138,84 @@ export function analyzeCommand(command: string): ShellCommandFacts {
   };
   const loops = loopVariables(state);
   if (loops) facts.loopVariables = loops;
+  const producers = dirs.changed ? undefined : producersOf([...read, ...(loops ? Object.values(loops).flat() : [])]);
+  if (producers) facts.producers = producers;
   return sealed(facts);
+}
+
+/** The one simple command of `$(…)` word text, walked on its own. */
+function substitutedCommand(raw: string): SimpleCommand | undefined {
+  const text = substitutedText(raw);
+  if (text === undefined) return undefined;
+  const inner = newWalkState();
+  walkScript(text, inner, true, 1);
+  return inner.commands.length === 1 && inner.incomplete.size === 0 && inner.notReadOnly.size === 0 ? inner.commands[0] : undefined;
+}
+
+/** The read targets that are exactly `$(PRODUCER)` for a file-name producer, with its argv. */
+function producersOf(targets: readonly string[]): Record<string, string[]> | undefined {
+  let out: Record<string, string[]> | undefined;
+  for (const word of new Set(targets)) {
+    const only = substitutedCommand(word);
+    const argv = only && fileNameProducer(only);
+    if (argv) (out ??= {})[word] = argv;
+  }
+  return out;
+}
+
+/** Loop variables whose one word is `$(PRODUCER)` of a file-name producer, with that word. */
+function producedLoopVariables(state: ReturnType<typeof newWalkState>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [name, values] of Object.entries(loopVariables(state) ?? {})) {
+    const only = values.length === 1 ? substitutedCommand(values[0] as string) : undefined;
+    if (only && fileNameProducer(only)) out.set(name, values[0] as string);
+  }
+  return out;
+}
+
+/**
+ * `for f in $(git ls-files '*.json'); do jq empty "$f"; done`: jq's option-like words are the
+ * danger of a word not known in advance (`-f`, `--rawfile`); in a file operand's place, a loop
+ * variable over a producer's names is judged as those names, each checked when deciding to be
+ * a plain name (producers.ts). Never in the filter's place.
+ */
+function withProducedFiles(cmd: SimpleCommand, loops: ReadonlyMap<string, string>): SimpleCommand {
+  if (loops.size === 0) return cmd;
+  const files = new Set(jqReadTargets(cmd.words));
+  const words = cmd.words.map((w) => {
+    const ref = /^"\$\{?([a-z_][a-z0-9_]*)\}?"$/.exec(w.raw);
+    const produced = ref && files.has(w.text) ? loops.get(ref[1] as string) : undefined;
+    return produced ? { ...w, isStatic: true, text: produced } : w;
+  });
+  return { ...cmd, words };
+}
+
+/**
+ * `git diff $(git merge-base HEAD main)`: a substitution that prints object names is a revision
+ * to git, never an option (however many names it prints, git reads the same way); it is judged
+ * as a static word, and read as what it prints when the call is decided.
+ */
+function withRevisionWords(cmd: SimpleCommand): SimpleCommand {
+  const words = cmd.words.map((w) => {
+    if (w.isStatic) return w;
+    const inner = substitutedCommand(w.raw);
+    return inner && objectNameProducer(inner) ? { ...w, isStatic: true, text: w.raw } : w;
+  });
+  return { ...cmd, words };
+}
+
+function name0(cmd: SimpleCommand): string | undefined {
+  return cmd.words[0]?.isStatic === true ? cmd.words[0].text : undefined;
+}
+
+/** The directory `git -C a -C b …` runs in (`a/b`), when every -C is static; git ignores an empty one. */
+function gitChangeDirectory(cmd: SimpleCommand): string | undefined {
+  let dir: string | undefined;
+  for (const o of parseGit(cmd.words).globals.options) {
+    if (o.name !== "-C" || o.value === undefined || !o.value.isStatic || o.value.text === "") continue;
+    dir = dir === undefined || o.value.text.startsWith("/") ? o.value.text : posix.join(dir, o.value.text);
+  }
+  return dir;
 }
 
 /**

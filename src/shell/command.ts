@@ -22,6 +22,10 @@ export interface SimpleCommand {
   transparentInner?: SimpleCommand;
   /** Reads a pipe on standard input (`a | cmd`): `rg pattern` then searches it, not the folder. */
   pipedInput?: boolean;
+  /** For the command `xargs` runs: the operands xargs appends, as one word not known in advance. */
+  xargsInput?: Word;
+  /** The source text of the pipeline stage that feeds this one through `|` (`git ls-files` in `git ls-files | xargs wc -l`). */
+  pipedFrom?: string;
   /** Set for commands that are not simple commands (`export`, `declare`, `local`, `unset`). */
   declaration?: boolean;
 }
@@ -46,6 +50,18 @@ export function newWalkState(): WalkState {
 
 export function literalWord(text: string): Word {
   return { text, isStatic: true, glob: false, brace: false, ifs: false, unsafeExpansion: false, raw: text };
+}
+
+/** The text of the stage before this command's in its pipeline, when a plain `|` joins them. */
+export function pipedFromText(node: Node): string | undefined {
+  let stage = node;
+  if (stage.parent?.type === "redirected_statement" && stage.parent.childForFieldName("body") === stage) stage = stage.parent;
+  const pipeline = stage.parent;
+  if (pipeline?.type !== "pipeline") return undefined;
+  const i = pipeline.children.indexOf(stage);
+  const op = pipeline.children[i - 1];
+  const before = pipeline.children[i - 2];
+  return op?.type === "|" && before !== undefined ? before.text : undefined;
 }
 
 /** True when the command node is fed by a pipe: it is not the first stage of a pipeline. */

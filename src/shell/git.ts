@@ -1,6 +1,7 @@
 // Which git invocations only read. Global options that inject configuration (`-c`,
-// `--config-env`) or point git at another repository (`-C`, `--git-dir`, `--work-tree`: its
-// config may name a pager, fsmonitor or diff driver) are refused, as are per-subcommand options
+// `--config-env`) or point git at another repository (`--git-dir`, `--work-tree`: its config
+// may name a pager, fsmonitor or diff driver) are refused (`-C dir` is judged as a cd to dir:
+// read-only when dir is in the cwd's repository, analyze.ts), as are per-subcommand options
 // that run programs (`--upload-pack`, `--exec`, `--ext-diff`, `-O`) or write (`--output`).
 import { findOption } from "./getopt.js";
 import { parseGit, subcommandTable } from "./git-argv.js";
@@ -38,6 +39,8 @@ export function gitObjection(words: Word[]): string | undefined {
   if (git.globals.errors[0] !== undefined) return `git: ${git.globals.errors[0]}, so what it does is not known`;
   for (const o of git.globals.options) {
     if (o.name === "-c" || o.name === "--config-env") return "git -c / --config-env sets configuration that can run commands";
+    // `git -C dir` is judged like `cd dir && git` (analyze.ts): read-only when dir is in the cwd's repository.
+    if (o.name === "-C" && o.value?.isStatic === true) continue;
     if (!SAFE_GLOBAL.has(o.name)) return `git global option ${o.name} is not known to be read-only`;
   }
   const sub = git.sub;
@@ -103,6 +106,11 @@ export function gitObjection(words: Word[]): string | undefined {
       const bad = parsed.options.find((o) => !/^(-q|--quiet|--cached|--recursive)$/.test(o.name));
       if (positional[0] === "status" && bad === undefined) return undefined;
       return `git submodule ${positional[0] ?? ""} is not known to be read-only`.trimEnd();
+    }
+    case "help": {
+      // Lists only: `git help -a`, `-g`, `--config`. A topic opens man, info or a browser (help.browser).
+      const listing = parsed.options.every((o) => /^(-a|--all|-g|--guides|-c|--config|--user-interfaces|--developer-interfaces|--(no-)?verbose|--no-external-commands|--no-aliases)$/.test(o.name));
+      return listing && parsed.options.length > 0 && positional.length === 0 ? undefined : "git help with a topic opens a manual viewer or a browser";
     }
     case "symbolic-ref":
       if (positional.length <= 1 && !findOption(parsed, "d", ["delete"])) return undefined;

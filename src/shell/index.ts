@@ -63,3 +63,4 @@ export function analysisArgv(): typeof import("./argv.js") {
   if (!loaded) throw new Error(NOT_LOADED);
   return loaded.argv;
 }
+export { runProducer } from "./producers.js";

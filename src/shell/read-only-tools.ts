@@ -55,6 +55,12 @@ const PIP: ToolSpec = {
 };
 const PNPM_LS: Verb = { options: { ...flags("--json", "--long", "--parseable", "-r", "--recursive", "-P", "--prod", "-D", "--dev", "-g", "--global"), ...values("--depth") } };
 
+/** gzip/gunzip that list, test, or write to standard output only (`gzip -dc f.gz`, `gunzip -c f.gz`). */
+const GZIP_READ: Verb = {
+  options: flags("-l", "--list", "-t", "--test", "-c", "--stdout", "--to-stdout", "-d", "--decompress", "--uncompress", "-f", "--force", "-v", "--verbose", "-q", "--quiet"),
+  check: (o) => (["-l", "--list", "-t", "--test", "-c", "--stdout", "--to-stdout"].some((k) => o.has(k)) ? undefined : "gzip without --stdout, --list or --test replaces files"),
+};
+
 const DOCKER_FORMAT = values("--format", "-f", "--filter");
 
 const TOOLS: Record<string, ToolSpec> = {
@@ -105,20 +111,16 @@ const TOOLS: Record<string, ToolSpec> = {
     },
   },
   zcat: { verbs: { "": { options: flags("-f", "--force", "-q", "--quiet", "-v", "--verbose") } } },
-  gzip: {
-    verbs: {
-      "": {
-        options: flags("-l", "--list", "-v", "--verbose", "-q", "--quiet"),
-        check: (o) => (o.has("-l") || o.has("--list") ? undefined : "gzip without --list compresses or decompresses files"),
-      },
-    },
-  },
+  bzcat: { verbs: { "": { options: flags("-s", "--small", "-q", "--quiet", "-v", "--verbose") } } },
+  xzcat: { verbs: { "": { options: flags("-f", "--force", "-q", "--quiet", "-v", "--verbose", "--single-stream") } } },
+  gzip: { verbs: { "": GZIP_READ } },
+  gunzip: { verbs: { "": GZIP_READ } },
   unzip: {
     verbs: {
       "": {
         // List, verbose list, test, zipinfo mode: nothing is extracted.
-        options: flags("-l", "-v", "-t", "-q", "-Z", "-1"),
-        check: (o) => (["-l", "-v", "-t", "-Z"].some((k) => o.has(k)) ? undefined : "unzip without -l/-v/-t/-Z extracts files"),
+        options: flags("-l", "-v", "-t", "-q", "-Z", "-1", "-p", "-c"),
+        check: (o) => (["-l", "-v", "-t", "-Z", "-p", "-c"].some((k) => o.has(k)) ? undefined : "unzip without -l/-v/-t/-Z/-p/-c extracts files"),
       },
     },
   },

@@ -22,7 +22,7 @@ const ALWAYS_READ_ONLY = new Set([
   "sha512sum", "b2sum", "cksum", "sum", "base64", "base32", "seq", "true", "false", ":", "sleep",
   "od", "hexdump", "strings", "printenv", "nproc", "arch", "uptime", "free", "ps", "locale",
   "tty", "type", "whereis", "cal", "expr", "numfmt", "getconf", "logname",
-  "cd", "pushd", "popd", "dirs", "wait",
+  "cd", "pushd", "popd", "dirs", "wait", "zgrep", "zegrep", "zfgrep",
 ]);
 
 /**
@@ -107,7 +107,42 @@ const CHECKERS: Record<string, Checker> = {
   stdbuf: () => undefined,
   builtin: () => undefined,
   time: () => undefined,
+  // xargs itself reads its input and runs CMD, which is judged as a command of its own with one
+  // more word not known in advance (walk.ts). -I puts input inside CMD's words (`sh -c 'cat {}'`).
+  xargs: (words) => {
+    const parsed = parsedFor("xargs", words);
+    const bad = parsed.options.find((o) => /^(-[pIi]|-o|--(interactive|open-tty|replace|process-slot-var))$/.test(o.name));
+    if (bad) return `xargs ${bad.name} is not read-only here`;
+    return parsed.operands.length === 0 ? "xargs without a command runs echo" : undefined;
+  },
+  less: pagerObjection,
+  more: pagerObjection,
+  // Shell state printed, not changed: `umask`, `umask -S`; `ulimit -a`, `ulimit -n`; `kill -l`.
+  umask: (words) => (words.slice(1).every((w) => /^-[Sp]+$/.test(w.text)) ? undefined : "umask with a mode changes the shell's file mode mask"),
+  ulimit: (words) => (words.slice(1).every((w) => /^-[SHabcdefiklmnpqrstuvxPRT]+$/.test(w.text)) ? undefined : "ulimit with a value changes a resource limit"),
+  kill: (words) =>
+    /^-[lL]$/.test(words[1]?.text ?? "") && words.slice(2).every((w) => /^([0-9]+|[A-Za-z][A-Za-z0-9+-]*)$/.test(w.text)) ? undefined : "kill sends signals to processes",
 };
+
+/**
+ * less and more with only display options. The Bash tool runs commands in a session of their
+ * own with no terminal, so neither pager can take keys (`!cmd`, `v` for an editor) and both
+ * copy their input out like cat. What remains: `+cmd` operands (less runs them as its own
+ * commands, `!` included), options that write a log (`-o`) or read key bindings (`-k`), and
+ * less's input preprocessor: a LESSOPEN in the environment runs a program on every file.
+ */
+function pagerObjection(words: Word[]): string | undefined {
+  const name = words[0]?.text ?? "";
+  if (name === "less" && (process.env.LESSOPEN !== undefined || process.env.LESSCLOSE !== undefined)) return "less runs the input preprocessor $LESSOPEN names";
+  const flags = name === "less" ? /^-[NnRrSFXiIeEmMsqQwWcC~]+$|^--(LINE-NUMBERS|line-numbers|RAW-CONTROL-CHARS|raw-control-chars|chop-long-lines|quit-if-one-screen|no-init|ignore-case|IGNORE-CASE|quit-at-eof|QUIT-AT-EOF|squeeze-blank-lines|quiet|silent)$/ : /^-([dflcpsu]+|[0-9]+)$|^--(silent|logical|no-pause|print-over|clean-print|exit-on-eof|squeeze|plain)$/;
+  for (const w of words.slice(1)) {
+    if (!w.isStatic) return `${name} argument ${w.raw} is not static and may expand to an option`;
+    if (w.text === "--") break;
+    if (w.text.startsWith("+")) return `${name} ${w.text} runs ${name}'s own commands`;
+    if (w.text.startsWith("-") && w.text !== "-" && !flags.test(w.text)) return `${name} option ${w.text} is not known to be read-only`;
+  }
+  return undefined;
+}
 
 function testObjection(words: Word[]): string | undefined {
   return words.some((w) => w.text === "-v" || w.text === "-R") ? "test -v evaluates array subscripts" : undefined;

@@ -79,7 +79,7 @@ describe("git invocations", () => {
   });
 
   it.each([
-    "git -c core.pager=x log", "git --config-env=a=b log", "git -C /x status", "git --git-dir=x log",
+    "git -c core.pager=x log", "git --config-env=a=b log", "git --git-dir=x log",
     "git --work-tree=x status", "git --exec-path=x log", "git log --output=x", "git diff --out=x",
     "git diff --ext-diff", "git log --ext", "git grep -O x", "git grep -Ovim x", "git grep --open-files-in-pager=x y",
     "git fetch --upload-pack=x", "git ls-remote origin", "git remote show origin", "git branch x",

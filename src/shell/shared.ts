@@ -57,3 +57,13 @@ export function hasBrace(word: string): boolean {
 export function isStaticWord(word: string): boolean {
   return word.length > 0 && !isDynamicWord(word) && !hasGlob(word) && !hasBrace(word);
 }
+
+/** `$(…)` as a whole word, unquoted or double-quoted. */
+const SUBSTITUTION = /^"?\$\(([^]*)\)"?$/;
+
+/** The producer text of a `$(…)` word (`git ls-files '*.ts'`), if the word is exactly one. */
+export function substitutedText(raw: string): string | undefined {
+  const m = SUBSTITUTION.exec(raw);
+  if (!m || (raw.startsWith('"') !== raw.endsWith('"'))) return undefined;
+  return m[1]?.trim();
+}

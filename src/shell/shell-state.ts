@@ -12,6 +12,7 @@
 // cannot be judged is `incomplete` (a human approves it, whatever the rules or mode say).
 import type { SimpleCommand, WalkState } from "./command.js";
 import type { Word } from "./words.js";
+import { substitutedText } from "./shared.js";
 
 interface Assigned {
   /** The value is an integer (a literal, an arithmetic result). */
@@ -415,9 +416,9 @@ export function substituteLoopVariables(state: WalkState, path: string): string[
     // `next` below would have `out.length × values.length` entries: past the bound, the target
     // stays as written (checked first, so a loop over many words costs nothing per use).
     if (out.length * values.length > MAX_LOOP_SUBSTITUTIONS) return [path];
-    if (values.some((v) => !v.isStatic && !v.glob) || values.some((v) => /\s/.test(v.text))) return [path];
+    if (values.some((v) => !loopValue(v))) return [path];
     const next: string[] = [];
-    for (const p of out) for (const v of values) next.push(p.split(m[0]).join(v.text));
+    for (const p of out) for (const v of values) next.push(p.split(m[0]).join(loopValue(v) as string));
     if (next.length > MAX_LOOP_SUBSTITUTIONS) return [path];
     out = [...new Set(next)];
   }
@@ -459,14 +460,24 @@ export function readBuiltinObjection(words: readonly Word[]): string | undefined
   return bad === undefined ? undefined : `${name} assigns ${bad}, which is not a plain shell variable`;
 }
 
+/**
+ * What a loop word stands for in a target: its text (a literal, a glob), or for an unquoted
+ * `$(…)` the substitution itself, which the permission check may judge as the names its
+ * producer prints (producers.ts). Undefined when neither.
+ */
+function loopValue(v: Word): string | undefined {
+  if ((v.isStatic || v.glob) && !/\s/.test(v.text)) return v.text;
+  return !v.raw.startsWith('"') && substitutedText(v.raw) !== undefined ? v.raw : undefined;
+}
+
 /** The loop variables `substituteLoopVariables` may replace, with their words. */
 export function loopVariables(state: WalkState): Record<string, string[]> | undefined {
   const s = shellStateOf(state);
   let out: Record<string, string[]> | undefined;
   for (const [name, values] of s.loops) {
     if ((s.assigned.get(name)?.length ?? 0) !== values.length) continue;
-    if (values.some((v) => (!v.isStatic && !v.glob) || /\s/.test(v.text))) continue;
-    (out ??= {})[name] = values.map((v) => v.text);
+    if (values.some((v) => !loopValue(v))) continue;
+    (out ??= {})[name] = values.map((v) => loopValue(v) as string);
   }
   return out;
 }

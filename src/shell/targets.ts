@@ -40,7 +40,7 @@ const WRITES_ALL_OPERANDS = new Set(["tee", "touch", "rm", "rmdir", "mkdir", "sh
 /** Commands with a case of their own below (any other command has no operand targets). */
 export const HAS_TARGET_RULES = new Set([
   "cd", "pushd", "cp", "ln", "install", "mv", "chmod", "chown", "chgrp", "sed",
-  "awk", "gawk", "mawk", "nawk", "grep", "egrep", "fgrep", "rg", "jq", "sort",
+  "awk", "gawk", "mawk", "nawk", "grep", "egrep", "fgrep", "zgrep", "zegrep", "zfgrep", "rg", "jq", "sort",
   "uniq", "xxd", "dd", "time", "tree", "git", "find", "tar", "curl", "wget",
   "source", ".", "rsync", "scp", "patch", "unzip", "perl", "ruby", "split", "csplit", "mknod",
   "date", "shuf", "look", "test", "[", "script",
@@ -155,6 +155,9 @@ export function commandTargets(cmd: SimpleCommand, ctx: BackupContext = { suffix
     case "grep":
     case "egrep":
     case "fgrep":
+    case "zgrep":
+    case "zegrep":
+    case "zfgrep":
     case "rg": {
       const patternGiven = optionValues("ef", ["regexp", "file"]).length > 0 || (name === "rg" && findOption(parsed, "", ["files"]));
       const files = patternGiven ? operands : operands.slice(1);

@@ -5,9 +5,11 @@
 import { descendantForIndex, parseBash, parseBashScript, type Node } from "./parser.js";
 import { fallbackSegments } from "./fallback.js";
 import { heredocIsQuoted, isBlankGap, removeLineContinuations } from "./source-text.js";
-import { literalWord, pipedInto, type Redirect, type SimpleCommand, type WalkState } from "./command.js";
+import { literalWord, pipedFromText, pipedInto, type Redirect, type SimpleCommand, type WalkState } from "./command.js";
 import { evaluateWord, isTranslatedDollar, type Word } from "./words.js";
 import { commandBaseName, unwrapCommand } from "./wrappers.js";
+import { wrapperTable } from "./commands/index.js";
+import { getopt } from "./getopt.js";
 import { assignedValue, changesShellBehaviour, checkNameOperand, recordAssignment, shellStateOf } from "./shell-state.js";
 
 /** Shells that read their script from standard input when given no `-c` and no file. */
@@ -213,7 +215,11 @@ class Walker {
   /** A simple command; `inherited` are redirections of an enclosing redirected statement. */
   private command(node: Node, nested: boolean, inherited: Redirect[]): SimpleCommand {
     const cmd: SimpleCommand = { words: [], env: [], redirects: [...inherited], nested };
-    if (pipedInto(node)) cmd.pipedInput = true;
+    if (pipedInto(node)) {
+      cmd.pipedInput = true;
+      const from = pipedFromText(node);
+      if (from !== undefined) cmd.pipedFrom = from;
+    }
     for (let i = 0; i < node.childCount; i++) {
       const child = node.child(i);
       if (!child) continue;
@@ -407,6 +413,12 @@ class Walker {
     const stored = valueNode?.type === "array" ? { int: valueNode.namedChildren.every((c) => c?.type === "number") } : assignedValue(value, inArithmetic || valueNode?.type === "arithmetic_expansion");
     recordAssignment(shell, name, stored);
     if (value && !inArithmetic) shell.bare.set(name, value);
+    // `f=README.md; cat "$f"`: a literal assigned before anything has run, at the top of the
+    // script (no condition or subshell can skip it), is the one value `$f` has (if no other
+    // assignment of f is seen): judged as a loop over that one word (shell-state.ts). Not when
+    // run in the background (`f=x & cat "$f"`: a subshell sets it).
+    const leading = (node.parent?.type === "program" || (node.parent?.type === "list" && node.parent.parent?.type === "program")) && node.parent.children[node.parent.children.indexOf(node) + 1]?.type !== "&";
+    if (value?.isStatic && !nested && leading && this.state.commands.length === 0 && /^[A-Za-z0-9._/+=:@%,][A-Za-z0-9._/+=:@%,-]*$/.test(value.text) && !shell.loops.has(name)) shell.loops.set(name, [value]);
     this.subscriptOf(node);
     if (valueNode?.type === "array") {
       // `a=([i]=x)`: keys of an indexed array are arithmetic.
@@ -538,10 +550,23 @@ class Walker {
     for (const reason of unwrapped.incomplete) this.state.incomplete.add(reason);
     for (const inner of unwrapped.inner) {
       if (unwrapped.transparent) cmd.transparentInner = inner;
+      if (commandBaseName(cmd.words[0]?.text ?? "") === "xargs") inner.xargsInput = xargsInput(cmd);
       this.emit(inner);
     }
     for (const script of unwrapped.scripts) walkScript(script, this.state, true, this.depth + 1);
   }
+}
+
+/**
+ * The words `xargs CMD` appends to CMD, as one word not known in advance: `$(PRODUCER)` when a
+ * plain `|` feeds xargs from PRODUCER and xargs splits its input as `$(…)` would (no -0, -d,
+ * -a, -E), so that the permission check can judge it as the producer's output (producers.ts).
+ */
+function xargsInput(cmd: SimpleCommand): Word {
+  const table = wrapperTable("xargs");
+  const plain = table !== undefined && getopt(cmd.words, table).options.every((o) => /^(-[rnLPsxt]|--(no-run-if-empty|max-args|max-lines|max-procs|max-chars|exit|verbose))$/.test(o.name));
+  const text = plain && cmd.pipedFrom !== undefined ? `$(${cmd.pipedFrom})` : "$(xargs's standard input)";
+  return { text, raw: text, isStatic: false, glob: false, brace: false, ifs: false, unsafeExpansion: false };
 }
 
 function splitOnIfs(word: Word): Word[] {

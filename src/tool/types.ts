@@ -97,6 +97,11 @@ export interface ShellSubcommand {
    * find -exec) are not stripped here: the command they run is its own nested subcommand.
    */
   effective: string;
+  /**
+   * Whether this command on its own is read-only (true), or why not; absent when not judged.
+   * The whole command's other reasons (shell state, limits) are in `ShellCommandFacts.reasons`.
+   */
+  readOnly?: true | { objection: string };
   /** Came from inside `$()`, backticks, `<()`, `bash -c`, `eval`, `find -exec`, `xargs`, sudo… */
   nested: boolean;
   /** Environment assignments before the command (`FOO=1 cmd`). */
@@ -181,6 +186,12 @@ export interface ShellCommandFacts {
    * names them (`ls "$d"`) is each of those words.
    */
   loopVariables?: Record<string, string[]>;
+  /**
+   * Read targets that are a producer's output (`$(git ls-files)`, `… | xargs CMD`, a loop over
+   * `$(…)`), with the producer's argv: the permission check runs it and judges the names it
+   * prints (src/shell/producers.ts).
+   */
+  producers?: Record<string, string[]>;
 }
 
 /**

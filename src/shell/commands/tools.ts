@@ -68,6 +68,9 @@ export const TOOLS: Record<string, CommandTable> = {
   grep: GREP,
   egrep: GREP,
   fgrep: GREP,
+  zgrep: GREP,
+  zegrep: GREP,
+  zfgrep: GREP,
   rg: {
     // ripgrep's parser takes long names exactly.
     style: "exact",
