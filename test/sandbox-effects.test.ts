@@ -143,6 +143,63 @@ describe.skipIf(skipReason !== undefined)("effect corpus: attacks through exec w
   }, 60_000);
 });
 
+/** Run inside the sandbox: speaks to the proxy named by HTTP_PROXY, then tries to get out without it. */
+const NET_PROBE = String.raw`
+import os, socket, sys
+port = int(sys.argv[1])
+proxy = os.environ.get("HTTP_PROXY", "")
+print("proxy-env", proxy != "")
+def ask(request):
+    host, p = proxy.rsplit(":", 1)
+    s = socket.create_connection(("127.0.0.1", int(p)), timeout=10)
+    s.sendall(request.encode())
+    got = b""
+    while True:
+        chunk = s.recv(65536)
+        if not chunk: return got.decode("latin1")
+        got += chunk
+        if request.startswith("CONNECT") and got.endswith(b"\r\n\r\n") and b"200 Connection" in got:
+            s.sendall(b"GET /via-connect HTTP/1.0\r\n\r\n")
+if proxy:
+    print("absolute", ask(f"GET http://localhost:{port}/via-absolute HTTP/1.1\r\nHost: localhost\r\n\r\n").split("\r\n")[0])
+    print("connect", "leaked" in ask(f"CONNECT localhost:{port} HTTP/1.1\r\n\r\n"))
+    print("other", ask(f"CONNECT 127.0.0.1:{port} HTTP/1.1\r\n\r\n").split("\r\n")[0])
+for host in ["127.0.0.1", "localhost"]:
+    try:
+        socket.create_connection((host, port), timeout=3).sendall(b"GET /direct HTTP/1.0\r\n\r\n")
+        print("direct", host, "connected")
+    except OSError as e:
+        print("direct", host, "refused")
+`;
+
+describe.skipIf(skipReason !== undefined)("effect corpus: the network of an approved command is the proxy of the allowed hosts", () => {
+  it("an allowed host is reached through the proxy, another is refused, and a process ignoring the proxy gets nothing out", async () => {
+    await withTempDir(async (dir) => {
+      writeFileSync(join(dir, "net.py"), NET_PROBE);
+      const settings = join(dir, "settings.json");
+      writeFileSync(settings, JSON.stringify({ sandbox: { network: { allowedDomains: ["localhost"] } } }));
+      const paths: string[] = [];
+      const onRequest = (req: { url?: string }): void => void paths.push(req.url ?? "");
+      server.on("request", onRequest);
+      try {
+        const exec = startExec(["--cwd", dir, "--mode", "bypassPermissions", "--settings", settings]);
+        const out = text(await exec.turn(call("a", `python3 net.py ${port}`)));
+        expect(out).toContain("proxy-env True");
+        expect(out).toContain("absolute HTTP/1.1 200");
+        expect(out).toContain("connect True");
+        expect(out).toContain("other HTTP/1.1 403 Forbidden");
+        expect(out).toContain("direct 127.0.0.1 refused");
+        expect(out).toContain("direct localhost refused");
+        const exit = await exec.end();
+        expect(exit.code, exit.stderr).toBe(0);
+        expect(paths.sort()).toEqual(["/via-absolute", "/via-connect"]);
+      } finally {
+        server.off("request", onRequest);
+      }
+    });
+  }, 30_000);
+});
+
 describe("no sandbox here (bwrap made unavailable): said once, the analysis alone decides", () => {
   it("exec warns once on stderr; an unknown tool asks (denied without an approver) and does not run; a read-only command runs", async () => {
     await withTempDir(async (dir) => {

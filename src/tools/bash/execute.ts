@@ -14,6 +14,7 @@ import type { BashOutput } from "./result.js";
 import { startShell, type RunningShell, type ShellOutcome } from "./run-shell.js";
 import { bwrapArgs, chooseBoundary, newCallMark, sandboxPlan, sandboxUnavailableMessage, type BoundaryReport, type SandboxStatus } from "../../sandbox/index.js";
 import { effectiveArgv } from "../../permissions/bash-rules.js";
+import { domainPolicy, startNetworkProxy, type NetworkProxy } from "../../sandbox/network-proxy.js";
 import { deniedReadPaths, type SandboxConfig } from "./sandbox.js";
 import { findExecutable } from "../util/find-executable.js";
 import { nextCwd, startCwd } from "./working-dir.js";
@@ -101,6 +102,7 @@ export async function executeBash(
 
   const shell = resolveShell(options.shell, baseEnv);
   let wrapper: { file: string; args: (argv: string[]) => string[] } | undefined;
+  let proxy: NetworkProxy | undefined;
   const status = sandboxed.status;
   const boundary = boundaryFor(status, input, facts, context.sandboxBoundary);
   if (boundary === "unavailable" && status?.settings.required === true) {
@@ -125,13 +127,23 @@ export async function executeBash(
         }),
       };
     }
-    const plan = sandboxPlan(boundary, boundary === "workspace-write" && (sandboxed.network ?? context.sandboxNetwork === true), status.settings, {
+    const plan = sandboxPlan(boundary, boundary === "workspace-write" && sandboxed.network === true, status.settings, {
       ...dirs,
       cwd: start.cwd,
       reportDir: cwdDir,
       deniedReads: deniedReadPaths(context.permissionContext.rules, dirs.projectDir),
       env: baseEnv,
     });
+    // Approved to reach hosts: still no network of its own, only the proxy of the allowed ones.
+    if (boundary === "workspace-write" && sandboxed.network === undefined && context.sandboxNetwork === true) {
+      try {
+        proxy = await startNetworkProxy(domainPolicy(status.settings.allowedDomains, context.permissionContext.rules), baseEnv);
+      } catch (err) {
+        const why = err instanceof Error ? err.message : String(err);
+        return { data: startFailure(`The command was not run: the sandbox's network proxy could not start (${why}).`, { timeoutMs, cwd: start.cwd, notices, sandboxed: true }) };
+      }
+      plan.proxy = { socket: proxy.socket, node: process.execPath };
+    }
     const bwrap = status.bwrap;
     wrapper = { file: bwrap, args: (argv) => bwrapArgs(plan, argv) };
   }
@@ -157,6 +169,10 @@ export async function executeBash(
     ...(background ? {} : { onTimeout: timeoutAction(input.command, { ...baseEnv, ...context.session.env }) }),
     ...(background ? {} : { onChunk: (chunk: string, totalBytes: number) => onProgress({ toolUseId: "", data: { type: "bash_progress", chunk, totalBytes } }) }),
   });
+  if (proxy) {
+    const stop = proxy.close;
+    running.done.then(stop, stop);
+  }
 
   if (registry) {
     const task = registerBackground(registry, id, input, facts, running, outputPath);
