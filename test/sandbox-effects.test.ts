@@ -200,6 +200,49 @@ describe.skipIf(skipReason !== undefined)("effect corpus: the network of an appr
   }, 30_000);
 });
 
+describe.skipIf(skipReason !== undefined)("effect corpus: credentials under the home are hidden in both boundaries", () => {
+  it("cat of ~/.ssh, ~/.aws, ~/.netrc, ~/.git-credentials and the config dir's session key reads nothing; allowRead keeps ~/.npmrc readable", async () => {
+    await withTempDir(async (root) => {
+      const home = join(root, "home");
+      const project = join(root, "project");
+      const config = join(root, "config");
+      const secrets: Record<string, string> = {
+        ".ssh/id_x": "SECRET-ssh",
+        ".aws/credentials": "SECRET-aws",
+        ".netrc": "SECRET-netrc",
+        ".git-credentials": "SECRET-git",
+        ".config/gcloud/token": "SECRET-gcloud",
+        ".docker/config.json": "SECRET-docker",
+      };
+      for (const [rel, value] of Object.entries({ ...secrets, ".npmrc": "npmrc-readable" })) {
+        mkdirSync(join(home, rel, ".."), { recursive: true });
+        writeFileSync(join(home, rel), value);
+      }
+      mkdirSync(project);
+      mkdirSync(config);
+      writeFileSync(join(config, "session-key"), "SECRET-session-key");
+      const settings = join(root, "settings.json");
+      writeFileSync(settings, JSON.stringify({ sandbox: { filesystem: { allowRead: ["~/.npmrc"] } } }));
+      const env = { ...process.env, HOME: home, ARMATURE_CONFIG_DIR: config };
+      const paths = [...Object.keys(secrets).map((rel) => join(home, rel)), join(config, "session-key"), join(home, ".npmrc")];
+      writeFileSync(join(project, "show.sh"), `#!/bin/bash\ncat ${paths.join(" ")}\necho listed: $(ls -A ~/.ssh ~/.aws)\necho shown\n`);
+      chmodSync(join(project, "show.sh"), 0o755);
+      for (const mode of ["default", "bypassPermissions"]) {
+        const exec = startExec(["--cwd", project, "--mode", mode, "--settings", settings], { env });
+        // A project script: the analysis cannot see what it reads, the boundary holds it (read-only in default mode).
+        const out = text(await exec.turn(call("a", "./show.sh")));
+        expect(out, mode).not.toContain("SECRET");
+        expect(out, mode).toContain("npmrc-readable");
+        expect(out, mode).toMatch(/listed: \S*\.aws:\s+\S*\.ssh:\s*\n/);
+        expect(out, mode).toContain("shown");
+        const exit = await exec.end();
+        expect(exit.code, exit.stderr).toBe(0);
+      }
+      expect(readFileSync(join(home, ".ssh/id_x"), "utf8"), "the file itself is untouched").toBe("SECRET-ssh");
+    });
+  }, 30_000);
+});
+
 describe("no sandbox here (bwrap made unavailable): said once, the analysis alone decides", () => {
   it("exec warns once on stderr; an unknown tool asks (denied without an approver) and does not run; a read-only command runs", async () => {
     await withTempDir(async (dir) => {
