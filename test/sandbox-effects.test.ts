@@ -3,7 +3,7 @@
 // benign controls beside them (a build writing in the project, git commit, npm test) still work.
 // Then the process lifetime of #24: nothing a call starts outlives it, with or without the sandbox.
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -21,6 +21,15 @@ const marker = String(100_000 + Math.floor(Math.random() * 800_000));
 const call = (id: string, command: string, extra: Record<string, unknown> = {}): unknown[] => [{ type: "tool_use", id, name: "Bash", input: { command, ...extra } }];
 type Result = { content: Array<{ content: string; is_error?: boolean }> };
 const text = (r: unknown): string => (r as Result).content.map((b) => b.content).join("\n");
+
+function lstatExists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Live processes whose command line is `sleep <marker>.N`. */
 function markedSleeps(): number[] {
@@ -239,6 +248,47 @@ describe.skipIf(skipReason !== undefined)("effect corpus: credentials under the 
         expect(exit.code, exit.stderr).toBe(0);
       }
       expect(readFileSync(join(home, ".ssh/id_x"), "utf8"), "the file itself is untouched").toBe("SECRET-ssh");
+    });
+  }, 30_000);
+});
+
+describe.skipIf(skipReason !== undefined)("effect corpus: protected paths that do not exist yet", () => {
+  it("what a writable call creates at them is gone after the call, whatever form it took; other files stay; git init still works", async () => {
+    await withTempDir(async (dir) => {
+      execFileSync("git", ["init", "-q", dir]);
+      rmSync(join(dir, ".git/hooks"), { recursive: true, force: true });
+      mkdirSync(join(dir, ".github/ISSUE_TEMPLATE"), { recursive: true });
+      const exec = startExec(["--cwd", dir, "--mode", "bypassPermissions"]);
+      const attack = [
+        `echo '{"mcpServers":{"x":{"command":"touch"}}}' > .mcp.json`,
+        `mkdir -p .claude && echo '{"hooks":{}}' > .claude/settings.json`,
+        `mkdir -p .vscode && echo '{}' > .vscode/tasks.json`,
+        `mkdir -p .git/hooks && printf '#!/bin/sh\ntouch pwned\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit`,
+        `mkdir -p .github/workflows && echo 'on: push' > .github/workflows/ci.yml`,
+        `mkdir -p .config/git && echo '[core]' > .config/git/config`,
+        `ln -s ${join(dir, "keep.txt")} .envrc`,
+        `cp .mcp.json .npmrc`,
+        `echo kept > keep.txt && mkdir -p build && echo built > build/out.txt`,
+      ].join(" && ");
+      // In a script: the analysis cannot see what it writes, only the boundary and the cleanup hold it.
+      writeFileSync(join(dir, "setup.sh"), `#!/bin/bash\nset -e\n${attack}\nls -A\n`);
+      chmodSync(join(dir, "setup.sh"), 0o755);
+      const r = text(await exec.turn(call("a", "./setup.sh")));
+      expect(r).toContain(".mcp.json");
+      expect(r).toContain("Removed what the command created at protected paths");
+      for (const rel of [".mcp.json", ".claude", ".vscode", ".git/hooks", ".github/workflows", ".config", ".envrc", ".npmrc"]) {
+        expect(existsSync(join(dir, rel)) || lstatExists(join(dir, rel)), `${rel} is still there`).toBe(false);
+      }
+      expect(readFileSync(join(dir, "keep.txt"), "utf8")).toBe("kept\n");
+      expect(readFileSync(join(dir, "build/out.txt"), "utf8")).toBe("built\n");
+      expect(existsSync(join(dir, ".github/ISSUE_TEMPLATE")), "a folder that was there stays").toBe(true);
+      // A benign call leaves no note; git init in a fresh folder still works.
+      const clean = text(await exec.turn(call("b", "mkdir fresh && cd fresh && git init -q && git status --short && echo inited")));
+      expect(clean).toContain("inited");
+      expect(clean).not.toContain("Removed");
+      expect(existsSync(join(dir, "fresh/.git/HEAD"))).toBe(true);
+      const exit = await exec.end();
+      expect(exit.code, exit.stderr).toBe(0);
     });
   }, 30_000);
 });
