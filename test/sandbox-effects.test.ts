@@ -3,7 +3,7 @@
 // benign controls beside them (a build writing in the project, git commit, npm test) still work.
 // Then the process lifetime of #24: nothing a call starts outlives it, with or without the sandbox.
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -21,6 +21,15 @@ const marker = String(100_000 + Math.floor(Math.random() * 800_000));
 const call = (id: string, command: string, extra: Record<string, unknown> = {}): unknown[] => [{ type: "tool_use", id, name: "Bash", input: { command, ...extra } }];
 type Result = { content: Array<{ content: string; is_error?: boolean }> };
 const text = (r: unknown): string => (r as Result).content.map((b) => b.content).join("\n");
+
+function lstatExists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Live processes whose command line is `sleep <marker>.N`. */
 function markedSleeps(): number[] {
@@ -141,6 +150,147 @@ describe.skipIf(skipReason !== undefined)("effect corpus: attacks through exec w
       }
     });
   }, 60_000);
+});
+
+/** Run inside the sandbox: speaks to the proxy named by HTTP_PROXY, then tries to get out without it. */
+const NET_PROBE = String.raw`
+import os, socket, sys
+port = int(sys.argv[1])
+proxy = os.environ.get("HTTP_PROXY", "")
+print("proxy-env", proxy != "")
+def ask(request):
+    host, p = proxy.rsplit(":", 1)
+    s = socket.create_connection(("127.0.0.1", int(p)), timeout=10)
+    s.sendall(request.encode())
+    got = b""
+    while True:
+        chunk = s.recv(65536)
+        if not chunk: return got.decode("latin1")
+        got += chunk
+        if request.startswith("CONNECT") and got.endswith(b"\r\n\r\n") and b"200 Connection" in got:
+            s.sendall(b"GET /via-connect HTTP/1.0\r\n\r\n")
+if proxy:
+    print("absolute", ask(f"GET http://localhost:{port}/via-absolute HTTP/1.1\r\nHost: localhost\r\n\r\n").split("\r\n")[0])
+    print("connect", "leaked" in ask(f"CONNECT localhost:{port} HTTP/1.1\r\n\r\n"))
+    print("other", ask(f"CONNECT 127.0.0.1:{port} HTTP/1.1\r\n\r\n").split("\r\n")[0])
+for host in ["127.0.0.1", "localhost"]:
+    try:
+        socket.create_connection((host, port), timeout=3).sendall(b"GET /direct HTTP/1.0\r\n\r\n")
+        print("direct", host, "connected")
+    except OSError as e:
+        print("direct", host, "refused")
+`;
+
+describe.skipIf(skipReason !== undefined)("effect corpus: the network of an approved command is the proxy of the allowed hosts", () => {
+  it("an allowed host is reached through the proxy, another is refused, and a process ignoring the proxy gets nothing out", async () => {
+    await withTempDir(async (dir) => {
+      writeFileSync(join(dir, "net.py"), NET_PROBE);
+      const settings = join(dir, "settings.json");
+      writeFileSync(settings, JSON.stringify({ sandbox: { network: { allowedDomains: ["localhost"] } } }));
+      const paths: string[] = [];
+      const onRequest = (req: { url?: string }): void => void paths.push(req.url ?? "");
+      server.on("request", onRequest);
+      try {
+        const exec = startExec(["--cwd", dir, "--mode", "bypassPermissions", "--settings", settings]);
+        const out = text(await exec.turn(call("a", `python3 net.py ${port}`)));
+        expect(out).toContain("proxy-env True");
+        expect(out).toContain("absolute HTTP/1.1 200");
+        expect(out).toContain("connect True");
+        expect(out).toContain("other HTTP/1.1 403 Forbidden");
+        expect(out).toContain("direct 127.0.0.1 refused");
+        expect(out).toContain("direct localhost refused");
+        const exit = await exec.end();
+        expect(exit.code, exit.stderr).toBe(0);
+        expect(paths.sort()).toEqual(["/via-absolute", "/via-connect"]);
+      } finally {
+        server.off("request", onRequest);
+      }
+    });
+  }, 30_000);
+});
+
+describe.skipIf(skipReason !== undefined)("effect corpus: credentials under the home are hidden in both boundaries", () => {
+  it("cat of ~/.ssh, ~/.aws, ~/.netrc, ~/.git-credentials and the config dir's session key reads nothing; allowRead keeps ~/.npmrc readable", async () => {
+    await withTempDir(async (root) => {
+      const home = join(root, "home");
+      const project = join(root, "project");
+      const config = join(root, "config");
+      const secrets: Record<string, string> = {
+        ".ssh/id_x": "SECRET-ssh",
+        ".aws/credentials": "SECRET-aws",
+        ".netrc": "SECRET-netrc",
+        ".git-credentials": "SECRET-git",
+        ".config/gcloud/token": "SECRET-gcloud",
+        ".docker/config.json": "SECRET-docker",
+      };
+      for (const [rel, value] of Object.entries({ ...secrets, ".npmrc": "npmrc-readable" })) {
+        mkdirSync(join(home, rel, ".."), { recursive: true });
+        writeFileSync(join(home, rel), value);
+      }
+      mkdirSync(project);
+      mkdirSync(config);
+      writeFileSync(join(config, "session-key"), "SECRET-session-key");
+      const settings = join(root, "settings.json");
+      writeFileSync(settings, JSON.stringify({ sandbox: { filesystem: { allowRead: ["~/.npmrc"] } } }));
+      const env = { ...process.env, HOME: home, ARMATURE_CONFIG_DIR: config };
+      const paths = [...Object.keys(secrets).map((rel) => join(home, rel)), join(config, "session-key"), join(home, ".npmrc")];
+      writeFileSync(join(project, "show.sh"), `#!/bin/bash\ncat ${paths.join(" ")}\necho listed: $(ls -A ~/.ssh ~/.aws)\necho shown\n`);
+      chmodSync(join(project, "show.sh"), 0o755);
+      for (const mode of ["default", "bypassPermissions"]) {
+        const exec = startExec(["--cwd", project, "--mode", mode, "--settings", settings], { env });
+        // A project script: the analysis cannot see what it reads, the boundary holds it (read-only in default mode).
+        const out = text(await exec.turn(call("a", "./show.sh")));
+        expect(out, mode).not.toContain("SECRET");
+        expect(out, mode).toContain("npmrc-readable");
+        expect(out, mode).toMatch(/listed: \S*\.aws:\s+\S*\.ssh:\s*\n/);
+        expect(out, mode).toContain("shown");
+        const exit = await exec.end();
+        expect(exit.code, exit.stderr).toBe(0);
+      }
+      expect(readFileSync(join(home, ".ssh/id_x"), "utf8"), "the file itself is untouched").toBe("SECRET-ssh");
+    });
+  }, 30_000);
+});
+
+describe.skipIf(skipReason !== undefined)("effect corpus: protected paths that do not exist yet", () => {
+  it("what a writable call creates at them is gone after the call, whatever form it took; other files stay; git init still works", async () => {
+    await withTempDir(async (dir) => {
+      execFileSync("git", ["init", "-q", dir]);
+      rmSync(join(dir, ".git/hooks"), { recursive: true, force: true });
+      mkdirSync(join(dir, ".github/ISSUE_TEMPLATE"), { recursive: true });
+      const exec = startExec(["--cwd", dir, "--mode", "bypassPermissions"]);
+      const attack = [
+        `echo '{"mcpServers":{"x":{"command":"touch"}}}' > .mcp.json`,
+        `mkdir -p .claude && echo '{"hooks":{}}' > .claude/settings.json`,
+        `mkdir -p .vscode && echo '{}' > .vscode/tasks.json`,
+        `mkdir -p .git/hooks && printf '#!/bin/sh\ntouch pwned\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit`,
+        `mkdir -p .github/workflows && echo 'on: push' > .github/workflows/ci.yml`,
+        `mkdir -p .config/git && echo '[core]' > .config/git/config`,
+        `ln -s ${join(dir, "keep.txt")} .envrc`,
+        `cp .mcp.json .npmrc`,
+        `echo kept > keep.txt && mkdir -p build && echo built > build/out.txt`,
+      ].join(" && ");
+      // In a script: the analysis cannot see what it writes, only the boundary and the cleanup hold it.
+      writeFileSync(join(dir, "setup.sh"), `#!/bin/bash\nset -e\n${attack}\nls -A\n`);
+      chmodSync(join(dir, "setup.sh"), 0o755);
+      const r = text(await exec.turn(call("a", "./setup.sh")));
+      expect(r).toContain(".mcp.json");
+      expect(r).toContain("Removed what the command created at protected paths");
+      for (const rel of [".mcp.json", ".claude", ".vscode", ".git/hooks", ".github/workflows", ".config", ".envrc", ".npmrc"]) {
+        expect(existsSync(join(dir, rel)) || lstatExists(join(dir, rel)), `${rel} is still there`).toBe(false);
+      }
+      expect(readFileSync(join(dir, "keep.txt"), "utf8")).toBe("kept\n");
+      expect(readFileSync(join(dir, "build/out.txt"), "utf8")).toBe("built\n");
+      expect(existsSync(join(dir, ".github/ISSUE_TEMPLATE")), "a folder that was there stays").toBe(true);
+      // A benign call leaves no note; git init in a fresh folder still works.
+      const clean = text(await exec.turn(call("b", "mkdir fresh && cd fresh && git init -q && git status --short && echo inited")));
+      expect(clean).toContain("inited");
+      expect(clean).not.toContain("Removed");
+      expect(existsSync(join(dir, "fresh/.git/HEAD"))).toBe(true);
+      const exit = await exec.end();
+      expect(exit.code, exit.stderr).toBe(0);
+    });
+  }, 30_000);
 });
 
 describe("no sandbox here (bwrap made unavailable): said once, the analysis alone decides", () => {

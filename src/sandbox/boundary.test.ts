@@ -105,6 +105,15 @@ describe("bwrapArgs (pure)", () => {
   it("shares the network only when the plan says so", () => {
     expect(bwrapArgs({ ...plan, network: true }, ["true"])).not.toContain("--unshare-net");
   });
+
+  it("with the proxy: no network of its own, the proxy's socket bound in, the bridge in front of the command", () => {
+    const args = bwrapArgs({ ...plan, network: true, proxy: { socket: "/tmp/n/proxy.sock", node: "/usr/bin/node" } }, ["bash", "-c", "x"]);
+    expect(args).toContain("--unshare-net");
+    expect(order(args, "--bind", "/tmp/n/proxy.sock")).toBeGreaterThan(0);
+    const start = args.indexOf("--") + 1;
+    expect(args.slice(start, start + 2)).toEqual(["/usr/bin/node", "-e"]);
+    expect(args.slice(start + 3)).toEqual(["/tmp/n/proxy.sock", "bash", "-c", "x"]);
+  });
 });
 
 describe("the protected list is the permission engine's", () => {

@@ -1,6 +1,7 @@
 // The bubblewrap command line of a boundary. Pure: the plan says what exists and what is wanted.
 // Later mounts cover earlier ones, so the order is the policy: everything read-only, socket
 // directories gone, the writable set, then protected paths and masks on top of it.
+import { BRIDGE_SCRIPT } from "./net-bridge.js";
 
 export interface BwrapPlan {
   boundary: "read-only" | "workspace-write";
@@ -20,8 +21,13 @@ export interface BwrapPlan {
   hidden: string[];
   /** Unix sockets bound back in (sandbox.network.allowUnixSockets). */
   sockets: string[];
-  /** Share the host's network namespace (an approved command); otherwise none at all. */
+  /** Share the host's network namespace (a host's explicit option); otherwise none at all. */
   network: boolean;
+  /**
+   * No network but armature's proxy: its Unix socket bound in, and node's bridge (network-proxy.ts)
+   * in front of the command making it reachable on the sandbox's own 127.0.0.1.
+   */
+  proxy?: { socket: string; node: string };
   cwd: string;
 }
 
@@ -30,6 +36,7 @@ export function bwrapArgs(plan: BwrapPlan, argv: readonly string[]): string[] {
   for (const dir of plan.hidden) args.push("--tmpfs", dir);
   for (const dir of plan.writable) args.push("--bind", dir, dir);
   for (const sock of plan.sockets) args.push("--bind", sock, sock);
+  if (plan.proxy) args.push("--bind", plan.proxy.socket, plan.proxy.socket);
   for (const dir of plan.pinned) args.push("--bind", dir, dir);
   for (const path of plan.readOnly) args.push("--ro-bind", path, path);
   for (const m of plan.masked) {
@@ -42,7 +49,9 @@ export function bwrapArgs(plan: BwrapPlan, argv: readonly string[]): string[] {
   // the caller's process group lets one kill(-pgid) reach bwrap's inner init too, which matters
   // when bwrap is killed before its init has armed its parent-death signal.
   args.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--cap-drop", "ALL");
-  if (!plan.network) args.push("--unshare-net");
-  args.push("--chdir", plan.cwd, "--", ...argv);
+  if (!plan.network || plan.proxy) args.push("--unshare-net");
+  args.push("--chdir", plan.cwd, "--");
+  if (plan.proxy) args.push(plan.proxy.node, "-e", BRIDGE_SCRIPT, plan.proxy.socket);
+  args.push(...argv);
   return args;
 }

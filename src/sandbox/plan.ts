@@ -42,6 +42,17 @@ function inside(path: string, dir: string): boolean {
 }
 
 const PROTECTED = protectedRelativePaths();
+
+/**
+ * Credentials under the home, hidden in every boundary (a file reads empty, a folder is empty)
+ * unless `sandbox.filesystem.allowRead` names them: keys, cloud and cluster logins, registry and
+ * git tokens, the reference agent's login. With the config dir's session key (plan's configDirs).
+ */
+export const CREDENTIAL_PATHS: readonly string[] = [
+  ".ssh", ".gnupg", ".aws", ".azure", ".config/gcloud", ".kube", ".docker/config.json", ".netrc", ".npmrc", ".yarnrc.yml",
+  ".pypirc", ".gem/credentials", ".cargo/credentials", ".cargo/credentials.toml", ".git-credentials", ".config/git/credentials",
+  ".config/gh", ".config/hub", ".password-store", ".vault-token", ".terraform.d/credentials.tfrc.json", ".claude/.credentials.json",
+];
 const VCS_DIRS = [".git", ".hg"];
 
 /** Socket directories that exist here: the system's and the ones desktop sessions put in /tmp. */
@@ -87,17 +98,25 @@ export function sandboxPlan(boundary: BwrapPlan["boundary"], network: boolean, s
     }
   }
   const home = env.HOME ?? homedir();
-  for (const path of [...(dirs.configDirs ?? [join(home, ".armature")]), join(home, ".claude"), ...settings.denyWrite]) {
+  const configDirs = dirs.configDirs ?? [env.ARMATURE_CONFIG_DIR, join(home, ".armature")].filter((d): d is string => d !== undefined && d !== "");
+  for (const path of [...configDirs, join(home, ".claude"), ...settings.denyWrite]) {
     const real = canonical(path);
     if (real !== undefined) addReadOnly(real);
   }
   const masked: BwrapPlan["masked"] = [];
-  for (const path of [...settings.denyRead, ...(dirs.deniedReads ?? [])]) {
+  const mask = (path: string): void => {
     const real = canonical(path);
     const kind = real === undefined ? undefined : kindOf(real);
-    if (real === undefined || real === "/" || (kind !== "dir" && kind !== "file")) continue;
+    if (real === undefined || real === "/" || (kind !== "dir" && kind !== "file")) return;
     if (!masked.some((m) => m.path === real)) masked.push({ path: real, directory: kind === "dir" });
+  };
+  const readable = settings.allowRead.map((p) => canonical(p) ?? p);
+  const credentials = [...CREDENTIAL_PATHS.map((rel) => join(home, rel)), ...configDirs.map((d) => join(d, "session-key"))];
+  for (const path of credentials) {
+    const real = canonical(path);
+    if (real !== undefined && !readable.some((r) => inside(real, r))) mask(real);
   }
+  for (const path of [...settings.denyRead, ...(dirs.deniedReads ?? [])]) mask(path);
   const sockets = settings.allowUnixSockets.filter((s) => kindOf(s) === "socket");
   return {
     boundary,

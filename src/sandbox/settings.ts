@@ -19,6 +19,7 @@ export const SandboxSettingsSchema = z.looseObject({
   filesystem: z
     .looseObject({
       allowWrite: paths.optional(),
+      allowRead: paths.optional(),
       denyWrite: paths.optional(),
       denyRead: paths.optional(),
     })
@@ -42,6 +43,8 @@ export interface SandboxSettings {
   allowUnixSockets: string[];
   /** Absolute paths writable in the workspace-write boundary besides the working directories. */
   allowWrite: string[];
+  /** Absolute paths of credentials the sandbox hides by default that stay readable (e.g. `~/.npmrc` for a private registry). */
+  allowRead: string[];
   /** Absolute paths read-only in every boundary. */
   denyWrite: string[];
   /** Absolute paths hidden in every boundary. */
@@ -63,6 +66,7 @@ export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = {
   allowedDomains: [],
   allowUnixSockets: [],
   allowWrite: [],
+  allowRead: [],
   denyWrite: [],
   denyRead: [],
   enabledSource: "default",
@@ -96,7 +100,7 @@ function absolute(path: string, layer: SandboxLayer): string {
  * union of the levels that may widen, lists of what narrows the union of all.
  */
 export function mergeSandboxLayers(layers: readonly SandboxLayer[]): MergedSandboxSettings {
-  const out: SandboxSettings = { ...DEFAULT_SANDBOX_SETTINGS, excludedCommands: [], allowedDomains: [], allowUnixSockets: [], allowWrite: [], denyWrite: [], denyRead: [] };
+  const out: SandboxSettings = { ...DEFAULT_SANDBOX_SETTINGS, excludedCommands: [], allowedDomains: [], allowUnixSockets: [], allowWrite: [], allowRead: [], denyWrite: [], denyRead: [] };
   const ignored: MergedSandboxSettings["ignored"] = [];
   const set = new Set<string>();
   const scalar = (layer: SandboxLayer, key: "enabled" | "autoAllowBashIfSandboxed" | "allowUnsandboxedCommands", value: boolean | undefined, narrowing: boolean): void => {
@@ -125,6 +129,7 @@ export function mergeSandboxLayers(layers: readonly SandboxLayer[]): MergedSandb
       ["network.allowedDomains", s.network?.allowedDomains, out.allowedDomains, false],
       ["network.allowUnixSockets", s.network?.allowUnixSockets, out.allowUnixSockets, true],
       ["filesystem.allowWrite", s.filesystem?.allowWrite, out.allowWrite, true],
+      ["filesystem.allowRead", s.filesystem?.allowRead, out.allowRead, true],
     ];
     for (const [key, values, target, arePaths] of widening) {
       if (!values || values.length === 0) continue;

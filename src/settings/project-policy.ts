@@ -19,6 +19,7 @@ export const WIDENING_KEYS: ReadonlyArray<{ key: string; reason: string }> = [
   { key: "sandbox.network.allowedDomains", reason: "allowed hosts are reachable from inside the OS sandbox" },
   { key: "sandbox.network.allowUnixSockets", reason: "a Unix socket reaches a program outside the OS sandbox" },
   { key: "sandbox.filesystem.allowWrite", reason: "writable paths widen the OS sandbox" },
+  { key: "sandbox.filesystem.allowRead", reason: "credentials the OS sandbox hides become readable" },
   { key: "import", reason: "turns on other settings files, the user's ~/.claude/settings.json among them" },
 ];
 

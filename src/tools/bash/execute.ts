@@ -1,6 +1,7 @@
 // One Bash call from start to BashOutput: working directory, environment, sandbox, the process,
 // and what it leaves behind (the next cwd, a background task).
 import { randomBytes } from "node:crypto";
+import { realpathSync } from "node:fs";
 import { mkdir, open } from "node:fs/promises";
 import { join } from "node:path";
 import type { ProgressCallback, SessionState, ShellCommandFacts, ToolUseContext } from "../../tool/types.js";
@@ -14,6 +15,8 @@ import type { BashOutput } from "./result.js";
 import { startShell, type RunningShell, type ShellOutcome } from "./run-shell.js";
 import { bwrapArgs, chooseBoundary, newCallMark, sandboxPlan, sandboxUnavailableMessage, type BoundaryReport, type SandboxStatus } from "../../sandbox/index.js";
 import { commandFacts } from "../../shell/command-facts.js";
+import { absentProtectedPaths, removeCreatedProtectedPaths, type AbsentProtected } from "../../sandbox/protected-paths.js";
+import { domainPolicy, startNetworkProxy, type NetworkProxy } from "../../sandbox/network-proxy.js";
 import { deniedReadPaths, type SandboxConfig } from "./sandbox.js";
 import { findExecutable } from "../util/find-executable.js";
 import { nextCwd, startCwd } from "./working-dir.js";
@@ -46,6 +49,14 @@ export interface BashCallResult {
 }
 
 const DEFAULT_KILL_GRACE_MS = 1_000;
+
+function realPath(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return path;
+  }
+}
 
 function randomId(): string {
   return randomBytes(6).toString("hex");
@@ -101,6 +112,8 @@ export async function executeBash(
 
   const shell = resolveShell(options.shell, baseEnv);
   let wrapper: { file: string; args: (argv: string[]) => string[] } | undefined;
+  let proxy: NetworkProxy | undefined;
+  let absent: AbsentProtected | undefined;
   const status = sandboxed.status;
   const boundary = boundaryFor(status, input, facts, context.sandboxBoundary);
   if (boundary === "unavailable" && status?.settings.required === true) {
@@ -125,13 +138,24 @@ export async function executeBash(
         }),
       };
     }
-    const plan = sandboxPlan(boundary, boundary === "workspace-write" && (sandboxed.network ?? context.sandboxNetwork === true), status.settings, {
+    const plan = sandboxPlan(boundary, boundary === "workspace-write" && sandboxed.network === true, status.settings, {
       ...dirs,
       cwd: start.cwd,
       reportDir: cwdDir,
       deniedReads: deniedReadPaths(context.permissionContext.rules, dirs.projectDir),
       env: baseEnv,
     });
+    // Approved to reach hosts: still no network of its own, only the proxy of the allowed ones.
+    if (boundary === "workspace-write" && sandboxed.network === undefined && context.sandboxNetwork === true) {
+      try {
+        proxy = await startNetworkProxy(domainPolicy(status.settings.allowedDomains, context.permissionContext.rules), baseEnv);
+      } catch (err) {
+        const why = err instanceof Error ? err.message : String(err);
+        return { data: startFailure(`The command was not run: the sandbox's network proxy could not start (${why}).`, { timeoutMs, cwd: start.cwd, notices, sandboxed: true }) };
+      }
+      plan.proxy = { socket: proxy.socket, node: process.execPath };
+    }
+    if (boundary === "workspace-write") absent = absentProtectedPaths([dirs.projectDir, ...dirs.additionalDirectories].map(realPath));
     const bwrap = status.bwrap;
     wrapper = { file: bwrap, args: (argv) => bwrapArgs(plan, argv) };
   }
@@ -157,6 +181,13 @@ export async function executeBash(
     ...(background ? {} : { onTimeout: timeoutAction(input.command, { ...baseEnv, ...context.session.env }) }),
     ...(background ? {} : { onChunk: (chunk: string, totalBytes: number) => onProgress({ toolUseId: "", data: { type: "bash_progress", chunk, totalBytes } }) }),
   });
+  // Once the call's processes are gone: its proxy stops, and what it created at protected paths goes.
+  const ended = running.done.then(
+    () => undefined,
+    () => undefined,
+  );
+  if (proxy) void ended.then(proxy.close);
+  const removedProtected = absent ? ended.then(() => removeCreatedProtectedPaths(absent)) : Promise.resolve([]);
 
   if (registry) {
     const task = registerBackground(registry, id, input, facts, running, outputPath);
@@ -186,6 +217,12 @@ export async function executeBash(
       notices,
     };
     return { data, ...(start.cwd !== context.workspace.cwd ? { nextCwd: start.cwd } : {}) };
+  }
+  const removed = await removedProtected;
+  if (removed.length > 0) {
+    notices.push(
+      `Removed what the command created at protected paths: ${removed.join(", ")}. They configure programs that run outside the sandbox; to create one, use the file tools, which ask the user.`,
+    );
   }
   const data = await toBashOutput(outcome, facts, limits.maxOutputChars, timeoutMs, start.cwd, inSandbox, notices);
   const next = limits.maintainProjectWorkingDir ? { cwd: dirs.projectDir } : nextCwd(outcome.finalCwd, start.cwd, dirs);

@@ -211,8 +211,9 @@ export function startShell(options: RunShellOptions): RunningShell {
     let strayProcessesStopped = false;
     if (!result.error) {
       // What the command left running (`server &`) does not outlive the call: the caller asks
-      // for run_in_background to keep something running.
-      if (pid !== undefined && !stopping && (await groupAlive(pid, mark))) {
+      // for run_in_background to keep something running. Inside the sandbox the kernel ends
+      // it: the PID namespace goes with bwrap's init, so nothing there needs finding.
+      if (pid !== undefined && !stopping && !options.wrapper && (await groupAlive(pid, mark))) {
         strayProcessesStopped = true;
         await stop("stopped");
         stoppedBy = undefined;
