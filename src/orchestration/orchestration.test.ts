@@ -181,6 +181,27 @@ describe("StreamingToolExecutor", () => {
     expect(log).toContain("aborted a");
   });
 
+  it("with ownsController, calls share the context's controller: a failure aborts it, a finished turn's discard does not", async () => {
+    const run = async (blocks: ToolUseBlock[]) => {
+      const log: string[] = [];
+      const ctx = createToolUseContext({ cwd: process.cwd(), tools: [recorder(log)] });
+      const ex = new StreamingToolExecutor(ctx, defaultPipelineServices(), { maxConcurrency: 10, ownsController: true });
+      const results = collect(ex.events());
+      for (const b of blocks) ex.addTool(b);
+      ex.done();
+      const out = await results;
+      ex.discard();
+      return { out, log, aborted: ctx.abortController.signal.aborted };
+    };
+    const clean = await run([rec("a", true, 5), rec("b", true, 5)]);
+    expect(clean.out).toEqual(["a:ok", "b:ok"]);
+    expect(clean.aborted).toBe(false);
+    const failed = await run([rec("slow", true, 500), rec("bad", true, 5, true), rec("after", false, 5)]);
+    expect(failed.out).toEqual(["slow:err", "bad:err", "after:err"]);
+    expect(failed.log).toContain("aborted slow");
+    expect(failed.aborted).toBe(true);
+  });
+
   it("session.stream forwards progress and results as blocks arrive", async () => {
     const chatty = buildTool({
       name: "Chatty", description: "", inputSchema: z.object({}), isConcurrencySafe: () => true, isReadOnly: () => true,

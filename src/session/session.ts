@@ -458,6 +458,7 @@ export function createSession(options: SessionOptions): Session {
     const executor = new StreamingToolExecutor(ctx, services, {
       maxConcurrency,
       abortSiblingsOnError: options.abortSiblingsOnError,
+      ownsController: true,
       ...(options.maxToolUsesPerTurn !== undefined ? { maxCalls: options.maxToolUsesPerTurn } : {}),
     });
     let feedError: unknown;
