@@ -10,6 +10,7 @@ import { sleepTool, toolUse } from "../../test/helpers.js";
 import { partitionToolCalls } from "./partition.js";
 import { StreamingToolExecutor, type ExecutorEvent } from "./streaming-executor.js";
 import { resolveMaxConcurrency } from "./concurrency.js";
+import { AsyncQueue } from "./async-queue.js";
 import type { Tool, ToolUseBlock } from "../tool/types.js";
 
 /** A tool whose safety depends on its input, and that records start/end order. */
@@ -269,5 +270,41 @@ describe("abort listeners do not pile up", () => {
     const kept = seen[4]!;
     await s.close();
     expect(kept.signal.aborted).toBe(true); // closing the session aborts the kept controller too
+  });
+});
+
+describe("AsyncQueue", () => {
+  const drain = async (q: AsyncQueue<number>): Promise<{ got: number[]; error?: string }> => {
+    const got: number[] = [];
+    try {
+      for await (const v of q) got.push(v);
+    } catch (err) {
+      return { got, error: (err as Error).message };
+    }
+    return { got };
+  };
+
+  it("fail() ends the queue with the error after the items pushed before it, for a waiting or a late consumer", async () => {
+    const waiting = new AsyncQueue<number>();
+    const drained = drain(waiting);
+    waiting.push(1);
+    await tick();
+    waiting.fail(new Error("cut"));
+    waiting.push(2); // after the end: dropped
+    expect(await drained).toEqual({ got: [1], error: "cut" });
+
+    const late = new AsyncQueue<number>();
+    late.push(1);
+    late.push(2);
+    late.fail(new Error("cut"));
+    expect(await drain(late)).toEqual({ got: [1, 2], error: "cut" });
+  });
+
+  it("close() then fail(): the first end wins", async () => {
+    const q = new AsyncQueue<number>();
+    q.push(1);
+    q.close();
+    q.fail(new Error("too late"));
+    expect(await drain(q)).toEqual({ got: [1] });
   });
 });
