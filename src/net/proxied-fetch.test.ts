@@ -128,6 +128,11 @@ describe("proxiedFetch", () => {
     }
   });
 
+  it("a proxy nobody listens on: an error naming the request and the proxy, never a direct connection", async () => {
+    const f = createProxiedFetch({ env: { HTTP_PROXY: "http://127.0.0.1:9" } });
+    await expect(f(`${plainBase}/x`)).rejects.toThrow(/GET http:\/\/127\.0\.0\.1:\d+\/x through the proxy http:\/\/127\.0\.0\.1:9 failed: connect ECONNREFUSED/);
+  });
+
   it("an https:// proxy whose certificate is not trusted is refused (no silent fallback to plain or direct)", async () => {
     const f = createProxiedFetch({ env: { HTTPS_PROXY: tlsProxy.url } });
     await expect(f(`${secureBase}/x`)).rejects.toThrow(/could not be reached: .*(self-signed|certificate)/);

@@ -76,7 +76,7 @@ function send(url: URL, method: string, headers: Record<string, string>, body: B
   return new Promise((resolve, reject) => {
     const start = (req: ReturnType<typeof httpRequest>): void => {
       req.on("response", resolve);
-      req.on("error", reject);
+      req.on("error", (err) => reject(signal.aborted ? err : new Error(`${method} ${url.href} through the proxy ${proxy.protocol}//${proxy.host} failed: ${err.message}`, { cause: err })));
       req.end(body);
     };
     if (url.protocol === "http:") {
