@@ -61,7 +61,7 @@ export function noProxyMatches(target: URL, noProxy: string): boolean {
   return false;
 }
 
-/** The Proxy-Authorization header line for a proxy URL with credentials ("" without). */
+/** The Proxy-Authorization value for a proxy URL with credentials (undefined without). */
 export function proxyAuthorization(proxy: URL): string | undefined {
   if (proxy.username === "") return undefined;
   return `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString("base64")}`;
