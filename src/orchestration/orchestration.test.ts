@@ -260,14 +260,27 @@ describe("abort listeners do not pile up", () => {
     await s.runTurn([toolUse("Probe", { leave: false }, "a")]);
     await s.runTurn([toolUse("Probe", { leave: true }, "b")]);
     await s.runTurn([toolUse("Probe", { leave: false }, "c")]);
-    await s.runTurn([toolUse("Probe", { leave: false }, "d")], { signal: new AbortController().signal });
+    const own = new AbortController();
+    await s.runTurn([toolUse("Probe", { leave: false }, "d")], { signal: own.signal });
+    expect(getEventListeners(own.signal, "abort")).toHaveLength(0); // unlinked at the turn's end
+    own.abort(new Error("late")); // an abort after the turn reaches nothing of it
+    expect(seen[3]!.signal.aborted).toBe(false);
     await s.runTurn([toolUse("Probe", { leave: false }, "e")]);
+    const aborted = new AbortController();
+    aborted.abort(new Error("stopped"));
+    await s.runTurn([toolUse("Probe", { leave: false }, "f")], { signal: aborted.signal });
+    await s.runTurn([toolUse("Probe", { leave: false }, "g")]);
     expect(seen[1]).toBe(seen[0]); // a clean turn's controller serves the next turn
     expect(seen[2]).not.toBe(seen[1]); // b left a listener: c gets a fresh one
-    expect(seen[3]).not.toBe(seen[2]); // a turn with its own signal always gets a fresh one
-    expect(seen[4]).not.toBe(seen[3]);
-    expect(seen.every((c) => !c.signal.aborted)).toBe(true);
-    const kept = seen[4]!;
+    expect(seen[3]).toBe(seen[2]); // a turn with its own signal links it for the turn only
+    expect(seen[4]).toBe(seen[3]);
+    // f's signal was aborted before it began: its call did not run, the controller it was given
+    // (the kept one) is aborted with it and not kept; g gets a fresh one.
+    expect(seen).toHaveLength(6);
+    expect(seen[4]!.signal.aborted).toBe(true);
+    expect(seen[5]).not.toBe(seen[4]);
+    expect(seen[5]!.signal.aborted).toBe(false);
+    const kept = seen[5]!;
     await s.close();
     expect(kept.signal.aborted).toBe(true); // closing the session aborts the kept controller too
   });
