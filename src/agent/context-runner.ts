@@ -58,6 +58,7 @@ export function createContextRunner(context: ToolUseContext, services: PipelineS
       const executor = new StreamingToolExecutor({ ...current, abortController: controller }, services, {
         maxConcurrency,
         abortSiblingsOnError: options.abortSiblingsOnError,
+        ownsController: true,
       });
       let feedError: unknown;
       const feeding = (async () => {

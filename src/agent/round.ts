@@ -46,16 +46,12 @@ export async function* runRound(
   const finish = (): void => {
     if (--pending === 0) out.close();
   };
-  const feedBlocks = async function* (): AsyncGenerator<ToolUseBlock> {
-    for await (const block of feed) yield block;
-    if (feedFailed) throw new Error("the model's reply did not complete");
-  };
 
   // The tools' stream starts with the first tool_use: a reply of text alone costs no executor.
   let toolPump: Promise<void> | undefined;
   const startTools = (): Promise<void> => (async () => {
     try {
-      for await (const event of tools.stream(feedBlocks(), { signal: controller.signal })) {
+      for await (const event of tools.stream(feed, { signal: controller.signal })) {
         if (event.type === "progress") {
           out.push({ type: "tool_progress", toolUseId: event.toolUseId, data: event.data });
           continue;
@@ -115,8 +111,10 @@ export async function* runRound(
     if (!output.error && output.stopReason === undefined) output.error = { message: "the model stream ended without a stop reason" };
     if (output.error && controller.signal.aborted) output.error = { message: "aborted" };
     output.apiMs = performance.now() - started;
-    if (output.error) feedFailed = true;
-    feed.close();
+    if (output.error) {
+      feedFailed = true;
+      feed.fail(new Error("the model's reply did not complete"));
+    } else feed.close();
     finish();
   })();
 

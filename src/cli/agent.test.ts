@@ -1,4 +1,4 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { anthropicReply, chatReply, startMockModelServer, type MockModelServer } from "../../test/mock-model-server.js";
@@ -88,6 +88,29 @@ describe("armature agent -p", () => {
         expect(ours.results.map(([, e]) => e)).toEqual(theirs.results.map(([, e]) => e));
         expect(ours.final.result).toBe(theirs.final.result);
       }
+    });
+  });
+
+  it("full Bash outputs: the one a result names stays for later reading, the others are removed when the run ends", async () => {
+    await withTempDir(async (dir) => {
+      server = await startMockModelServer([
+        anthropicReply([
+          { type: "tool_use", id: "toolu_1", name: "Bash", input: { command: "echo small" } },
+          { type: "tool_use", id: "toolu_2", name: "Bash", input: { command: "seq 1 40000" } },
+        ]),
+        anthropicReply([{ type: "text", text: "done" }]),
+      ]);
+      const sessions = join(dir, "sessions");
+      const io = captureIO();
+      const code = await main(["agent", "-p", "go", "--output-format", "json", "--base-url", server.url, "--cwd", dir, "--session-dir", sessions, "--permission-mode", "bypassPermissions"], io);
+      expect(code).toBe(0);
+      const id = (JSON.parse(io.out) as { session_id: string }).session_id;
+      const outputs = join(sessions, id, "shell-output");
+      const kept = await readdir(outputs);
+      expect(kept).toHaveLength(1);
+      const conversation = await readFile(join(sessions, `${id}.jsonl`), "utf8");
+      expect(conversation).toContain(JSON.stringify(join(outputs, kept[0]!)).slice(1, -1));
+      expect((await readFile(join(outputs, kept[0]!), "utf8")).endsWith("39999\n40000\n")).toBe(true);
     });
   });
 

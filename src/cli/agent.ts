@@ -18,6 +18,7 @@ import { builtinTools } from "../tools/index.js";
 import { anthropicWebSearch } from "../tools/web-search/index.js";
 import { connectCliMcp, MCP_CONFIG_HELP, MCP_CONFIG_OPTIONS } from "./mcp-config.js";
 import { runAgentOnce } from "./agent-run.js";
+import { existingOutputs, namedInConversations, removeUnnamedOutputs } from "./named-outputs.js";
 import { AgentOutput, OUTPUT_FORMATS, type OutputFormat } from "./agent-output.js";
 import { interactiveLoop } from "./agent-interactive.js";
 import { positiveInt, UsageError, type CliIO } from "./io.js";
@@ -371,6 +372,8 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
       interrupt: (reason) => ref.abortRun?.(reason),
     });
   }
+  // A resumed session's earlier runs may have named their outputs: those are theirs to keep.
+  const earlierOutputs = new Set(await existingOutputs(join(sessionsDir, sessionId)));
   const session = createSession({
     sessionId,
     sessionDir: join(sessionsDir, sessionId),
@@ -429,6 +432,9 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
     if (finished) return;
     finished = true;
     await session.close();
+    // Full Bash outputs no result named cannot be found again: removed (an earlier run's stay).
+    await namedInConversations(run.conversationPath, session.context.session.dir, earlierOutputs);
+    await removeUnnamedOutputs(session.context.session.dir, earlierOutputs);
     try {
       await stateDir.save(session.snapshot());
     } catch (err) {

@@ -1,8 +1,8 @@
 // Bash writes each command's full output to <session>/shell-output/<id>.output. The files a
 // result names (an output too long to show inline, a background command's output) are kept for
-// later reading; every other one is removed when the exec run ends, so that outputs nobody can
-// find again (a command's 2 GB the model saw the end of) do not stay on disk.
-import { readdir, unlink } from "node:fs/promises";
+// later reading; every other one is removed when the exec or agent run ends, so that outputs
+// nobody can find again (a command's 2 GB the model saw the end of) do not stay on disk.
+import { readdir, readFile, unlink } from "node:fs/promises";
 import { join } from "node:path";
 
 export const SHELL_OUTPUT_DIR = "shell-output";
@@ -15,6 +15,19 @@ export function namedOutputs(line: string, sessionDir: string, into: Set<string>
     // A name ends before a sentence's full stop ("…/b1.output. You will be notified").
     const name = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*/.exec(line.slice(at + prefix.length, at + prefix.length + 256))?.[0];
     if (name !== undefined) into.add(name);
+  }
+}
+
+/**
+ * The output files an agent run's conversations name: the main one and its sub-agents'
+ * (`<session>/agents/*.jsonl`), one JSON message per line as the model saw it.
+ */
+export async function namedInConversations(conversation: string, sessionDir: string, into: Set<string>): Promise<void> {
+  const agentsDir = join(sessionDir, "agents");
+  const subagents = (await readdir(agentsDir).catch(() => [])).filter((n) => n.endsWith(".jsonl")).map((n) => join(agentsDir, n));
+  for (const file of [conversation, ...subagents]) {
+    const text = await readFile(file, "utf8").catch(() => "");
+    for (const line of text.split("\n")) namedOutputs(line, sessionDir, into);
   }
 }
 

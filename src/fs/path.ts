@@ -32,9 +32,11 @@ export function screenshotNameAlternative(path: string): string | undefined {
  */
 export function resolveToolPath(input: string, cwd: string): string {
   const path = expandPath(input, cwd);
-  if (existsSync(path)) return path;
+  // Only a name with another spelling is looked up (a stat per call for every other name was
+  // the most frequent system call of a file tool's permission check).
   const alt = screenshotNameAlternative(path);
-  return alt !== undefined && existsSync(alt) ? alt : path;
+  if (alt === undefined || existsSync(path)) return path;
+  return existsSync(alt) ? alt : path;
 }
 
 const BLOCKED_DEVICES = new Set([

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withTempDir } from "../../test/helpers.js";
 import { cmd, runnerFor, script, toolInput } from "../../test/hook-helpers.js";
+import { startTestProxy } from "../../test/proxy-server.js";
 import { expandHeaderValue } from "./http.js";
 import { createHookRunner } from "./runner.js";
 
@@ -127,6 +128,30 @@ describe("HTTP hooks", () => {
       const out = await runnerFor(dir, "PreToolUse", [{ type: "http", url: `http://127.0.0.1:${port}/h` }]).run("PreToolUse", toolInput("PreToolUse"));
       expect(out.errors[0]).toMatch(/POST http:\/\/127\.0\.0\.1:\d+\/h failed: fetch failed \(ECONNREFUSED\)/);
     });
+  });
+
+  it("HTTP_PROXY: the hook's request goes through the proxy (absolute form); NO_PROXY sends it direct", async () => {
+    const proxy = await startTestProxy();
+    const saved = { HTTP_PROXY: process.env.HTTP_PROXY, NO_PROXY: process.env.NO_PROXY };
+    process.env.HTTP_PROXY = proxy.url;
+    delete process.env.NO_PROXY;
+    try {
+      await withTempDir(async (dir) => {
+        const deny = await runnerFor(dir, "PreToolUse", [http("/deny")]).run("PreToolUse", toolInput("PreToolUse"));
+        expect(deny).toMatchObject({ permissionDecision: "deny", permissionDecisionReason: "blocked by the policy server" });
+        expect(proxy.asked).toEqual([`POST ${base}/deny`]);
+        process.env.NO_PROXY = "127.0.0.1";
+        const direct = await runnerFor(dir, "PreToolUse", [http("/deny")]).run("PreToolUse", toolInput("PreToolUse"));
+        expect(direct.permissionDecision).toBe("deny");
+        expect(proxy.asked).toHaveLength(1);
+      });
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+      await proxy.close();
+    }
   });
 
   it("the abort signal cancels a pending request", async () => {

@@ -1,3 +1,4 @@
+import { proxiedFetch } from "../net/proxied-fetch.js";
 import type { HookExecution } from "./verdict.js";
 
 const MAX_BODY_CHARS = 1 << 20;
@@ -42,7 +43,7 @@ export async function runHttpHook(spec: HttpHookSpec, body: string, options: Htt
   try {
     const headers: Record<string, string> = { "content-type": "application/json" };
     for (const [name, value] of Object.entries(spec.headers)) headers[name] = expandHeaderValue(value, spec.allowedEnvVars, options.env);
-    const response = await fetch(spec.url, { method: "POST", headers, body, signal: controller.signal, redirect: "manual" });
+    const response = await proxiedFetch(spec.url, { method: "POST", headers, body, signal: controller.signal, redirect: "manual" });
     const text = await readCapped(response);
     return { kind: "http", status: response.status, body: text };
   } catch (err) {

@@ -6,6 +6,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerEntry } from "./config.js";
 import type { McpCallResult } from "./results.js";
+import { proxiedFetch } from "../net/proxied-fetch.js";
 import { ProcessGroupStdioTransport } from "./stdio-transport.js";
 import { createMcpTool, type McpTool, type McpToolCaller, type RemoteToolInfo } from "./tool.js";
 
@@ -70,8 +71,9 @@ export class McpConnection implements McpToolCaller {
       });
     }
     const requestInit: RequestInit = { headers: config.headers };
-    if (config.type === "sse") return new SSEClientTransport(new URL(config.url), { requestInit });
-    return new StreamableHTTPClientTransport(new URL(config.url), { requestInit });
+    // The proxy variables apply to MCP servers over HTTP as to every connection armature makes.
+    if (config.type === "sse") return new SSEClientTransport(new URL(config.url), { requestInit, fetch: proxiedFetch });
+    return new StreamableHTTPClientTransport(new URL(config.url), { requestInit, fetch: proxiedFetch });
   }
 
   /** Connects and lists the tools; throws with a message naming the server on failure. */

@@ -1,9 +1,11 @@
-// The one proxy rule for connections armature itself makes (WebFetch today; MCP over HTTP, HTTP
-// hooks and the sandbox proxy's upstream can call the same functions): HTTPS_PROXY for https
-// targets, HTTP_PROXY for http ones (lower-case names too), and NO_PROXY's exceptions. The SSRF
-// guard judges the target first; the tunnel then goes to the address the guard checked, so the
-// proxy cannot be handed a different answer for the name.
-import { connect, type Socket } from "node:net";
+// The one proxy rule for connections armature itself makes (WebFetch, MCP over HTTP and HTTP
+// hooks through `proxiedFetch`; the sandbox proxy's upstream can call the same functions):
+// HTTPS_PROXY for https targets, HTTP_PROXY for http ones (lower-case names too), and NO_PROXY's
+// exceptions; the proxy itself is http:// or https://. The SSRF guard judges the target first;
+// the tunnel then goes to the address the guard checked, so the proxy cannot be handed a
+// different answer for the name.
+import { connect, isIP, type Socket } from "node:net";
+import { connect as tlsConnect, type ConnectionOptions } from "node:tls";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -25,11 +27,11 @@ export function proxyFor(target: URL, env: Env = process.env): URL | undefined {
   } catch {
     throw new Error(`${name} is not a URL: ${JSON.stringify(value)}`);
   }
-  if (proxy.protocol !== "http:") throw new Error(`${name} must be an http:// proxy URL (got ${proxy.protocol}//)`);
+  if (proxy.protocol !== "http:" && proxy.protocol !== "https:") throw new Error(`${name} must be an http:// or https:// proxy URL (got ${proxy.protocol}//)`);
   return proxy;
 }
 
-function defaultPort(url: URL): string {
+export function defaultPort(url: URL): string {
   return url.port !== "" ? url.port : url.protocol === "https:" ? "443" : "80";
 }
 
@@ -59,15 +61,29 @@ export function noProxyMatches(target: URL, noProxy: string): boolean {
   return false;
 }
 
+/** The Proxy-Authorization value for a proxy URL with credentials (undefined without). */
+export function proxyAuthorization(proxy: URL): string | undefined {
+  if (proxy.username === "") return undefined;
+  return `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString("base64")}`;
+}
+
+/** A connection to the proxy itself: TLS for an https:// proxy (checked against `tls.ca` or the system's CAs). */
+export function connectToProxy(proxy: URL, tls: Pick<ConnectionOptions, "ca"> = {}): Socket {
+  const host = proxy.hostname.replace(/^\[|\]$/g, "");
+  const port = Number(defaultPort(proxy));
+  if (proxy.protocol !== "https:") return connect({ host, port });
+  return tlsConnect({ host, port, servername: isIP(host) === 0 ? host : undefined, ...tls });
+}
+
 /**
  * A tunnel through an HTTP proxy (CONNECT) to `address:port`: the socket once the proxy
  * answered 2xx, else an error naming the proxy and its answer. The proxy's credentials, when
  * its URL has them, go as Basic Proxy-Authorization.
  */
-export function openTunnel(proxy: URL, address: string, port: number, signal?: AbortSignal): Promise<Socket> {
+export function openTunnel(proxy: URL, address: string, port: number, signal?: AbortSignal, tls?: Pick<ConnectionOptions, "ca">): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const authority = address.includes(":") ? `[${address}]:${port}` : `${address}:${port}`;
-    const socket = connect({ host: proxy.hostname.replace(/^\[|\]$/g, ""), port: Number(defaultPort(proxy)) });
+    const socket = connectToProxy(proxy, tls);
     const where = `the proxy ${proxy.protocol}//${proxy.host}`;
     const fail = (err: Error): void => {
       socket.destroy();
@@ -81,9 +97,9 @@ export function openTunnel(proxy: URL, address: string, port: number, signal?: A
       done();
       fail(new Error(`${where} could not be reached: ${err.message}`));
     });
-    socket.once("connect", () => {
-      const auth = proxy.username !== "" ? `Proxy-Authorization: Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString("base64")}\r\n` : "";
-      socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n${auth}\r\n`);
+    socket.once(proxy.protocol === "https:" ? "secureConnect" : "connect", () => {
+      const auth = proxyAuthorization(proxy);
+      socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n${auth ? `Proxy-Authorization: ${auth}\r\n` : ""}\r\n`);
     });
     let head = Buffer.alloc(0);
     const onData = (chunk: Buffer): void => {

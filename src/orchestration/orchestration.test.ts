@@ -10,6 +10,7 @@ import { sleepTool, toolUse } from "../../test/helpers.js";
 import { partitionToolCalls } from "./partition.js";
 import { StreamingToolExecutor, type ExecutorEvent } from "./streaming-executor.js";
 import { resolveMaxConcurrency } from "./concurrency.js";
+import { AsyncQueue } from "./async-queue.js";
 import type { Tool, ToolUseBlock } from "../tool/types.js";
 
 /** A tool whose safety depends on its input, and that records start/end order. */
@@ -181,6 +182,27 @@ describe("StreamingToolExecutor", () => {
     expect(log).toContain("aborted a");
   });
 
+  it("with ownsController, calls share the context's controller: a failure aborts it, a finished turn's discard does not", async () => {
+    const run = async (blocks: ToolUseBlock[]) => {
+      const log: string[] = [];
+      const ctx = createToolUseContext({ cwd: process.cwd(), tools: [recorder(log)] });
+      const ex = new StreamingToolExecutor(ctx, defaultPipelineServices(), { maxConcurrency: 10, ownsController: true });
+      const results = collect(ex.events());
+      for (const b of blocks) ex.addTool(b);
+      ex.done();
+      const out = await results;
+      ex.discard();
+      return { out, log, aborted: ctx.abortController.signal.aborted };
+    };
+    const clean = await run([rec("a", true, 5), rec("b", true, 5)]);
+    expect(clean.out).toEqual(["a:ok", "b:ok"]);
+    expect(clean.aborted).toBe(false);
+    const failed = await run([rec("slow", true, 500), rec("bad", true, 5, true), rec("after", false, 5)]);
+    expect(failed.out).toEqual(["slow:err", "bad:err", "after:err"]);
+    expect(failed.log).toContain("aborted slow");
+    expect(failed.aborted).toBe(true);
+  });
+
   it("session.stream forwards progress and results as blocks arrive", async () => {
     const chatty = buildTool({
       name: "Chatty", description: "", inputSchema: z.object({}), isConcurrencySafe: () => true, isReadOnly: () => true,
@@ -238,15 +260,64 @@ describe("abort listeners do not pile up", () => {
     await s.runTurn([toolUse("Probe", { leave: false }, "a")]);
     await s.runTurn([toolUse("Probe", { leave: true }, "b")]);
     await s.runTurn([toolUse("Probe", { leave: false }, "c")]);
-    await s.runTurn([toolUse("Probe", { leave: false }, "d")], { signal: new AbortController().signal });
+    const own = new AbortController();
+    await s.runTurn([toolUse("Probe", { leave: false }, "d")], { signal: own.signal });
+    expect(getEventListeners(own.signal, "abort")).toHaveLength(0); // unlinked at the turn's end
+    own.abort(new Error("late")); // an abort after the turn reaches nothing of it
+    expect(seen[3]!.signal.aborted).toBe(false);
     await s.runTurn([toolUse("Probe", { leave: false }, "e")]);
+    const aborted = new AbortController();
+    aborted.abort(new Error("stopped"));
+    await s.runTurn([toolUse("Probe", { leave: false }, "f")], { signal: aborted.signal });
+    await s.runTurn([toolUse("Probe", { leave: false }, "g")]);
     expect(seen[1]).toBe(seen[0]); // a clean turn's controller serves the next turn
     expect(seen[2]).not.toBe(seen[1]); // b left a listener: c gets a fresh one
-    expect(seen[3]).not.toBe(seen[2]); // a turn with its own signal always gets a fresh one
-    expect(seen[4]).not.toBe(seen[3]);
-    expect(seen.every((c) => !c.signal.aborted)).toBe(true);
-    const kept = seen[4]!;
+    expect(seen[3]).toBe(seen[2]); // a turn with its own signal links it for the turn only
+    expect(seen[4]).toBe(seen[3]);
+    // f's signal was aborted before it began: its call did not run, the controller it was given
+    // (the kept one) is aborted with it and not kept; g gets a fresh one.
+    expect(seen).toHaveLength(6);
+    expect(seen[4]!.signal.aborted).toBe(true);
+    expect(seen[5]).not.toBe(seen[4]);
+    expect(seen[5]!.signal.aborted).toBe(false);
+    const kept = seen[5]!;
     await s.close();
     expect(kept.signal.aborted).toBe(true); // closing the session aborts the kept controller too
+  });
+});
+
+describe("AsyncQueue", () => {
+  const drain = async (q: AsyncQueue<number>): Promise<{ got: number[]; error?: string }> => {
+    const got: number[] = [];
+    try {
+      for await (const v of q) got.push(v);
+    } catch (err) {
+      return { got, error: (err as Error).message };
+    }
+    return { got };
+  };
+
+  it("fail() ends the queue with the error after the items pushed before it, for a waiting or a late consumer", async () => {
+    const waiting = new AsyncQueue<number>();
+    const drained = drain(waiting);
+    waiting.push(1);
+    await tick();
+    waiting.fail(new Error("cut"));
+    waiting.push(2); // after the end: dropped
+    expect(await drained).toEqual({ got: [1], error: "cut" });
+
+    const late = new AsyncQueue<number>();
+    late.push(1);
+    late.push(2);
+    late.fail(new Error("cut"));
+    expect(await drain(late)).toEqual({ got: [1, 2], error: "cut" });
+  });
+
+  it("close() then fail(): the first end wins", async () => {
+    const q = new AsyncQueue<number>();
+    q.push(1);
+    q.close();
+    q.fail(new Error("too late"));
+    expect(await drain(q)).toEqual({ got: [1] });
   });
 });

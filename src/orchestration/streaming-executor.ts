@@ -15,6 +15,11 @@ export interface StreamingExecutorOptions {
   abortSiblingsOnError?: boolean;
   /** Calls past this many get an error result and are never prepared (default MAX_TOOL_USES_PER_TURN). */
   maxCalls?: number;
+  /**
+   * The context's controller is this turn's own (made for it, aborted by nobody else): calls
+   * share it directly instead of a child of it (a signal per turn less; a failure aborts it).
+   */
+  ownsController?: boolean;
 }
 
 type EntryState = "queued" | "running" | "done" | "released";
@@ -55,7 +60,7 @@ export class StreamingToolExecutor {
     private readonly options: StreamingExecutorOptions,
   ) {
     this.currentContext = context;
-    this.siblings = childAbortController(context.abortController);
+    this.siblings = options.ownsController ? context.abortController : childAbortController(context.abortController);
   }
 
   /** The context after the modifiers of every released call. */
@@ -90,7 +95,8 @@ export class StreamingToolExecutor {
   discard(): void {
     if (this.discarded) return;
     this.discarded = true;
-    this.siblings.abort(new Error("discarded"));
+    // After the last release nothing runs: no abort (an Error and an event dispatch every turn).
+    if (!this.finished || this.nextToRelease < this.entries.length) this.siblings.abort(new Error("discarded"));
     this.queue.close();
   }
 
@@ -164,7 +170,7 @@ export class StreamingToolExecutor {
       this.queue.push({ type: "result", outcome: entry.outcome });
     }
     if (this.finished && this.nextToRelease === this.entries.length) {
-      releaseAbortController(this.siblings);
+      if (!this.options.ownsController) releaseAbortController(this.siblings);
       this.queue.close();
     }
   }

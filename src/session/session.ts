@@ -268,7 +268,7 @@ export function createSession(options: SessionOptions): Session {
    * The last turn's controller, kept for the next turn when nothing of that turn still listens
    * to it: creating an AbortSignal costs Node 20 some 10 µs, a good part of a fast call. A kept
    * controller is what a fresh one would be: a child of the session's, not aborted, with only its
-   * own link listening (a turn with its own signal always gets a fresh one).
+   * own link listening (a turn's own signal is linked for that turn and unlinked at its end).
    */
   let spareController: AbortController | undefined;
   const cleanListenerCount = new WeakMap<AbortController, number>();
@@ -276,7 +276,7 @@ export function createSession(options: SessionOptions): Session {
     if (closed) throw new Error("the session is closed");
     let controller = spareController;
     spareController = undefined;
-    if (!controller || controller.signal.aborted || turnOptions?.signal) {
+    if (!controller || controller.signal.aborted) {
       if (controller) releaseAbortController(controller);
       controller = childAbortController(rootController);
       cleanListenerCount.set(controller, getEventListeners(controller.signal, "abort").length);
@@ -291,18 +291,14 @@ export function createSession(options: SessionOptions): Session {
   /** Keeps the context a turn ended with, and detaches the turn's controller from both signals (or keeps it for the next turn). */
   const keep = (turn: ToolUseContext, after: ToolUseContext): void => {
     const controller = turn.abortController;
-    const unlinkTurn = turnUnlinks.get(controller);
+    turnUnlinks.get(controller)?.();
+    turnUnlinks.delete(controller);
     const clean =
-      unlinkTurn === undefined &&
       spareController === undefined &&
       !controller.signal.aborted &&
       getEventListeners(controller.signal, "abort").length === cleanListenerCount.get(controller);
-    if (clean) {
-      spareController = controller;
-    } else {
-      releaseAbortController(controller);
-      unlinkTurn?.();
-    }
+    if (clean) spareController = controller;
+    else releaseAbortController(controller);
     const samePool = after.options.tools === current.tools && after.options.deferredTools === current.deferred;
     context = samePool ? { ...after, abortController: rootController } : withPool({ ...after, abortController: rootController });
   };
@@ -458,6 +454,7 @@ export function createSession(options: SessionOptions): Session {
     const executor = new StreamingToolExecutor(ctx, services, {
       maxConcurrency,
       abortSiblingsOnError: options.abortSiblingsOnError,
+      ownsController: true,
       ...(options.maxToolUsesPerTurn !== undefined ? { maxCalls: options.maxToolUsesPerTurn } : {}),
     });
     let feedError: unknown;

@@ -1,6 +1,6 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { withTempDir } from "../../test/helpers.js";
 import { loadSettings, type LoadSettingsOptions } from "./load.js";
@@ -208,6 +208,44 @@ describe("addPermissionRules", () => {
       put(file, "{ broken");
       await expect(addPermissionRules(file, "allow", ["Bash(ls *)"])).rejects.toThrow(/not valid JSON/);
       expect(await readFile(file, "utf8")).toBe("{ broken");
+    });
+  });
+
+  it("writes at once to the same file all land (one after the other), and leave no temp file", async () => {
+    await withTempDir(async (dir) => {
+      const file = settingsPathFor("local", dir);
+      put(file, { permissions: { allow: [] } });
+      const writes = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => addPermissionRules(file, "allow", [`Bash(tool${i} *)`])));
+      expect(writes.filter((w) => w.status === "rejected")).toEqual([]);
+      expect(JSON.parse(await readFile(file, "utf8")).permissions.allow).toEqual(Array.from({ length: 20 }, (_, i) => `Bash(tool${i} *)`));
+      expect(readdirSync(dirname(file))).toEqual(["settings.local.json"]);
+    });
+  });
+
+  it("the file keeps its mode; a read-only one is refused and left as it was", async () => {
+    await withTempDir(async (dir) => {
+      const file = settingsPathFor("local", dir);
+      put(file, { permissions: { allow: [] } });
+      chmodSync(file, 0o640);
+      await addPermissionRules(file, "allow", ["Bash(ls *)"]);
+      expect(statSync(file).mode & 0o777).toBe(0o640);
+      chmodSync(file, 0o444);
+      await expect(addPermissionRules(file, "allow", ["Bash(pwd)"])).rejects.toThrow(/read-only/);
+      expect(JSON.parse(await readFile(file, "utf8")).permissions.allow).toEqual(["Bash(ls *)"]);
+    });
+  });
+
+  it("attack: a symlink a repository planted at the settings name is replaced, its target never written", async () => {
+    await withTempDir(async (dir) => {
+      const victim = join(dir, "victim.json");
+      writeFileSync(victim, "{}\n");
+      const file = settingsPathFor("local", join(dir, "repo"));
+      mkdirSync(dirname(file), { recursive: true });
+      symlinkSync(victim, file);
+      await addPermissionRules(file, "allow", ["Bash(ls *)"]);
+      expect(await readFile(victim, "utf8")).toBe("{}\n");
+      expect(lstatSync(file).isSymbolicLink()).toBe(false);
+      expect(JSON.parse(await readFile(file, "utf8")).permissions.allow).toEqual(["Bash(ls *)"]);
     });
   });
 });

@@ -1,11 +1,12 @@
-import { createHash, randomBytes } from "node:crypto";
-import { chmod, mkdir, readdir, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { mkdir, readdir, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { PROJECT_MCP_PATH, projectInputs } from "./project-inputs.js";
 import { wideningValues } from "./project-policy.js";
 import { ConfigFileError, jsonDepth, MAX_CONFIG_DEPTH, readConfigBytes } from "./read-config-file.js";
 import { pinCommandLines } from "./trust-pins.js";
+import { atomicWriteFile } from "../tools/fs/atomic-write.js";
 
 /**
  * Workspace trust, like `direnv allow`: a project directory's own configuration may only
@@ -268,15 +269,8 @@ async function writeStore(store: TrustStore, options: TrustOptions): Promise<voi
   const path = trustStorePath(options);
   const dir = join(path, "..");
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  const temp = `${path}.${randomBytes(6).toString("hex")}.tmp`;
-  try {
-    await writeFile(temp, `${JSON.stringify(store, null, 2)}\n`, { encoding: "utf8", flag: "wx", mode: 0o600 });
-    await chmod(temp, 0o600);
-    await rename(temp, path);
-  } catch (err) {
-    await rm(temp, { force: true });
-    throw err;
-  }
+  // A unique temp name, every byte checked, fsync, rename: a full disk leaves the old store whole.
+  await atomicWriteFile(path, Buffer.from(`${JSON.stringify(store, null, 2)}\n`, "utf8"), { followLinks: false, newFileMode: 0o600 });
 }
 
 /** What differs between a trusted fingerprint and the current one, in words. */

@@ -1,7 +1,8 @@
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { homedir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { parseRule } from "../permissions/rule.js";
+import { atomicWriteFile } from "../tools/fs/atomic-write.js";
 import type { RuleBehavior } from "../tool/types.js";
 import { SettingsError, validateSettings } from "./schema.js";
 import { projectTrustStatus, trustProject, type TrustOptions } from "./trust.js";
@@ -17,14 +18,31 @@ export function settingsPathFor(scope: PersistScope, projectDir: string, options
 }
 
 /**
- * Adds rules to a settings file atomically (a temp file in the same directory, then rename):
- * other keys are kept, a rule already there is not repeated. A file that is not valid JSON or
- * not valid settings is never overwritten: that is an error naming the file. Rules the user
- * approves into a trusted project's own settings keep it trusted (its pin is renewed): the
- * change is the user's, not the repository's.
+ * Adds rules to a settings file atomically (a uniquely named temp file in the same directory,
+ * fsync, then rename): other keys are kept, a rule already there is not repeated. A file that
+ * is not valid JSON or not valid settings is never overwritten: that is an error naming the
+ * file. Rules the user approves into a trusted project's own settings keep it trusted (its pin
+ * is renewed): the change is the user's, not the repository's.
  */
 export async function addPermissionRules(file: string, behavior: RuleBehavior, rules: readonly string[], trust: TrustOptions = {}): Promise<string[]> {
   for (const raw of rules) parseRule(raw, behavior, file);
+  // One read-modify-write at a time per file in this process: two answers at once both land.
+  const key = resolve(file);
+  const turn = (pending.get(key) ?? Promise.resolve()).then(() => addRules(file, behavior, rules, trust));
+  const settled = turn.then(
+    () => undefined,
+    () => undefined,
+  );
+  pending.set(key, settled);
+  void settled.then(() => {
+    if (pending.get(key) === settled) pending.delete(key);
+  });
+  return turn;
+}
+
+const pending = new Map<string, Promise<void>>();
+
+async function addRules(file: string, behavior: RuleBehavior, rules: readonly string[], trust: TrustOptions): Promise<string[]> {
   let json: Record<string, unknown> = {};
   try {
     const text = await readFile(file, "utf8");
@@ -46,14 +64,9 @@ export async function addPermissionRules(file: string, behavior: RuleBehavior, r
   const projectDir = basename(configDir) === ".armature" || basename(configDir) === ".claude" ? dirname(configDir) : undefined;
   const wasTrusted = projectDir !== undefined && (await projectTrustStatus(projectDir, trust)).state === "trusted";
   await mkdir(dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    await writeFile(temp, `${JSON.stringify(json, null, 2)}\n`, { encoding: "utf8", flag: "wx" });
-    await rename(temp, file);
-  } catch (err) {
-    await rm(temp, { force: true });
-    throw err;
-  }
+  // A unique temp name, every byte checked, fsync, rename; the file keeps its mode. A symlink at
+  // the name (a repository can plant one in .armature/) is replaced, never written through.
+  await atomicWriteFile(file, Buffer.from(`${JSON.stringify(json, null, 2)}\n`, "utf8"), { followLinks: false });
   if (wasTrusted) await trustProject(projectDir, trust);
   return added;
 }

@@ -182,7 +182,11 @@ export function linkAbort(source: AbortSignal, target: AbortController): () => v
   const onAbort = (): void => {
     weak.deref()?.abort(source.reason);
   };
-  const unlink = (): void => source.removeEventListener("abort", onAbort);
+  // Removes both listeners: a target linked again later (a kept turn controller) carries none of this link.
+  const unlink = (): void => {
+    source.removeEventListener("abort", onAbort);
+    target.signal.removeEventListener("abort", unlink);
+  };
   source.addEventListener("abort", onAbort, { once: true });
   target.signal.addEventListener("abort", unlink, { once: true });
   return unlink;

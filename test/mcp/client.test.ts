@@ -7,6 +7,7 @@ import { createSession, type Session } from "../../src/session/session.js";
 import { builtinTools } from "../../src/tools/index.js";
 import { createHookRunner } from "../../src/hooks/runner.js";
 import type { ToolUseBlock } from "../../src/tool/types.js";
+import { startTestProxy } from "../proxy-server.js";
 import { alive, FIXTURE, startHttpFixture, tempDir, waitFor, type HttpFixture } from "./helpers.js";
 
 const use = (name: string, input: unknown, id = name): ToolUseBlock => ({ type: "tool_use", id, name, input });
@@ -291,6 +292,30 @@ describe("MCP client over HTTP", () => {
       expect(r!.content).toBe('{"sum":42}');
     } finally {
       await session.close();
+    }
+  }, 60_000);
+
+  it("HTTP_PROXY: Streamable HTTP and legacy SSE go through the proxy (absolute form)", async () => {
+    const proxy = await startTestProxy();
+    const saved = { HTTP_PROXY: process.env.HTTP_PROXY, NO_PROXY: process.env.NO_PROXY };
+    process.env.HTTP_PROXY = proxy.url;
+    delete process.env.NO_PROXY;
+    const manager = await connectMcpServers(entries({ remote: { type: "http", url: http.url }, old: { type: "sse", url: sse.url } }), { cwd: process.cwd() });
+    const session = createSession({ cwd: process.cwd(), toolSource: manager, allow: ["mcp__remote", "mcp__old"] });
+    try {
+      expect(manager.servers().map((s) => `${s.name} ${s.status}`).sort()).toEqual(["old connected", "remote connected"]);
+      const [r, o] = await session.runTurn([use("mcp__remote__add", { a: 1, b: 2 }), use("mcp__old__echo", { text: "via proxy" })]);
+      expect(r!.content).toBe('{"sum":3}');
+      expect(o!.content).toEqual([{ type: "text", text: "via proxy" }]);
+      expect(proxy.asked).toContain(`POST ${http.url}`);
+      expect(proxy.asked).toContain(`GET ${sse.url}`);
+    } finally {
+      await session.close();
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+      await proxy.close();
     }
   }, 60_000);
 

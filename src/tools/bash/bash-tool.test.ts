@@ -504,6 +504,12 @@ describe("Bash: the output file", () => {
       expect(textOf(r)).toContain("of output (the limit)");
       expect(hooks.last<BashOutput>().outputBytes).toBeGreaterThan(100_000);
       await s.close();
+      // The same cap from the session's environment (settings `env`).
+      const fromEnv = shellSession(dir, { session: { hooks, env: { ARMATURE_BASH_MAX_OUTPUT_FILE_BYTES: "100000" } } });
+      const capped = await run(fromEnv, "Bash", { command: "while :; do echo a line of output; done" });
+      expect(textOf(capped)).toContain("of output (the limit)");
+      expect(hooks.last<BashOutput>().outputBytes).toBeLessThan(50_000_000);
+      await fromEnv.close();
     });
   });
 

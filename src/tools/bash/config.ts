@@ -7,8 +7,8 @@ export const DEFAULT_BACKGROUND_TIMEOUT_MS = 1_800_000;
 export const MAX_BACKGROUND_TIMEOUT_MS = 7_200_000;
 export const DEFAULT_MAX_OUTPUT_CHARS = 30_000;
 export const HARD_MAX_OUTPUT_CHARS = 150_000;
-/** Output past this many bytes stops the command (the disk is not infinite either). */
-export const DEFAULT_MAX_OUTPUT_FILE_BYTES = 5 * 1024 ** 3;
+/** Output past this many bytes stops the command (the disk is not infinite either; no model reads a GiB). */
+export const DEFAULT_MAX_OUTPUT_FILE_BYTES = 1024 ** 3;
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -16,6 +16,8 @@ export interface BashLimits {
   defaultTimeoutMs: number;
   maxTimeoutMs: number;
   maxOutputChars: number;
+  /** The full output file's cap: past it the command is stopped. */
+  maxOutputFileBytes: number;
   /** Start every command in the project directory (no `cd` carry-over). */
   maintainProjectWorkingDir: boolean;
 }
@@ -48,6 +50,7 @@ export function bashLimitsFromEnv(env: Env): BashLimits {
     // As in the reference agent: the maximum is never below the default.
     maxTimeoutMs: Math.max(maxSetting, defaultTimeoutMs),
     maxOutputChars: Math.min(maxOutput, HARD_MAX_OUTPUT_CHARS),
+    maxOutputFileBytes: positiveInt(pick(env, ["ARMATURE_BASH_MAX_OUTPUT_FILE_BYTES"])) ?? DEFAULT_MAX_OUTPUT_FILE_BYTES,
     maintainProjectWorkingDir: truthy(
       pick(env, ["ARMATURE_BASH_MAINTAIN_PROJECT_WORKING_DIR", "CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR"]),
     ),

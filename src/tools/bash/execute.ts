@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { ProgressCallback, SessionState, ShellCommandFacts, ToolUseContext } from "../../tool/types.js";
 import { taskRegistry, type BackgroundTask } from "../../tasks/registry.js";
 import { PREVIEW_BYTES } from "../../budget/persist.js";
-import { bashLimitsFromEnv, commandEnv, effectiveTimeout, resolveShell, timeoutAction, DEFAULT_MAX_OUTPUT_FILE_BYTES, type Env } from "./config.js";
+import { bashLimitsFromEnv, commandEnv, effectiveTimeout, resolveShell, timeoutAction, type Env } from "./config.js";
 import { interpretExitCode } from "./exit-code.js";
 import { parseImageOutput, toImageOutput } from "./image.js";
 import { formatBytes, readImageCandidate, readOutputRange } from "./output.js";
@@ -28,7 +28,7 @@ export interface BashToolOptions {
   sandbox?: SandboxConfig;
   /** Between SIGTERM and SIGKILL when a command is stopped (default 1000 ms). */
   killGraceMs?: number;
-  /** Output past this many bytes stops the command (default 5 GB). */
+  /** Output past this many bytes stops the command (default: ARMATURE_BASH_MAX_OUTPUT_FILE_BYTES, else 1 GiB). */
   maxOutputBytes?: number;
   /** The environment commands inherit (default: process.env). */
   baseEnv?: Env;
@@ -172,7 +172,7 @@ export async function executeBash(
     outputPath,
     cwdFile: join(cwdDir, id),
     killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
-    maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_FILE_BYTES,
+    maxOutputBytes: options.maxOutputBytes ?? limits.maxOutputFileBytes,
     // Foreground: new output becomes progress about ten times a second. Background: only the
     // output limit is watched.
     pollMs: background ? 1_000 : 100,

@@ -14,7 +14,9 @@ import { isWithin, nextCwd } from "./working-dir.js";
 
 describe("limits from the environment", () => {
   it.each([
-    [{}, { defaultTimeoutMs: 120_000, maxTimeoutMs: 600_000, maxOutputChars: 30_000, maintainProjectWorkingDir: false }],
+    [{}, { defaultTimeoutMs: 120_000, maxTimeoutMs: 600_000, maxOutputChars: 30_000, maxOutputFileBytes: 1024 ** 3, maintainProjectWorkingDir: false }],
+    [{ ARMATURE_BASH_MAX_OUTPUT_FILE_BYTES: "100000" }, { maxOutputFileBytes: 100_000 }],
+    [{ ARMATURE_BASH_MAX_OUTPUT_FILE_BYTES: "0" }, { maxOutputFileBytes: 1024 ** 3 }],
     [{ BASH_DEFAULT_TIMEOUT_MS: "5000", BASH_MAX_TIMEOUT_MS: "9000" }, { defaultTimeoutMs: 5_000, maxTimeoutMs: 9_000 }],
     // the maximum is never below the default
     [{ BASH_DEFAULT_TIMEOUT_MS: "900000" }, { defaultTimeoutMs: 900_000, maxTimeoutMs: 900_000 }],

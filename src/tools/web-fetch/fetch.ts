@@ -119,7 +119,9 @@ async function get(url: URL, limits: FetchLimits, signal: AbortSignal): Promise<
     const req = requestFn(url, {
       method: "GET",
       signal,
-      ...(socket ? { agent: false, createConnection: () => socket } : {}),
+      // No agent: with one (even agent: false) node:http ignores createConnection and connects
+      // to the target itself, around the tunnel.
+      ...(socket ? { createConnection: () => socket } : {}),
       lookup: guardedLookup(limits.allowHosts, limits.resolveName),
       headers: {
         "user-agent": USER_AGENT,

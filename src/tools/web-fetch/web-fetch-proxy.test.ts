@@ -2,9 +2,10 @@
 // guard judges the target before anything reaches the proxy, and the tunnel goes to the address
 // it judged; NO_PROXY exempts targets.
 import { createServer, type Server } from "node:http";
-import { connect, type AddressInfo, type Socket } from "node:net";
+import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { toolUse, withTempDir } from "../../../test/helpers.js";
+import { startTestProxy, type TestProxy } from "../../../test/proxy-server.js";
 import { noProxyMatches, proxyFor } from "../../net/proxy.js";
 import { createSession } from "../../session/session.js";
 import type { ToolResultBlock } from "../../tool/types.js";
@@ -13,42 +14,23 @@ import { createWebFetchTool, type WebFetchOptions } from "./web-fetch-tool.js";
 
 let target: Server;
 let targetPort: number;
-let proxy: Server;
+let proxy: TestProxy;
 let proxyUrl: string;
-/** Every CONNECT the proxy was asked for, and every other request it got. */
-const asked: string[] = [];
-const sockets = new Set<Socket>();
+let asked: string[];
 
 beforeAll(async () => {
   target = createServer((req, res) => res.writeHead(200, { "content-type": "text/plain" }).end(`page ${req.url} via ${req.headers.host}`));
   await new Promise<void>((resolve) => target.listen(0, "127.0.0.1", resolve));
   targetPort = (target.address() as AddressInfo).port;
-  proxy = createServer((req, res) => {
-    asked.push(`${req.method} ${req.url}`);
-    res.writeHead(405).end();
-  });
-  proxy.on("connect", (req, client: Socket, head: Buffer) => {
-    asked.push(`CONNECT ${req.url}`);
-    sockets.add(client);
-    const [host, port] = String(req.url).split(/:(?=\d+$)/);
-    const upstream = connect(Number(port), host!, () => {
-      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-      if (head.length > 0) upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    sockets.add(upstream);
-    upstream.on("error", () => client.destroy());
-    client.on("error", () => upstream.destroy());
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-  proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  proxy = await startTestProxy();
+  proxyUrl = proxy.url;
+  asked = proxy.asked;
 });
 
 afterAll(async () => {
-  for (const s of sockets) s.destroy();
+  await proxy.close();
+  target.closeAllConnections();
   await new Promise<void>((resolve) => target.close(() => resolve()));
-  await new Promise<void>((resolve) => proxy.close(() => resolve()));
 });
 
 const saved = { HTTP_PROXY: process.env.HTTP_PROXY, HTTPS_PROXY: process.env.HTTPS_PROXY, NO_PROXY: process.env.NO_PROXY };
@@ -116,17 +98,34 @@ describe("WebFetch through a proxy on 127.0.0.1", () => {
   });
 
   it("a proxy that refuses the tunnel: an error naming the proxy and its answer", async () => {
-    const refusing = createServer();
-    refusing.on("connect", (_req, socket: Socket) => socket.end("HTTP/1.1 403 Forbidden\r\n\r\n"));
-    await new Promise<void>((resolve) => refusing.listen(0, "127.0.0.1", resolve));
-    process.env.HTTP_PROXY = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}`;
+    const refusing = await startTestProxy({ refuse: 403 });
+    process.env.HTTP_PROXY = refusing.url;
     const result = await fetchWith({ allowHosts: ["127.0.0.1"] }, `http://127.0.0.1:${targetPort}/x`);
-    await new Promise<void>((resolve) => refusing.close(() => resolve()));
+    await refusing.close();
     expect(result.is_error).toBe(true);
     expect(text(result)).toContain("refused the tunnel");
     expect(text(result)).toContain("403");
   });
+
+  it("the page comes through the tunnel, not around it: a target only the proxy can reach", async () => {
+    const only = await startTestProxy({ tunnelTo: targetPort });
+    const unreachable = await closedPort();
+    process.env.HTTP_PROXY = only.url;
+    const result = await fetchWith({ allowHosts: ["127.0.0.1"] }, `http://127.0.0.1:${unreachable}/tunnelled`);
+    await only.close();
+    expect(text(result)).toContain("page /tunnelled");
+    expect(only.asked).toEqual([`CONNECT 127.0.0.1:${unreachable}`]);
+  });
 });
+
+/** A port nothing listens on (bound, then closed). */
+async function closedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return port;
+}
 
 describe("the proxy rule", () => {
   const env = (e: Record<string, string>) => e;
@@ -147,7 +146,7 @@ describe("the proxy rule", () => {
   });
 
   it("a bad proxy URL is an error naming the variable", () => {
-    expect(() => proxyFor(new URL("https://example.com/"), { HTTPS_PROXY: "socks5://p:1080" })).toThrow(/HTTPS_PROXY must be an http:\/\/ proxy URL/);
+    expect(() => proxyFor(new URL("https://example.com/"), { HTTPS_PROXY: "socks5://p:1080" })).toThrow(/HTTPS_PROXY must be an http:\/\/ or https:\/\/ proxy URL/);
     expect(() => proxyFor(new URL("https://example.com/"), { HTTPS_PROXY: "http://[bad" })).toThrow(/HTTPS_PROXY is not a URL/);
   });
 
