@@ -4,7 +4,7 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { providerSummarizer } from "../agent/summarizer.js";
-import { buildSystemPrompt } from "../agent/system-prompt.js";
+import { buildSystemPrompt, gitSummary } from "../agent/system-prompt.js";
 import { conversationFile, latestConversationId, loadConversation, TranscriptError } from "../agent/transcript.js";
 import type { AgentMessage } from "../providers/model.js";
 import { createProvider, PROVIDER_NAMES, resolveProviderConfig, type ProviderConfig } from "../providers/create-provider.js";
@@ -23,6 +23,7 @@ import { interactiveLoop } from "./agent-interactive.js";
 import { positiveInt, UsageError, type CliIO } from "./io.js";
 import { terminalApprover } from "./prompt.js";
 import { exitOnSignals } from "../session/signals.js";
+import { probeSandboxSoon } from "../sandbox/probe.js";
 import type { AgentDefinition } from "../tools/agent/agent-types.js";
 import type { Approver } from "../permissions/types.js";
 import type { HookRunner } from "../hooks/types.js";
@@ -135,7 +136,8 @@ const AGENT_OPTIONS = {
 
 export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseAgentArgs(argv);
-  prefetchProviderSdk(values.provider ?? process.env.ARMATURE_PROVIDER);
+  // Bash's description says whether the sandbox runs: bwrap is tried while the run is prepared.
+  probeSandboxSoon();
   if (values.help) {
     io.stdout.write(AGENT_HELP);
     return 0;
@@ -174,17 +176,6 @@ export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
   } finally {
     if (inlineSettingsDir !== undefined) await rm(inlineSettingsDir, { recursive: true, force: true });
   }
-}
-
-/**
- * Starts loading the model SDK now, so that its module graph is read while the settings, MCP
- * servers and the system prompt (git) are being prepared, not after them at the first request.
- * The provider's own lazy import then finds it in the module cache. A failure here is ignored:
- * the provider reports it at its first request.
- */
-function prefetchProviderSdk(provider: string | undefined): void {
-  const load = provider === undefined || provider === "anthropic" ? import("@anthropic-ai/sdk") : provider.startsWith("openai") ? import("openai") : undefined;
-  void load?.catch(() => undefined);
 }
 
 function parseJsonObject(text: string, flag: string): Record<string, unknown> {
@@ -269,6 +260,9 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
     init = await channel.initialize();
   }
   const initRequest: Record<string, unknown> = init?.request ?? {};
+  const initPrompt = Array.isArray(initRequest.systemPrompt) ? initRequest.systemPrompt.filter((p): p is string => typeof p === "string").join("\n\n") : undefined;
+  // The system prompt's git line: git runs while the settings, tools and MCP servers are prepared.
+  const git = values["system-prompt"] === undefined && initPrompt === undefined ? gitSummary(cwd) : undefined;
 
   const settings = await loadExecSettings(settingsInput);
   let config: ProviderConfig;
@@ -391,8 +385,7 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   });
   ref.session = session;
   const visible = session.context.options.tools.filter((t) => !isDeniedOutright(t, session.context.permissionContext)).map((t) => t.name);
-  const initPrompt = Array.isArray(initRequest.systemPrompt) ? initRequest.systemPrompt.filter((p): p is string => typeof p === "string").join("\n\n") : undefined;
-  let system = values["system-prompt"] ?? initPrompt ?? (await buildSystemPrompt({ cwd, toolNames: visible, projectTrusted: settings.loaded.trust.trusted }));
+  let system = values["system-prompt"] ?? initPrompt ?? (await buildSystemPrompt({ cwd, toolNames: visible, projectTrusted: settings.loaded.trust.trusted, ...(git ? { git } : {}) }));
   for (const extra of [values["append-system-prompt"], typeof initRequest.appendSystemPrompt === "string" ? initRequest.appendSystemPrompt : undefined]) {
     if (extra !== undefined && extra !== "") system = `${system}\n\n${extra}`;
   }
