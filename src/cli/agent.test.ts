@@ -79,7 +79,7 @@ describe("armature agent -p", () => {
       expect(ours.kinds).toEqual(["system/init", "assistant", "assistant", "assistant", "user", "user", "assistant", "user", "assistant", "result/success"]);
       expect(ours.results.map(([, e]) => e)).toEqual([false, false, true]);
       expect(ours.results[1]![0]).toBe("3");
-      expect(ours.final).toMatchObject({ is_error: false, num_turns: 3, result: "notes.txt has 3 lines.", permission_denials: [], usage: { input_tokens: 300, output_tokens: 30 } });
+      expect(ours.final).toMatchObject({ is_error: false, num_turns: 4, result: "notes.txt has 3 lines.", permission_denials: [], usage: { input_tokens: 300, output_tokens: 30 } });
       if (sample !== undefined) {
         const theirs = readStreamJson(sample);
         expect(ours.kinds).toEqual(theirs.kinds);

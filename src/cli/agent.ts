@@ -34,7 +34,7 @@ import { sdkApprover } from "./agent/sdk-approver.js";
 import { sdkHookRunner, type SdkHookConfig } from "./agent/sdk-hooks.js";
 import { ControlMcpTransport } from "./agent/sdk-mcp-transport.js";
 import { runStreamSession } from "./agent/stream-session.js";
-import { structuredOutputTool, type StructuredOutputHolder } from "./agent/structured-output.js";
+import { STRUCTURED_OUTPUT_TOOL, structuredOutputTool, type StructuredOutputHolder } from "./agent/structured-output.js";
 import { loadExecSettings, SETTINGS_HELP, SETTINGS_OPTIONS, settingsHooks, settingsInputFrom, settingsWarnings } from "./settings.js";
 
 export const AGENT_HELP = `Usage: armature agent [-p] [PROMPT] [options]
@@ -400,6 +400,8 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
     maxTokens,
     conversationPath: conversationFile(sessionsDir, sessionId),
     messages: history,
+    // As the reference: the run ends once the answer was handed in.
+    ...(structured ? { endAfterTools: [STRUCTURED_OUTPUT_TOOL] } : {}),
   };
   const apiKeySource = config.apiKey !== undefined ? `${config.provider === "anthropic" ? "ANTHROPIC" : "OPENAI"}_API_KEY` : "none";
   const info = {
