@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { AgentEvent, AgentResult } from "../agent/types.js";
 import { addUsage, emptyUsage, type Usage } from "../providers/model.js";
 import type { CliIO } from "./io.js";
+import type { BackgroundTask } from "../tools/tasks/registry.js";
 import { usageCostUsd } from "./agent/prices.js";
 import { toolUseResult } from "./agent/tool-use-result.js";
 
@@ -24,6 +25,8 @@ export interface InitInfo {
   ignoredFlags?: string[];
   /** `--include-partial-messages`: `stream_event` lines with the model's deltas. */
   includePartialMessages?: boolean;
+  /** The session's background task of an id (its end becomes `task_updated` and `task_notification`). */
+  task?: (id: string) => BackgroundTask | undefined;
 }
 
 /** What the result line adds beyond the loop's result (structured output, a budget stop). */
@@ -204,7 +207,10 @@ export class AgentOutput {
       for (const pending of this.pendingResults.splice(0)) this.line(pending);
     } else if (event.type === "tool_result") {
       const started = taskStarted(event.toolName, event.result.tool_use_id, event.outcome?.data);
-      if (started) this.pendingResults.push({ type: "system", subtype: "task_started", ...started, session_id: this.info.sessionId, uuid: randomUUID() });
+      if (started) {
+        this.pendingResults.push({ type: "system", subtype: "task_started", ...started, session_id: this.info.sessionId, uuid: randomUUID() });
+        this.watchTask(String(started.task_id), event.result.tool_use_id);
+      }
       // A call the permission rules or mode refused (not a hook's): the reference's permission_denied.
       const permission = event.outcome?.permission;
       if (permission?.behavior === "deny" && permission.source !== "hook") {
@@ -221,6 +227,30 @@ export class AgentOutput {
     } else if (event.type === "notice") {
       this.io.stderr.write(`armature: ${event.text}\n`);
     }
+  }
+
+  /** When a background task ends: the reference's task_updated and task_notification lines. */
+  private watchTask(taskId: string, toolUseId: string): void {
+    const task = this.info.task?.(taskId);
+    if (!task) return;
+    void task.done.then(() => {
+      const status = task.status === "killed" ? "stopped" : task.status;
+      const code = task.exitCode === undefined || task.exitCode === null ? "" : ` (exit code ${task.exitCode})`;
+      const what = task.type === "local_bash" ? `Background command "${task.description}"` : `Background task "${task.description}"`;
+      const common = { session_id: this.info.sessionId };
+      this.line({ type: "system", subtype: "task_updated", task_id: taskId, patch: { status: task.status, end_time: task.endedAt ?? Date.now() }, uuid: randomUUID(), ...common });
+      this.line({
+        type: "system",
+        subtype: "task_notification",
+        task_id: taskId,
+        tool_use_id: toolUseId,
+        status,
+        output_file: task.outputPath,
+        summary: `${what} ${task.status === "killed" ? "was stopped" : `${task.status}${code}`}`,
+        uuid: randomUUID(),
+        ...common,
+      });
+    });
   }
 
   private result(result: AgentResult, extras: ResultExtras = {}): void {

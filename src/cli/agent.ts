@@ -24,6 +24,7 @@ import { positiveInt, UsageError, type CliIO } from "./io.js";
 import { terminalApprover } from "./prompt.js";
 import { exitOnSignals } from "../session/signals.js";
 import { probeSandboxSoon } from "../sandbox/probe.js";
+import { findTaskRegistry } from "../tools/tasks/registry.js";
 import type { AgentDefinition } from "../tools/agent/agent-types.js";
 import type { Approver } from "../permissions/types.js";
 import type { HookRunner } from "../hooks/types.js";
@@ -416,6 +417,7 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
     agents: ["general-purpose", "Explore", ...agents.map((a) => a.name)],
     ignoredFlags: ignoredFlagsGiven(values as Record<string, unknown>),
     includePartialMessages: values["include-partial-messages"] === true,
+    task: (id: string) => findTaskRegistry(session.context)?.get(id),
   };
   // SIGTERM / SIGINT / SIGHUP: every process the session started is stopped and the state saved,
   // then exit 128 + the signal's number (as exec does).
