@@ -99,11 +99,13 @@ export function sandboxPlan(boundary: BwrapPlan["boundary"], network: boolean, s
     if (!masked.some((m) => m.path === real)) masked.push({ path: real, directory: kind === "dir" });
   }
   const sockets = settings.allowUnixSockets.filter((s) => kindOf(s) === "socket");
+  const report = canonical(dirs.reportDir);
   return {
     boundary,
     writable,
     pinned: [...new Set(pinned)],
     readOnly,
+    ...(report !== undefined && report !== "/" && kindOf(report) === "dir" ? { report } : {}),
     masked,
     hidden: socketDirs(env),
     sockets,

@@ -245,7 +245,6 @@ describe.runIf(RECORD_WITH !== undefined)("recording the reference's scenarios",
  */
 const KNOWN_DIFFERENCES: Record<string, string> = {
   "07-edit-unread": "the reference now edits a file the model has not read (contentNotInModelContext); armature's Edit refuses until it is read",
-  "11-bash-exit-code": "after `exit 3`, armature's shell reports a read-only-file-system error writing its cwd file under the sandbox",
   "12-bash-background": "the reference waits for a command the model ran in the background and gives it a second turn (a second init and result); armature ends the -p run",
   "18-todowrite": "the reference disables TodoWrite in this mode (its task tools replace it); armature runs it",
   "20-denied-in-print-mode": "the denial's text: the reference's \"Claude requested permissions to write to …, but you haven't granted it yet.\"",
