@@ -25,6 +25,8 @@ import { terminalApprover } from "./prompt.js";
 import { exitOnSignals } from "../session/signals.js";
 import { probeSandboxSoon } from "../sandbox/probe.js";
 import { findTaskRegistry } from "../tools/tasks/registry.js";
+import { disabledForSession } from "../tools/util/interactive.js";
+import { ruleNamesTool } from "../permissions/resolve.js";
 import type { AgentDefinition } from "../tools/agent/agent-types.js";
 import type { Approver } from "../permissions/types.js";
 import type { HookRunner } from "../hooks/types.js";
@@ -349,6 +351,10 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   const structured: StructuredOutputHolder | undefined = jsonSchema ? { given: false } : undefined;
   if (jsonSchema && structured) tools = [...tools, structuredOutputTool(jsonSchema, structured)];
   for (const warning of settingsWarnings(settings, tools)) io.stderr.write(`armature: ${warning}\n`);
+  // A tool denied outright (`--disallowedTools Bash`, a bare deny rule) is off for the session, as
+  // in the reference: hidden from the model, and a call of it answered as for a tool that is not there.
+  const outright = new Set(tools.filter((t) => settings.rules.some((r) => r.behavior === "deny" && r.ruleContent === undefined && ruleNamesTool(r, t.name, t.mcpServer))).map((t) => t.name));
+  tools = tools.map((t) => (outright.has(t.name) ? { ...t, validateInput: () => disabledForSession(t.name) } : t));
 
   // MCP: the configured servers, and the SDK host's in-process ones (reached over the channel).
   const sdkServers = Array.isArray(initRequest.sdkMcpServers) ? initRequest.sdkMcpServers.filter((n): n is string => typeof n === "string") : [];

@@ -248,7 +248,6 @@ const KNOWN_DIFFERENCES: Record<string, string> = {
   "12-bash-background": "the reference waits for a command the model ran in the background and gives it a second turn (a second init and result); armature ends the -p run",
   "18-todowrite": "the reference disables TodoWrite in this mode (its task tools replace it); armature runs it",
   "20-denied-in-print-mode": "the denial's text: the reference's \"Claude requested permissions to write to …, but you haven't granted it yet.\"",
-  "21-disallowed-tool": "a bare --disallowedTools name: the reference removes the tool (No such tool available … disabled for this session), armature denies the call by rule",
   "26-hook-denies-bash": "a PreToolUse hook's deny: the reference's text is \"PreToolUse:Bash hook error: <reason>\"",
   "27-subagent": "the reference starts sub-agents in the background by default (task events, a second result); armature runs them in the foreground",
 };
