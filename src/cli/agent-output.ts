@@ -3,6 +3,7 @@ import type { AgentEvent, AgentResult } from "../agent/types.js";
 import { addUsage, emptyUsage, type Usage } from "../providers/model.js";
 import type { CliIO } from "./io.js";
 import type { BackgroundTask } from "../tools/tasks/registry.js";
+import type { ApiRetry } from "../providers/retry-observer.js";
 import { usageCostUsd } from "./agent/prices.js";
 import { toolUseResult } from "./agent/tool-use-result.js";
 
@@ -25,6 +26,8 @@ export interface InitInfo {
   ignoredFlags?: string[];
   /** `--include-partial-messages`: `stream_event` lines with the model's deltas. */
   includePartialMessages?: boolean;
+  /** Set by the output: where the provider's retries go (`system/api_retry`). */
+  retries?: { emit?: (retry: ApiRetry) => void };
   /** The session's background task of an id (its end becomes `task_updated` and `task_notification`). */
   task?: (id: string) => BackgroundTask | undefined;
 }
@@ -59,6 +62,13 @@ export class AgentOutput {
     private readonly info: InitInfo,
   ) {
     this.model = info.model;
+    if (info.retries && format === "stream-json") info.retries.emit = (retry) => this.apiRetry(retry);
+  }
+
+  /** The reference's `system/api_retry`: a failed model request the SDK is about to send again. */
+  private apiRetry(retry: ApiRetry): void {
+    const kind = retry.status === 429 ? "rate_limit" : retry.status === 529 ? "overloaded" : retry.status === 401 ? "authentication_failed" : retry.status !== null && retry.status >= 500 ? "server_error" : "unknown";
+    this.line({ type: "system", subtype: "api_retry", attempt: retry.attempt, max_retries: retry.maxRetries, retry_delay_ms: retry.delayMs, error_status: retry.status, error: kind, uuid: randomUUID(), session_id: this.info.sessionId });
   }
 
   init(): void {

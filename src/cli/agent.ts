@@ -27,6 +27,7 @@ import { probeSandboxSoon } from "../sandbox/probe.js";
 import { findTaskRegistry } from "../tools/tasks/registry.js";
 import { disabledForSession } from "../tools/util/interactive.js";
 import { ruleNamesTool } from "../permissions/resolve.js";
+import type { ApiRetry } from "../providers/retry-observer.js";
 import type { AgentDefinition } from "../tools/agent/agent-types.js";
 import type { Approver } from "../permissions/types.js";
 import type { HookRunner } from "../hooks/types.js";
@@ -276,7 +277,9 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   }
   const maxThinking = values["max-thinking-tokens"];
   const thinking = thinkingConfig(values.thinking ?? maxThinking, config.provider);
-  const provider = createProvider(config.provider, { ...config, ...(thinking ? { extraBody: { thinking } } : {}) });
+  // The SDK's retries of a failed request, for the output to report (set once the output exists).
+  const retries: { emit?: (retry: ApiRetry) => void } = {};
+  const provider = createProvider(config.provider, { ...config, ...(thinking ? { extraBody: { thinking } } : {}), onRetry: (retry) => retries.emit?.(retry) });
 
   // Where the conversation lives: a new id, or the one resumed (--fork-session: copied to a new id).
   let sessionsDir: string;
@@ -424,6 +427,7 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
     ignoredFlags: ignoredFlagsGiven(values as Record<string, unknown>),
     includePartialMessages: values["include-partial-messages"] === true,
     task: (id: string) => findTaskRegistry(session.context)?.get(id),
+    retries,
   };
   // SIGTERM / SIGINT / SIGHUP: every process the session started is stopped and the state saved,
   // then exit 128 + the signal's number (as exec does).
