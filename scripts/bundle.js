@@ -7,7 +7,7 @@
 // globalThis, and schemas carry their own parse and JSON Schema code; test/bundle.test.ts).
 import { rolldown } from "rolldown";
 
-const BUNDLED = new Set(["zod", "picomatch", "diff"]);
+const BUNDLED = new Set(["zod", "picomatch", "diff", "@anthropic-ai/sdk", "@opentelemetry/api", "standardwebhooks", "openai"]);
 const packageOf = (id) => id.split("/").slice(0, id.startsWith("@") ? 2 : 1).join("/");
 
 const bundle = await rolldown({
@@ -15,5 +15,17 @@ const bundle = await rolldown({
   platform: "node",
   external: (id) => id.startsWith("node:") || (!id.startsWith(".") && !id.startsWith("/") && !BUNDLED.has(packageOf(id))),
 });
-await bundle.write({ dir: "dist/bundle", format: "esm", chunkFileNames: "[name]-[hash].js", sourcemap: true, cleanDir: true });
+await bundle.write({
+  dir: "dist/bundle",
+  format: "esm",
+  chunkFileNames: "[name]-[hash].js",
+  sourcemap: true,
+  cleanDir: true,
+  codeSplitting: {
+    groups: [
+      { name: "anthropic-sdk", test: /node_modules[\\/](@anthropic-ai[\\/]sdk|@opentelemetry[\\/]api|standardwebhooks)[\\/]/ },
+      { name: "openai-sdk", test: /node_modules[\\/]openai[\\/]/ },
+    ],
+  },
+});
 await bundle.close();

@@ -1,5 +1,6 @@
 // Start-up time is a feature: the main entry and the CLI must not load the model SDKs (or the
-// AI SDK) until a provider makes its first request.
+// AI SDK) until a provider makes its first request (the SDKs are bundled into chunks of their own,
+// anthropic-sdk-*.js and openai-sdk-*.js, loaded by a dynamic import).
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
@@ -14,7 +15,7 @@ describe.skipIf(!existsSync(join(dist, "index.js")))("lazy SDK loading", () => {
   it("importing armature and its CLI loads no SDK; creating a provider does not either", async () => {
     await withTempDir(async (dir) => {
       const hooks = join(dir, "hooks.mjs");
-      await writeFile(hooks, `export async function resolve(s, c, next) { const r = await next(s, c); if (/node_modules\\/(@anthropic-ai|openai|ai|@ai-sdk)\\//.test(r.url)) process.stderr.write("LOADED " + r.url + "\\n"); return r; }\n`);
+      await writeFile(hooks, `export async function resolve(s, c, next) { const r = await next(s, c); if (/node_modules\\/(@anthropic-ai|openai|ai|@ai-sdk)\\/|bundle\\/(anthropic|openai)-sdk-/.test(r.url)) process.stderr.write("LOADED " + r.url + "\\n"); return r; }\n`);
       const register = join(dir, "register.mjs");
       await writeFile(register, `import { register } from "node:module"; register(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
       const script = `const m = await import(${JSON.stringify(packageEntry())});

@@ -202,6 +202,7 @@ async function* loop(options: RunAgentOptions, transcript: TranscriptWriter, tra
         return yield* end(await finish("success", "hook_stopped"));
       }
       if (signal?.aborted) return yield* end(await finish("error_during_execution", "aborted", "aborted by the user"));
+      if (round.outcomes.some((o) => o.block.is_error !== true && o.tool !== undefined && options.endAfterTools?.includes(o.tool.name))) return yield* end(await finish("success", "completed"));
       stopHookActive = false;
       continue;
     }

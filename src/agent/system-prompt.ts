@@ -1,6 +1,7 @@
 import { engineCommand } from "../sandbox/engine-process.js";
 import { execFile } from "node:child_process";
-import { join } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { hookOutputTag } from "../pipeline/run-tool-use.js";
 import { projectInputs } from "../settings/project-inputs.js";
 import { readConfigBytes } from "../settings/read-config-file.js";
@@ -18,6 +19,8 @@ export interface SystemPromptOptions {
    * either way; untrusted, it is labelled as the project's content with no authority.
    */
   projectTrusted?: boolean;
+  /** The git line, started earlier by the caller (`gitSummary`); asked of git here when absent. */
+  git?: Promise<string | undefined>;
 }
 
 const PREAMBLE = `You are a coding agent working in the user's project through the tools below. Do what the user asks, using the tools to inspect and change files and to run commands; then answer briefly with what you did or found.`;
@@ -39,7 +42,7 @@ function hookGuide(): string {
  * platform, date, git branch and a status summary), and the project's AGENTS.md or CLAUDE.md.
  */
 export async function buildSystemPrompt(options: SystemPromptOptions): Promise<string> {
-  const [git, notes] = await Promise.all([gitSummary(options.cwd), projectNotes(options.cwd, options.maxProjectNotesChars ?? 20_000)]);
+  const [git, notes] = await Promise.all([options.git ?? gitSummary(options.cwd), projectNotes(options.cwd, options.maxProjectNotesChars ?? 20_000)]);
   const date = (options.date ?? new Date()).toISOString().slice(0, 10);
   const env = [
     "# Environment",
@@ -70,7 +73,18 @@ function run(program: string, args: string[], cwd: string): Promise<string | und
   });
 }
 
-async function gitSummary(cwd: string): Promise<string | undefined> {
+/** Whether git could find a repository from `cwd`: a `.git` in it or a parent, or GIT_DIR set. */
+function mayBeInRepository(cwd: string): boolean {
+  if (process.env.GIT_DIR !== undefined) return true;
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, ".git"))) return true;
+    if (dirname(dir) === dir) return false;
+  }
+}
+
+/** The branch and a status summary of the repository at `cwd`; undefined outside one (no git is run). */
+export async function gitSummary(cwd: string): Promise<string | undefined> {
+  if (!mayBeInRepository(cwd)) return undefined;
   const [branch, status] = await Promise.all([
     run("git", ["rev-parse", "--abbrev-ref", "HEAD"], cwd),
     run("git", ["status", "--porcelain"], cwd),

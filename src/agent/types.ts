@@ -44,6 +44,8 @@ export interface RunAgentOptions {
   sessionEnd?: boolean;
   /** For sub-agents: the id put on every event (the parent's Agent tool_use id). */
   parentToolUseId?: string;
+  /** A successful call of one of these tools ends the run, with no further request (StructuredOutput). */
+  endAfterTools?: readonly string[];
   /**
    * Characters of tool results the conversation may hold before the oldest large ones are
    * replaced by a placeholder naming the file that keeps them (microcompact; default 400,000;

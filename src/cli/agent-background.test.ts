@@ -39,6 +39,11 @@ describe("armature agent -p and background work", () => {
       const events = io.out.trim().split("\n").map((l) => JSON.parse(l) as { type: string; subtype?: string; task_id?: string; tool_use_id?: string });
       expect(events.at(-1)).toMatchObject({ result: "It finished.", num_turns: 3 });
       expect(events.find((e) => e.subtype === "task_started")).toMatchObject({ type: "system", task_id: id, tool_use_id: "toolu_slow", task_type: "local_bash" });
+      // Its end, in the reference's events, before the turn it gave the model.
+      const ended = events.findIndex((e) => e.subtype === "task_notification");
+      expect(events[ended]).toMatchObject({ type: "system", task_id: id, tool_use_id: "toolu_slow", status: "completed", summary: expect.stringContaining("completed (exit code 0)") });
+      expect(events[ended - 1]).toMatchObject({ type: "system", subtype: "task_updated", task_id: id, patch: { status: "completed" } });
+      expect(ended).toBeLessThan(events.findIndex((e) => JSON.stringify(e).includes("It finished.")));
     });
   }, 30_000);
 });

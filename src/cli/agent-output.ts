@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { AgentEvent, AgentResult } from "../agent/types.js";
 import { addUsage, emptyUsage, type Usage } from "../providers/model.js";
 import type { CliIO } from "./io.js";
+import type { BackgroundTask } from "../tools/tasks/registry.js";
+import type { ApiRetry } from "../providers/retry-observer.js";
 import { usageCostUsd } from "./agent/prices.js";
 import { toolUseResult } from "./agent/tool-use-result.js";
 
@@ -24,6 +26,10 @@ export interface InitInfo {
   ignoredFlags?: string[];
   /** `--include-partial-messages`: `stream_event` lines with the model's deltas. */
   includePartialMessages?: boolean;
+  /** Set by the output: where the provider's retries go (`system/api_retry`). */
+  retries?: { emit?: (retry: ApiRetry) => void };
+  /** The session's background task of an id (its end becomes `task_updated` and `task_notification`). */
+  task?: (id: string) => BackgroundTask | undefined;
 }
 
 /** What the result line adds beyond the loop's result (structured output, a budget stop). */
@@ -48,6 +54,7 @@ export class AgentOutput {
   /** Index of the next content block in the message being streamed (for `stream_event`). */
   private blockIndex = 0;
   private blockOpen = false;
+  private messageOpen = false;
 
   constructor(
     private readonly io: CliIO,
@@ -55,6 +62,13 @@ export class AgentOutput {
     private readonly info: InitInfo,
   ) {
     this.model = info.model;
+    if (info.retries && format === "stream-json") info.retries.emit = (retry) => this.apiRetry(retry);
+  }
+
+  /** The reference's `system/api_retry`: a failed model request the SDK is about to send again. */
+  private apiRetry(retry: ApiRetry): void {
+    const kind = retry.status === 429 ? "rate_limit" : retry.status === 529 ? "overloaded" : retry.status === 401 ? "authentication_failed" : retry.status !== null && retry.status >= 500 ? "server_error" : "unknown";
+    this.line({ type: "system", subtype: "api_retry", attempt: retry.attempt, max_retries: retry.maxRetries, retry_delay_ms: retry.delayMs, error_status: retry.status, error: kind, uuid: randomUUID(), session_id: this.info.sessionId });
   }
 
   init(): void {
@@ -93,34 +107,61 @@ export class AgentOutput {
 
   event(event: AgentEvent, options: { holdResult?: boolean } = {}): void {
     if (event.type === "tool_progress") this.subagent(event.toolUseId, event.data);
+    if (event.type === "tool_result") this.toolResults++;
     if (this.format === "stream-json") this.streamJson(event);
     else if (event.type === "notice") this.io.stderr.write(`armature: ${event.text}\n`);
     if (event.type === "result" && !options.holdResult) this.result(event.result);
   }
 
-  /** `--include-partial-messages`: the reference's `stream_event` lines (Anthropic stream events). */
+  /**
+   * `--include-partial-messages`: the reference's `stream_event` lines, the Anthropic stream's own
+   * events: message_start, content_block_start / _delta / _stop per block (text and thinking as
+   * they stream; a tool call's input as an input_json_delta once the block is complete), then
+   * message_delta and message_stop.
+   */
   private partial(event: AgentEvent): void {
     const wrap = (inner: Record<string, unknown>): void =>
       this.line({ type: "stream_event", event: inner, parent_tool_use_id: null, session_id: this.info.sessionId, uuid: randomUUID() });
+    const start = (messageId: string | undefined, usage: Usage | undefined): void => {
+      if (this.messageOpen) return;
+      this.messageOpen = true;
+      wrap({
+        type: "message_start",
+        message: { id: messageId ?? `msg_${randomUUID().replaceAll("-", "")}`, type: "message", role: "assistant", model: this.model, content: [], stop_reason: null, stop_sequence: null, usage: usage ?? emptyUsage() },
+      });
+    };
     if (event.type === "text_delta" || event.type === "thinking_delta") {
+      start(undefined, undefined);
       if (!this.blockOpen) {
         this.blockOpen = true;
         wrap({ type: "content_block_start", index: this.blockIndex, content_block: event.type === "text_delta" ? { type: "text", text: "" } : { type: "thinking", thinking: "", signature: "" } });
       }
       wrap({ type: "content_block_delta", index: this.blockIndex, delta: event.type === "text_delta" ? { type: "text_delta", text: event.text } : { type: "thinking_delta", thinking: event.text } });
     } else if (event.type === "assistant_block") {
-      if (this.blockOpen) wrap({ type: "content_block_stop", index: this.blockIndex });
+      start(event.messageId, event.usage);
+      const block = event.block;
+      if (!this.blockOpen && block.type === "tool_use") {
+        wrap({ type: "content_block_start", index: this.blockIndex, content_block: { type: "tool_use", id: block.id, name: block.name, input: {} } });
+        wrap({ type: "content_block_delta", index: this.blockIndex, delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input ?? {}) } });
+      } else if (!this.blockOpen) {
+        wrap({ type: "content_block_start", index: this.blockIndex, content_block: block });
+      }
+      wrap({ type: "content_block_stop", index: this.blockIndex });
       this.blockOpen = false;
       this.blockIndex++;
     } else if (event.type === "assistant_message") {
+      start(event.messageId, event.usage);
       wrap({ type: "message_delta", delta: { stop_reason: event.stopReason, stop_sequence: null }, usage: event.usage });
       wrap({ type: "message_stop" });
       this.blockIndex = 0;
       this.blockOpen = false;
+      this.messageOpen = false;
     }
   }
 
   private readonly pendingResults: Array<Record<string, unknown>> = [];
+  /** The main thread's tool results since the last result line (the reference's num_turns counts them). */
+  private toolResults = 0;
 
   /** Tokens of the sub-agents' requests, per model: the result's usage includes them. */
   private readonly subagentUsage = new Map<string, Usage>();
@@ -176,7 +217,16 @@ export class AgentOutput {
       for (const pending of this.pendingResults.splice(0)) this.line(pending);
     } else if (event.type === "tool_result") {
       const started = taskStarted(event.toolName, event.result.tool_use_id, event.outcome?.data);
-      if (started) this.pendingResults.push({ type: "system", subtype: "task_started", ...started, session_id: this.info.sessionId, uuid: randomUUID() });
+      if (started) {
+        this.pendingResults.push({ type: "system", subtype: "task_started", ...started, session_id: this.info.sessionId, uuid: randomUUID() });
+        this.watchTask(String(started.task_id), event.result.tool_use_id);
+      }
+      // A call the permission rules or mode refused (not a hook's): the reference's permission_denied.
+      const permission = event.outcome?.permission;
+      if (permission?.behavior === "deny" && permission.source !== "hook") {
+        const message = typeof event.result.content === "string" ? event.result.content : event.result.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
+        this.pendingResults.push({ type: "system", subtype: "permission_denied", tool_name: event.toolName, tool_use_id: event.result.tool_use_id, message, uuid: randomUUID(), session_id: this.info.sessionId });
+      }
       this.pendingResults.push({
         type: "user",
         message: { role: "user", content: [event.result] },
@@ -187,6 +237,30 @@ export class AgentOutput {
     } else if (event.type === "notice") {
       this.io.stderr.write(`armature: ${event.text}\n`);
     }
+  }
+
+  /** When a background task ends: the reference's task_updated and task_notification lines. */
+  private watchTask(taskId: string, toolUseId: string): void {
+    const task = this.info.task?.(taskId);
+    if (!task) return;
+    void task.done.then(() => {
+      const status = task.status === "killed" ? "stopped" : task.status;
+      const code = task.exitCode === undefined || task.exitCode === null ? "" : ` (exit code ${task.exitCode})`;
+      const what = task.type === "local_bash" ? `Background command "${task.description}"` : `Background task "${task.description}"`;
+      const common = { session_id: this.info.sessionId };
+      this.line({ type: "system", subtype: "task_updated", task_id: taskId, patch: { status: task.status, end_time: task.endedAt ?? Date.now() }, uuid: randomUUID(), ...common });
+      this.line({
+        type: "system",
+        subtype: "task_notification",
+        task_id: taskId,
+        tool_use_id: toolUseId,
+        status,
+        output_file: task.outputPath,
+        summary: `${what} ${task.status === "killed" ? "was stopped" : `${task.status}${code}`}`,
+        uuid: randomUUID(),
+        ...common,
+      });
+    });
   }
 
   private result(result: AgentResult, extras: ResultExtras = {}): void {
@@ -207,6 +281,10 @@ export class AgentOutput {
       modelUsage[model] = row ? addRows(row, modelUsageRow(sub, subCost)) : modelUsageRow(sub, subCost);
     }
     if (cost !== undefined) cost = Math.round(cost * 1e8) / 1e8;
+    // The reference counts the user messages of the run: the prompt, each tool result, and each
+    // note the loop added (a background task's end), so never fewer than the model requests.
+    const numTurns = Math.max(1 + this.toolResults, result.num_turns);
+    this.toolResults = 0;
     const error = extras.error ?? result.error;
     this.line({
       type: "result",
@@ -215,7 +293,7 @@ export class AgentOutput {
       result: result.text,
       stop_reason: result.stop_reason,
       terminal_reason: result.terminal_reason,
-      num_turns: result.num_turns,
+      num_turns: numTurns,
       duration_ms: result.duration_ms,
       duration_api_ms: result.duration_api_ms,
       total_cost_usd: cost ?? 0,

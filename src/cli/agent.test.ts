@@ -1,7 +1,7 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { anthropicReply, chatReply, startMockModelServer, type MockModelServer } from "../../test/mock-model-server.js";
+import { anthropicReply, apiError, chatReply, startMockModelServer, type MockModelServer } from "../../test/mock-model-server.js";
 import { captureIO, withTempDir } from "../../test/helpers.js";
 import { projectSessionsDir } from "../session/session-home.js";
 import { splitToolRules } from "./agent.js";
@@ -79,7 +79,7 @@ describe("armature agent -p", () => {
       expect(ours.kinds).toEqual(["system/init", "assistant", "assistant", "assistant", "user", "user", "assistant", "user", "assistant", "result/success"]);
       expect(ours.results.map(([, e]) => e)).toEqual([false, false, true]);
       expect(ours.results[1]![0]).toBe("3");
-      expect(ours.final).toMatchObject({ is_error: false, num_turns: 3, result: "notes.txt has 3 lines.", permission_denials: [], usage: { input_tokens: 300, output_tokens: 30 } });
+      expect(ours.final).toMatchObject({ is_error: false, num_turns: 4, result: "notes.txt has 3 lines.", permission_denials: [], usage: { input_tokens: 300, output_tokens: 30 } });
       if (sample !== undefined) {
         const theirs = readStreamJson(sample);
         expect(ours.kinds).toEqual(theirs.kinds);
@@ -191,6 +191,26 @@ describe("armature agent -p", () => {
       expect(io.out).toBe("hello from a local model\n");
       expect(server.requests[0]!.url).toBe("/v1/chat/completions");
       expect(server.requests[0]!.body.model).toBe("local");
+    });
+  });
+
+  it("stream-json: the SDK's retries of a failed request are system/api_retry events (Anthropic and OpenAI)", async () => {
+    await withTempDir(async (dir) => {
+      server = await startMockModelServer([apiError(529, "overloaded"), apiError(429, "slow down"), anthropicReply([{ type: "text", text: "third time" }])]);
+      const io = captureIO();
+      expect(await main(["agent", "-p", "hi", "--output-format", "stream-json", "--base-url", server.url, "--cwd", dir], io), io.err).toBe(0);
+      const events = io.out.trim().split("\n").map((l) => JSON.parse(l) as Json);
+      expect(events.filter((e) => e.subtype === "api_retry")).toMatchObject([
+        { type: "system", attempt: 1, max_retries: 2, retry_delay_ms: 5, error_status: 529, error: "overloaded" },
+        { type: "system", attempt: 2, max_retries: 2, retry_delay_ms: 5, error_status: 429, error: "rate_limit" },
+      ]);
+      expect(events.findIndex((e) => e.subtype === "api_retry")).toBeLessThan(events.findIndex((e) => e.type === "assistant"));
+      expect(events.at(-1)).toMatchObject({ type: "result", subtype: "success", result: "third time" });
+      await server.close();
+      server = await startMockModelServer([apiError(500, "boom"), chatReply({ text: "fine" })]);
+      const openai = captureIO();
+      expect(await main(["agent", "-p", "hi", "--provider", "openai", "--model", "local", "--base-url", `${server.url}/v1`, "--output-format", "stream-json", "--cwd", dir], openai), openai.err).toBe(0);
+      expect(openai.out.trim().split("\n").map((l) => JSON.parse(l) as Json).filter((e) => e.subtype === "api_retry")).toMatchObject([{ attempt: 1, error_status: 500, error: "server_error" }]);
     });
   });
 

@@ -4,7 +4,7 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { providerSummarizer } from "../agent/summarizer.js";
-import { buildSystemPrompt } from "../agent/system-prompt.js";
+import { buildSystemPrompt, gitSummary } from "../agent/system-prompt.js";
 import { conversationFile, latestConversationId, loadConversation, TranscriptError } from "../agent/transcript.js";
 import type { AgentMessage } from "../providers/model.js";
 import { createProvider, PROVIDER_NAMES, resolveProviderConfig, type ProviderConfig } from "../providers/create-provider.js";
@@ -24,6 +24,11 @@ import { interactiveLoop } from "./agent-interactive.js";
 import { positiveInt, UsageError, type CliIO } from "./io.js";
 import { terminalApprover } from "./prompt.js";
 import { exitOnSignals } from "../session/signals.js";
+import { probeSandboxSoon } from "../sandbox/probe.js";
+import { findTaskRegistry } from "../tools/tasks/registry.js";
+import { disabledForSession } from "../tools/util/interactive.js";
+import { ruleNamesTool } from "../permissions/resolve.js";
+import type { ApiRetry } from "../providers/retry-observer.js";
 import type { AgentDefinition } from "../tools/agent/agent-types.js";
 import type { Approver } from "../permissions/types.js";
 import type { HookRunner } from "../hooks/types.js";
@@ -34,7 +39,7 @@ import { sdkApprover } from "./agent/sdk-approver.js";
 import { sdkHookRunner, type SdkHookConfig } from "./agent/sdk-hooks.js";
 import { ControlMcpTransport } from "./agent/sdk-mcp-transport.js";
 import { runStreamSession } from "./agent/stream-session.js";
-import { structuredOutputTool, type StructuredOutputHolder } from "./agent/structured-output.js";
+import { STRUCTURED_OUTPUT_TOOL, structuredOutputTool, type StructuredOutputHolder } from "./agent/structured-output.js";
 import { loadExecSettings, SETTINGS_HELP, SETTINGS_OPTIONS, settingsHooks, settingsInputFrom, settingsWarnings } from "./settings.js";
 
 export const AGENT_HELP = `Usage: armature agent [-p] [PROMPT] [options]
@@ -136,7 +141,8 @@ const AGENT_OPTIONS = {
 
 export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseAgentArgs(argv);
-  prefetchProviderSdk(values.provider ?? process.env.ARMATURE_PROVIDER);
+  // Bash's description says whether the sandbox runs: bwrap is tried while the run is prepared.
+  probeSandboxSoon();
   if (values.help) {
     io.stdout.write(AGENT_HELP);
     return 0;
@@ -175,17 +181,6 @@ export async function agentCommand(argv: string[], io: CliIO): Promise<number> {
   } finally {
     if (inlineSettingsDir !== undefined) await rm(inlineSettingsDir, { recursive: true, force: true });
   }
-}
-
-/**
- * Starts loading the model SDK now, so that its module graph is read while the settings, MCP
- * servers and the system prompt (git) are being prepared, not after them at the first request.
- * The provider's own lazy import then finds it in the module cache. A failure here is ignored:
- * the provider reports it at its first request.
- */
-function prefetchProviderSdk(provider: string | undefined): void {
-  const load = provider === undefined || provider === "anthropic" ? import("@anthropic-ai/sdk") : provider.startsWith("openai") ? import("openai") : undefined;
-  void load?.catch(() => undefined);
 }
 
 function parseJsonObject(text: string, flag: string): Record<string, unknown> {
@@ -270,6 +265,9 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
     init = await channel.initialize();
   }
   const initRequest: Record<string, unknown> = init?.request ?? {};
+  const initPrompt = Array.isArray(initRequest.systemPrompt) ? initRequest.systemPrompt.filter((p): p is string => typeof p === "string").join("\n\n") : undefined;
+  // The system prompt's git line: git runs while the settings, tools and MCP servers are prepared.
+  const git = values["system-prompt"] === undefined && initPrompt === undefined ? gitSummary(cwd) : undefined;
 
   const settings = await loadExecSettings(settingsInput);
   let config: ProviderConfig;
@@ -280,7 +278,9 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   }
   const maxThinking = values["max-thinking-tokens"];
   const thinking = thinkingConfig(values.thinking ?? maxThinking, config.provider);
-  const provider = createProvider(config.provider, { ...config, ...(thinking ? { extraBody: { thinking } } : {}) });
+  // The SDK's retries of a failed request, for the output to report (set once the output exists).
+  const retries: { emit?: (retry: ApiRetry) => void } = {};
+  const provider = createProvider(config.provider, { ...config, ...(thinking ? { extraBody: { thinking } } : {}), onRetry: (retry) => retries.emit?.(retry) });
 
   // Where the conversation lives: a new id, or the one resumed (--fork-session: copied to a new id).
   let sessionsDir: string;
@@ -355,6 +355,10 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   const structured: StructuredOutputHolder | undefined = jsonSchema ? { given: false } : undefined;
   if (jsonSchema && structured) tools = [...tools, structuredOutputTool(jsonSchema, structured)];
   for (const warning of settingsWarnings(settings, tools)) io.stderr.write(`armature: ${warning}\n`);
+  // A tool denied outright (`--disallowedTools Bash`, a bare deny rule) is off for the session, as
+  // in the reference: hidden from the model, and a call of it answered as for a tool that is not there.
+  const outright = new Set(tools.filter((t) => settings.rules.some((r) => r.behavior === "deny" && r.ruleContent === undefined && ruleNamesTool(r, t.name, t.mcpServer))).map((t) => t.name));
+  tools = tools.map((t) => (outright.has(t.name) ? { ...t, validateInput: () => disabledForSession(t.name) } : t));
 
   // MCP: the configured servers, and the SDK host's in-process ones (reached over the channel).
   const sdkServers = Array.isArray(initRequest.sdkMcpServers) ? initRequest.sdkMcpServers.filter((n): n is string => typeof n === "string") : [];
@@ -394,8 +398,7 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   });
   ref.session = session;
   const visible = session.context.options.tools.filter((t) => !isDeniedOutright(t, session.context.permissionContext)).map((t) => t.name);
-  const initPrompt = Array.isArray(initRequest.systemPrompt) ? initRequest.systemPrompt.filter((p): p is string => typeof p === "string").join("\n\n") : undefined;
-  let system = values["system-prompt"] ?? initPrompt ?? (await buildSystemPrompt({ cwd, toolNames: visible, projectTrusted: settings.loaded.trust.trusted }));
+  let system = values["system-prompt"] ?? initPrompt ?? (await buildSystemPrompt({ cwd, toolNames: visible, projectTrusted: settings.loaded.trust.trusted, ...(git ? { git } : {}) }));
   for (const extra of [values["append-system-prompt"], typeof initRequest.appendSystemPrompt === "string" ? initRequest.appendSystemPrompt : undefined]) {
     if (extra !== undefined && extra !== "") system = `${system}\n\n${extra}`;
   }
@@ -410,6 +413,8 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
     maxTokens,
     conversationPath: conversationFile(sessionsDir, sessionId),
     messages: history,
+    // As the reference: the run ends once the answer was handed in.
+    ...(structured ? { endAfterTools: [STRUCTURED_OUTPUT_TOOL] } : {}),
   };
   const apiKeySource = config.apiKey !== undefined ? `${config.provider === "anthropic" ? "ANTHROPIC" : "OPENAI"}_API_KEY` : "none";
   const info = {
@@ -424,6 +429,8 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
     agents: ["general-purpose", "Explore", ...agents.map((a) => a.name)],
     ignoredFlags: ignoredFlagsGiven(values as Record<string, unknown>),
     includePartialMessages: values["include-partial-messages"] === true,
+    task: (id: string) => findTaskRegistry(session.context)?.get(id),
+    retries,
   };
   // SIGTERM / SIGINT / SIGHUP: every process the session started is stopped and the state saved,
   // then exit 128 + the signal's number (as exec does).

@@ -65,6 +65,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   // the reference CLI's flags and no subcommand.
   if (isFlagsOnly(argv)) argv = ["agent", ...argv];
   const [command, ...rest] = argv;
+  if (command === "agent") prefetchProviderSdk(rest);
   const load = command !== undefined && Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   const cmd = load ? await load() : undefined;
   try {
@@ -92,6 +93,25 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     }
     throw err;
   }
+}
+
+/**
+ * Starts loading the model SDK of `agent`'s provider (`--provider`, else ARMATURE_PROVIDER, else
+ * anthropic) before the command's own modules, so that it is read while the agent's modules,
+ * settings, MCP servers and the system prompt are being prepared, not after them at the first
+ * request; the provider's own lazy import then finds it in the module cache. A failure here is
+ * ignored: the provider reports it at its first request.
+ */
+function prefetchProviderSdk(argv: readonly string[]): void {
+  let provider = process.env.ARMATURE_PROVIDER;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") break;
+    if (arg === "--provider") provider = argv[i + 1];
+    else if (arg.startsWith("--provider=")) provider = arg.slice("--provider=".length);
+  }
+  const load = provider === undefined || provider === "anthropic" ? import("@anthropic-ai/sdk") : provider.startsWith("openai") ? import("openai") : undefined;
+  void load?.catch(() => undefined);
 }
 
 /** A first argument that is a flag other than the top-level ones (help, version). */

@@ -1,8 +1,11 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import { Ajv2019 } from "ajv/dist/2019.js";
-import { Ajv2020 } from "ajv/dist/2020.js";
+import { createRequire } from "node:module";
+import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
+import type { Ajv2019 } from "ajv/dist/2019.js";
+import type { Ajv2020 } from "ajv/dist/2020.js";
 
 type AnyAjv = Ajv | Ajv2019 | Ajv2020;
+/** Ajv (CommonJS, some 60 files) is loaded at the first compile, not when a process starts. */
+const loadCjs = createRequire(import.meta.url);
 
 // `validateSchema: false`: the meta-schema is not compiled (hundreds of ms on the first call); a schema
 // that cannot be compiled still fails closed below.
@@ -14,9 +17,9 @@ let draft2020: Ajv2020 | undefined;
 /** The validator for the draft a schema names (`$schema`); draft-07 when it names none. */
 function ajvFor(schema: Readonly<Record<string, unknown>>): AnyAjv {
   const id = typeof schema.$schema === "string" ? schema.$schema : "";
-  if (id.includes("2020-12")) return (draft2020 ??= new Ajv2020(OPTIONS));
-  if (id.includes("2019-09")) return (draft2019 ??= new Ajv2019(OPTIONS));
-  return (draft7 ??= new Ajv(OPTIONS));
+  if (id.includes("2020-12")) return (draft2020 ??= new (loadCjs("ajv/dist/2020.js") as { Ajv2020: typeof Ajv2020 }).Ajv2020(OPTIONS));
+  if (id.includes("2019-09")) return (draft2019 ??= new (loadCjs("ajv/dist/2019.js") as { Ajv2019: typeof Ajv2019 }).Ajv2019(OPTIONS));
+  return (draft7 ??= new (loadCjs("ajv") as { Ajv: typeof Ajv }).Ajv(OPTIONS));
 }
 
 function describeType(value: unknown): string {

@@ -12,6 +12,7 @@ import {
   type Usage,
 } from "./model.js";
 import { serverName, StreamDeadline, streamErrorFields } from "./stream-deadline.js";
+import { retryObservingFetch } from "./retry-observer.js";
 
 const EPHEMERAL = { type: "ephemeral" } as const;
 
@@ -92,6 +93,7 @@ export class AnthropicProvider implements ModelProvider {
         apiKey: this.options.apiKey ?? process.env.ANTHROPIC_API_KEY ?? null,
         baseURL: this.options.baseURL ?? process.env.ANTHROPIC_BASE_URL ?? null,
         maxRetries: this.options.maxRetries ?? 2,
+        ...(this.options.onRetry ? { fetch: retryObservingFetch(this.options.maxRetries ?? 2, this.options.onRetry) } : {}),
         ...(this.options.timeoutMs !== undefined ? { timeout: this.options.timeoutMs } : {}),
         ...(this.options.headers ? { defaultHeaders: this.options.headers } : {}),
       });

@@ -1,5 +1,6 @@
 import type { AnthropicToolDefinition } from "../registry/definitions.js";
 import type { ImageBlock, TextBlock, ToolResultBlock, ToolUseBlock } from "../tool/types.js";
+import type { ApiRetry } from "./retry-observer.js";
 
 /** A thinking block, kept in the history exactly as received (its signature lets the API verify it). */
 export interface ThinkingBlock {
@@ -101,6 +102,8 @@ export interface ProviderOptions {
   baseURL?: string;
   /** Retries of a failed request (429, 529, 5xx, connection errors), with the SDK's backoff. Default 2. */
   maxRetries?: number;
+  /** Told of each retry as the SDK decides it (stream-json's `system/api_retry`). */
+  onRetry?: (retry: ApiRetry) => void;
   /** Per-request timeout in ms (SDK default when not given). */
   timeoutMs?: number;
   /** Wait for a response's headers, connection included (default 60,000 ms; `ARMATURE_HEADERS_TIMEOUT_MS`). */

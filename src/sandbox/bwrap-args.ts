@@ -15,6 +15,12 @@ export interface BwrapPlan {
   pinned: string[];
   /** Existing paths mounted read-only over the writable set (protected paths, denyWrite). */
   readOnly: string[];
+  /**
+   * armature's own report directory (the shell's cwd file), bound writable again after the
+   * read-only mounts: it lies inside the config dir, which is read-only when a writable root holds
+   * it (a HOME under /tmp or under the project).
+   */
+  report?: string;
   /** Existing paths hidden: a file becomes empty, a directory an empty read-only tmpfs. */
   masked: Array<{ path: string; directory: boolean }>;
   /** Socket directories replaced by an empty tmpfs (`/run`, `/tmp/.X11-unix`…). */
@@ -39,6 +45,7 @@ export function bwrapArgs(plan: BwrapPlan, argv: readonly string[]): string[] {
   if (plan.proxy) args.push("--bind", plan.proxy.socket, plan.proxy.socket);
   for (const dir of plan.pinned) args.push("--bind", dir, dir);
   for (const path of plan.readOnly) args.push("--ro-bind", path, path);
+  if (plan.report !== undefined) args.push("--bind", plan.report, plan.report);
   for (const m of plan.masked) {
     if (m.directory) args.push("--tmpfs", m.path, "--remount-ro", m.path);
     else args.push("--ro-bind", "/dev/null", m.path);

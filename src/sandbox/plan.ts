@@ -118,11 +118,13 @@ export function sandboxPlan(boundary: BwrapPlan["boundary"], network: boolean, s
   }
   for (const path of [...settings.denyRead, ...(dirs.deniedReads ?? [])]) mask(path);
   const sockets = settings.allowUnixSockets.filter((s) => kindOf(s) === "socket");
+  const report = canonical(dirs.reportDir);
   return {
     boundary,
     writable,
     pinned: [...new Set(pinned)],
     readOnly,
+    ...(report !== undefined && report !== "/" && kindOf(report) === "dir" ? { report } : {}),
     masked,
     hidden: socketDirs(env),
     sockets,

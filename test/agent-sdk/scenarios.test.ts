@@ -225,10 +225,38 @@ describe("Agent SDK scenarios on armature", () => {
     expect(tools.find((t) => t.name === "StructuredOutput")?.input_schema).toMatchObject({ required: ["answer"] });
   });
 
+  it("includePartialMessages: stream_event lines with the Anthropic stream's events, a tool call's input as input_json_delta", async () => {
+    const ctx = await setup([]);
+    await writeFile(join(ctx.cwd, "a.txt"), "alpha\n");
+    ctx.server.push(anthropicReply([{ type: "text", text: "Reading it." }, { type: "tool_use", id: "toolu_p", name: "Read", input: { file_path: join(ctx.cwd, "a.txt") } }]), text("alpha"));
+    const run = await runQuery("read a.txt", { cwd: ctx.cwd, env: ctx.env, includePartialMessages: true, permissionMode: "bypassPermissions", allowDangerouslySkipPermissions: true });
+    expect(run.error, run.stderr).toBeUndefined();
+    const events = run.messages.flatMap((m) => (m.type === "stream_event" ? [m.event] : []));
+    const first = events.slice(0, events.findIndex((e) => e.type === "message_stop") + 1);
+    expect(first.map((e) => (e.type === "content_block_delta" ? `${e.type}:${e.delta.type}` : e.type))).toEqual([
+      "message_start",
+      "content_block_start",
+      ...first.filter((e) => e.type === "content_block_delta" && e.delta.type === "text_delta").map(() => "content_block_delta:text_delta"),
+      "content_block_stop",
+      "content_block_start",
+      "content_block_delta:input_json_delta",
+      "content_block_stop",
+      "message_delta",
+      "message_stop",
+    ]);
+    const streamed = first.flatMap((e) => (e.type === "content_block_delta" && e.delta.type === "text_delta" ? [e.delta.text] : [])).join("");
+    expect(streamed).toBe("Reading it.");
+    const json = first.flatMap((e) => (e.type === "content_block_delta" && e.delta.type === "input_json_delta" ? [e.delta.partial_json] : [])).join("");
+    expect(JSON.parse(json)).toEqual({ file_path: join(ctx.cwd, "a.txt") });
+    expect(first.filter((e) => e.type === "content_block_start")[1]).toMatchObject({ type: "content_block_start", index: 1, content_block: { type: "tool_use", id: "toolu_p", name: "Read" } });
+    expect(run.result).toMatchObject({ subtype: "success", result: "alpha" });
+  });
+
   it("maxTurns stops the run with error_max_turns", async () => {
     const ctx = await setup([anthropicReply([{ type: "tool_use", id: "toolu_g", name: "Glob", input: { pattern: "*" } }]), text("never")]);
     const run = await runQuery("loop", { cwd: ctx.cwd, env: ctx.env, maxTurns: 1 });
-    expect(run.result).toMatchObject({ subtype: "error_max_turns", is_error: true, num_turns: 1 });
+    expect(run.result).toMatchObject({ subtype: "error_max_turns", is_error: true, num_turns: 2 });
+    // num_turns counts as the reference does: the prompt and the one tool result.
     expect(ctx.server.requests).toHaveLength(1);
   });
 

@@ -32,7 +32,7 @@ export function structuredOutputTool(schema: Record<string, unknown>, holder: St
     async call(input) {
       holder.value = input;
       holder.given = true;
-      return { data: "Structured output accepted." };
+      return { data: "Structured output provided successfully" };
     },
   }) as unknown as Tool;
 }

@@ -28,10 +28,24 @@ export function toolUseResult(toolName: string, block: ToolResultBlock, data: un
     case "MultiEdit":
       return omit(d, ["summary"]);
     case "Write":
-      return omit(d, ["note"]);
+      return { ...omit(d, ["note"]), userModified: d.userModified === true };
+    case "Glob":
+      return { ...d, countIsComplete: d.countIsComplete ?? d.truncated !== true };
+    case "Grep":
+      return grepResult(d);
     default:
       return data;
   }
+}
+
+/** Grep's fields per mode, as the reference has them (armature's `engine` and totals of other modes left out). */
+function grepResult(d: Record<string, unknown>): Record<string, unknown> {
+  const base: Record<string, unknown> = { mode: d.mode, numFiles: d.numFiles, filenames: d.filenames };
+  if (d.appliedLimit !== undefined) base.appliedLimit = d.appliedLimit;
+  if (d.appliedOffset !== undefined) base.appliedOffset = d.appliedOffset;
+  if (d.mode === "content") return { ...base, content: d.content, numLines: d.numLines, totalLines: d.totalLines ?? d.numLines };
+  if (d.mode === "count") return { ...base, content: d.content, numMatches: d.numMatches };
+  return { ...base, totalFiles: d.totalFiles ?? d.numFiles };
 }
 
 function omit(record: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {

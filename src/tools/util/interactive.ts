@@ -13,12 +13,11 @@ export function interactiveToolAvailability(name: string, context: ToolUseContex
       errorCode: "not_in_subagents",
     };
   }
-  if (!context.options.canAskUser) {
-    return {
-      result: false,
-      message: `Error: No such tool available: ${name}. ${name} is disabled for this session, in subagents as well as here.`,
-      errorCode: "disabled_for_session",
-    };
-  }
+  if (!context.options.canAskUser) return disabledForSession(name);
   return { result: true };
+}
+
+/** The reference's answer to a call of a tool this session has turned off. */
+export function disabledForSession(name: string): ValidationResult {
+  return { result: false, message: `Error: No such tool available: ${name}. ${name} is disabled for this session, in subagents as well as here.`, errorCode: "disabled_for_session" };
 }
