@@ -34,6 +34,7 @@ import { sdkHookRunner, type SdkHookConfig } from "./agent/sdk-hooks.js";
 import { ControlMcpTransport } from "./agent/sdk-mcp-transport.js";
 import { runStreamSession } from "./agent/stream-session.js";
 import { structuredOutputTool, type StructuredOutputHolder } from "./agent/structured-output.js";
+import { cliSkills, skillToolOptions } from "./skills.js";
 import { loadExecSettings, SETTINGS_HELP, SETTINGS_OPTIONS, settingsHooks, settingsInputFrom, settingsWarnings } from "./settings.js";
 
 export const AGENT_HELP = `Usage: armature agent [-p] [PROMPT] [options]
@@ -340,8 +341,10 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   const agentFiles = await loadAgentDefinitions(agentDirs);
   for (const problem of agentFiles.errors) io.stderr.write(`armature: agent file left out: ${problem}\n`);
   const agents = [...agentFiles.agents, ...sdkAgents(initRequest.agents)];
+  const skills = await cliSkills(settings, settingsInput);
   let tools: Tool[] = builtinTools({
-    subagents: { agents, ...(hooks ? { hooks } : {}) },
+    subagents: { agents, skills, ...(hooks ? { hooks } : {}) },
+    ...skillToolOptions(skills),
     // WebFetch answers its prompt with the run's model; WebSearch is the Anthropic server tool.
     webFetch: { summarize: providerSummarizer(provider, config.model) },
     ...(config.provider === "anthropic"
@@ -392,7 +395,7 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   ref.session = session;
   const visible = session.context.options.tools.filter((t) => !isDeniedOutright(t, session.context.permissionContext)).map((t) => t.name);
   const initPrompt = Array.isArray(initRequest.systemPrompt) ? initRequest.systemPrompt.filter((p): p is string => typeof p === "string").join("\n\n") : undefined;
-  let system = values["system-prompt"] ?? initPrompt ?? (await buildSystemPrompt({ cwd, toolNames: visible, projectTrusted: settings.loaded.trust.trusted }));
+  let system = values["system-prompt"] ?? initPrompt ?? (await buildSystemPrompt({ cwd, toolNames: visible, projectTrusted: settings.loaded.trust.trusted, skills }));
   for (const extra of [values["append-system-prompt"], typeof initRequest.appendSystemPrompt === "string" ? initRequest.appendSystemPrompt : undefined]) {
     if (extra !== undefined && extra !== "") system = `${system}\n\n${extra}`;
   }

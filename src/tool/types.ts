@@ -275,6 +275,18 @@ export interface PermissionContext {
   additionalDirectories: readonly string[];
   /** The session's OS sandbox (settings and whether it runs here); absent: no sandbox. */
   sandbox?: SandboxStatus;
+  /**
+   * A skill with `allowed-tools` runs (from its Skill call to the end of the agent's turn): what
+   * its list names is allowed as by allow rules; everything else is decided as without it.
+   */
+  skill?: SkillGrant;
+}
+
+export interface SkillGrant {
+  /** The skill's name, for reasons. */
+  name: string;
+  /** Its `allowed-tools` as allow rules (an entry that does not parse covers nothing). */
+  rules: readonly PermissionRule[];
 }
 
 export interface WorkspaceState {

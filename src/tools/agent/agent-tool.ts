@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { runAgent } from "../../agent/run-agent.js";
 import { buildSystemPrompt } from "../../agent/system-prompt.js";
+import type { Skill } from "../../skills/load-skills.js";
 import { agentModelOf, createContextRunner, pipelineServicesOf, type AgentModelInfo } from "../../agent/context-runner.js";
 import type { AgentResult } from "../../agent/types.js";
 import { runHooks } from "../../hooks/runner.js";
@@ -31,6 +32,8 @@ export interface AgentToolOptions {
   maxTurns?: number;
   /** Hooks for SubagentStart and SubagentStop (the session's tool hooks apply to the sub-agent's calls anyway). */
   hooks?: HookRunner;
+  /** The session's skills, listed in a sub-agent's system prompt when it has the Skill tool. */
+  skills?: readonly Skill[];
 }
 
 export const agentInputSchema = z.object({
@@ -110,7 +113,7 @@ export function createAgentTool(options: AgentToolOptions = {}): Tool<typeof age
       await mkdir(transcriptDir, { recursive: true });
       const outputFile = join(transcriptDir, `${agentId}.jsonl`);
       const run = () =>
-        runChild({ def, input, child, runtime, model, outputFile, hooks: options.hooks, maxTurns: options.maxTurns ?? 100, onEvent: (data) => onProgress({ toolUseId: "", data }) });
+        runChild({ def, input, child, runtime, model, outputFile, hooks: options.hooks, skills: options.skills, maxTurns: options.maxTurns ?? 100, onEvent: (data) => onProgress({ toolUseId: "", data }) });
 
       const base = { agentId, agentType: def.name, description: input.description, prompt: input.prompt, outputFile, resolvedModel: model };
       if (!input.run_in_background) {
@@ -170,6 +173,7 @@ async function runChild(args: {
   model: string;
   outputFile: string;
   hooks: HookRunner | undefined;
+  skills: readonly Skill[] | undefined;
   maxTurns: number;
   onEvent: (data: unknown) => void;
 }): Promise<ChildOutcome> {
@@ -178,7 +182,7 @@ async function runChild(args: {
   const runner = createContextRunner(child, pipelineServicesOf(child)!);
   const common = { ...hookCommonInput(child), agent_id: child.agent.agentId!, agent_type: def.name };
   const start = await runHooks(hooks, "SubagentStart", { ...common }, child.abortController.signal);
-  const env = await buildSystemPrompt({ cwd: child.workspace.cwd, toolNames: runner.context.options.tools.map((t) => t.name) });
+  const env = await buildSystemPrompt({ cwd: child.workspace.cwd, toolNames: runner.context.options.tools.map((t) => t.name), ...(args.skills ? { skills: args.skills } : {}) });
   const system = `${env}\n\n# Your role: ${def.name} sub-agent\n${def.systemPrompt}`;
   const prompt = start.additionalContext.length > 0 ? `${input.prompt}\n\n${start.additionalContext.join("\n")}` : input.prompt;
 
