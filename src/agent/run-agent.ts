@@ -154,7 +154,7 @@ async function* loop(options: RunAgentOptions, transcript: TranscriptWriter, tra
     const round = yield* runRound(
       session,
       provider,
-      { model: options.model, system, messages, tools, maxTokens: options.maxTokens ?? DEFAULT_MAX_TOKENS },
+      { model: options.model, system, messages, tools, maxTokens: options.maxTokens ?? DEFAULT_MAX_TOKENS, ...(options.effort !== undefined ? { effort: options.effort } : {}) },
       signal,
     );
     apiMs += round.apiMs;
