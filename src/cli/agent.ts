@@ -386,6 +386,8 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
     env: settings.env,
     maxConcurrency,
     model: config.model,
+    // Anthropic models read a PDF whole (a document block); the others get its text.
+    pdfDocuments: config.provider === "anthropic",
     // -p: a call that needs approval is denied (no approver); interactive: asked on the terminal;
     // the SDK's stream-json: asked of the host (can_use_tool).
     canUseTool: approver,

@@ -38,7 +38,13 @@ export interface ToolReferenceBlock {
   tool_name: string;
 }
 
-export type ToolResultContent = string | Array<TextBlock | ImageBlock | ToolReferenceBlock>;
+/** A PDF as a whole document (Anthropic's `document` block), for providers that read PDFs themselves. */
+export interface DocumentBlock {
+  type: "document";
+  source: { type: "base64"; media_type: "application/pdf"; data: string };
+}
+
+export type ToolResultContent = string | Array<TextBlock | ImageBlock | ToolReferenceBlock | DocumentBlock>;
 
 export interface ToolResultBlock {
   type: "tool_result";
@@ -242,6 +248,8 @@ export interface ToolUseOptions {
   deferredTools?: ReadonlySet<string>;
   /** Connected MCP clients, by server name (opaque to the core). */
   mcpClients: ReadonlyMap<string, unknown>;
+  /** The model reads PDFs given whole as `document` blocks (Anthropic): Read sends one instead of the extracted text. */
+  pdfDocuments?: boolean;
   model?: string;
   debug: boolean;
   /**
