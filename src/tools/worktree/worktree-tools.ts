@@ -119,6 +119,8 @@ export function createEnterWorktreeTool(): Tool<typeof enterWorktreeInputSchema,
         state = { tree, created: true, back };
         cleanUpOnClose(context, state);
       }
+      // Switching away from a worktree this session made leaves it as it is, unlocked, for the user.
+      if (before?.created && before.tree.path !== state.tree.path) await unlockWorktree(before.tree);
       context.extensions.set(keyOf(context), state);
       return {
         data: { worktreePath: state.tree.path, worktreeBranch: state.tree.branch, created: state.created },
