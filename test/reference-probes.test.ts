@@ -79,7 +79,8 @@ async function replay(scenario: Scenario): Promise<Outcome[]> {
     }
     // The recordings ran with `.claude/skills` in a trusted project; armature reads it with --settings-from claude.
     const skills = { skills: () => loadSkills({ projectDir: dir, projectTrusted: true, claude: true, home: join(dir, ".no-home"), userDir: join(dir, ".no-home") }) };
-    const session = createSession({ cwd: dir, tools: builtinTools({ skills }), permissionMode: "bypassPermissions" });
+    // The reference ran against an Anthropic model: a PDF goes as a document block.
+    const session = createSession({ cwd: dir, tools: builtinTools({ skills }), permissionMode: "bypassPermissions", pdfDocuments: true });
     const outcomes: Outcome[] = [];
     try {
       for (const [index, call] of scenario.calls.entries()) {

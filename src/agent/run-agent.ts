@@ -82,6 +82,11 @@ async function* loop(options: RunAgentOptions, transcript: TranscriptWriter, tra
 
   const finish = async (subtype: AgentResultSubtype, terminal: string, error?: string, status?: number): Promise<AgentResult> => {
     await transcript.close();
+    // A skill's allowed-tools hold until the turn ends (the reference: until the next user message).
+    if (session.context.permissionContext.skill) {
+      const { skill: _ended, ...rest } = session.context.permissionContext;
+      session.context.permissionContext = rest;
+    }
     if (options.sessionEnd !== false) {
       await runHooks(hooks, "SessionEnd", { ...hookCommonInput(session.context), transcript_path: common.transcript_path, reason: terminal === "aborted" ? "other" : "prompt_input_exit" });
     }
@@ -149,7 +154,7 @@ async function* loop(options: RunAgentOptions, transcript: TranscriptWriter, tra
     const round = yield* runRound(
       session,
       provider,
-      { model: options.model, system, messages, tools, maxTokens: options.maxTokens ?? DEFAULT_MAX_TOKENS },
+      { model: options.model, system, messages, tools, maxTokens: options.maxTokens ?? DEFAULT_MAX_TOKENS, ...(options.effort !== undefined ? { effort: options.effort } : {}) },
       signal,
     );
     apiMs += round.apiMs;

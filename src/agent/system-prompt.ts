@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { hookOutputTag } from "../pipeline/run-tool-use.js";
 import { projectInputs } from "../settings/project-inputs.js";
 import { readConfigBytes } from "../settings/read-config-file.js";
+import { skillListing, type Skill } from "../skills/load-skills.js";
 
 export interface SystemPromptOptions {
   cwd: string;
@@ -21,6 +22,8 @@ export interface SystemPromptOptions {
   projectTrusted?: boolean;
   /** The git line, started earlier by the caller (`gitSummary`); asked of git here when absent. */
   git?: Promise<string | undefined>;
+  /** Skills the Skill tool offers: listed by name and description (their instructions load on use). */
+  skills?: readonly Skill[];
 }
 
 const PREAMBLE = `You are a coding agent working in the user's project through the tools below. Do what the user asks, using the tools to inspect and change files and to run commands; then answer briefly with what you did or found.`;
@@ -53,6 +56,7 @@ export async function buildSystemPrompt(options: SystemPromptOptions): Promise<s
     `- Tools: ${options.toolNames.join(", ") || "none"}`,
   ].join("\n");
   const parts = [PREAMBLE, `${TOOL_GUIDE}\n${hookGuide()}`, env];
+  if (options.skills && options.skills.length > 0 && options.toolNames.includes("Skill")) parts.push(skillListing(options.skills));
   if (notes && options.projectTrusted === true) parts.push(`# Project notes (${notes.file})\n${notes.text}`);
   else if (notes) {
     parts.push(

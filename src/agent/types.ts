@@ -1,6 +1,6 @@
 import type { HookRunner } from "../hooks/types.js";
 import type { ToolCallOutcome } from "../pipeline/run-tool-use.js";
-import type { AgentMessage, AssistantContentBlock, ModelProvider, StopReason, Usage, UserContentBlock } from "../providers/model.js";
+import type { AgentMessage, AssistantContentBlock, ModelProvider, ReasoningEffort, StopReason, Usage, UserContentBlock } from "../providers/model.js";
 import type { AnthropicToolDefinition } from "../registry/definitions.js";
 import type { RunTurnOptions, SessionStreamEvent } from "../session/session.js";
 import type { ToolResultBlock, ToolUseBlock, ToolUseContext } from "../tool/types.js";
@@ -31,6 +31,8 @@ export interface RunAgentOptions {
   maxTurns?: number;
   /** `max_tokens` of each request (default 16384). */
   maxTokens?: number;
+  /** Reasoning effort of each request, where the provider has one (Anthropic's `output_config.effort`); other providers ignore it. */
+  effort?: ReasoningEffort;
   signal?: AbortSignal;
   /** Hooks of the loop's events (SessionStart, UserPromptSubmit, Stop, SessionEnd). */
   hooks?: HookRunner;

@@ -1,5 +1,6 @@
 // `armature/ai-sdk`: the session's tools as a Vercel AI SDK (6.x) tool set. A separate entry
 // point: `ai` is an optional peer dependency, never loaded by the main entry.
+import { documentPlaceholder } from "../tools/read/read-pdf.js";
 import { dynamicTool, jsonSchema, type ToolSet } from "ai";
 import type { Session } from "../session/session.js";
 import type { Tool, ToolResultBlock } from "../tool/types.js";
@@ -55,7 +56,7 @@ export function toModelOutput(block: ToolResultBlock): ModelOutput {
     value: block.content.map((b) =>
       b.type === "image"
         ? { type: "image-data" as const, data: b.source.data, mediaType: b.source.media_type }
-        : { type: "text" as const, text: b.type === "text" ? b.text : `Tool loaded: ${b.tool_name}` },
+        : { type: "text" as const, text: b.type === "text" ? b.text : b.type === "document" ? documentPlaceholder(b) : `Tool loaded: ${b.tool_name}` },
     ),
   };
 }

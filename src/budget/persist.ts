@@ -89,7 +89,7 @@ export async function persistOversizedResult(block: ToolResultBlock, sessionDir:
       `<persisted-output>\nOutput too large (${formatSize(Buffer.byteLength(text, "utf8"))}). The full output could not be saved to a file (${(err as Error).message}); only the preview below is available.\n\n` +
       `Preview (first 2KB):\n${preview}${more ? "\n..." : ""}\n</persisted-output>`;
   }
-  const images = typeof block.content === "string" ? [] : block.content.filter((b) => b.type === "image");
+  const images = typeof block.content === "string" ? [] : block.content.filter((b) => b.type === "image" || b.type === "document");
   const replaced: ToolResultBlock = {
     ...block,
     content: images.length === 0 ? message : [{ type: "text", text: message }, ...images],

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { AgentEvent, AgentResult } from "../agent/types.js";
 import { addUsage, emptyUsage, type Usage } from "../providers/model.js";
 import type { CliIO } from "./io.js";
-import type { BackgroundTask } from "../tools/tasks/registry.js";
+import type { BackgroundTask } from "../tasks/registry.js";
 import type { ApiRetry } from "../providers/retry-observer.js";
 import { usageCostUsd } from "./agent/prices.js";
 import { toolUseResult } from "./agent/tool-use-result.js";

@@ -25,7 +25,7 @@ import { positiveInt, UsageError, type CliIO } from "./io.js";
 import { terminalApprover } from "./prompt.js";
 import { exitOnSignals } from "../session/signals.js";
 import { probeSandboxSoon } from "../sandbox/probe.js";
-import { findTaskRegistry } from "../tools/tasks/registry.js";
+import { findTaskRegistry } from "../tasks/registry.js";
 import { disabledForSession } from "../tools/util/interactive.js";
 import { ruleNamesTool } from "../permissions/resolve.js";
 import type { ApiRetry } from "../providers/retry-observer.js";
@@ -40,6 +40,7 @@ import { sdkHookRunner, type SdkHookConfig } from "./agent/sdk-hooks.js";
 import { ControlMcpTransport } from "./agent/sdk-mcp-transport.js";
 import { runStreamSession } from "./agent/stream-session.js";
 import { STRUCTURED_OUTPUT_TOOL, structuredOutputTool, type StructuredOutputHolder } from "./agent/structured-output.js";
+import { cliSkills, skillToolOptions } from "./skills.js";
 import { loadExecSettings, SETTINGS_HELP, SETTINGS_OPTIONS, settingsHooks, settingsInputFrom, settingsWarnings } from "./settings.js";
 
 export const AGENT_HELP = `Usage: armature agent [-p] [PROMPT] [options]
@@ -341,8 +342,10 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   const agentFiles = await loadAgentDefinitions(agentDirs);
   for (const problem of agentFiles.errors) io.stderr.write(`armature: agent file left out: ${problem}\n`);
   const agents = [...agentFiles.agents, ...sdkAgents(initRequest.agents)];
+  const skills = await cliSkills(settings, settingsInput);
   let tools: Tool[] = builtinTools({
-    subagents: { agents, ...(hooks ? { hooks } : {}) },
+    subagents: { agents, skills, ...(hooks ? { hooks } : {}) },
+    ...skillToolOptions(skills),
     // WebFetch answers its prompt with the run's model; WebSearch is the Anthropic server tool.
     webFetch: { summarize: providerSummarizer(provider, config.model) },
     ...(config.provider === "anthropic"
@@ -390,6 +393,8 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
     env: settings.env,
     maxConcurrency,
     model: config.model,
+    // Anthropic models read a PDF whole (a document block); the others get its text.
+    pdfDocuments: config.provider === "anthropic",
     // -p: a call that needs approval is denied (no approver); interactive: asked on the terminal;
     // the SDK's stream-json: asked of the host (can_use_tool).
     canUseTool: approver,
@@ -398,7 +403,7 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   });
   ref.session = session;
   const visible = session.context.options.tools.filter((t) => !isDeniedOutright(t, session.context.permissionContext)).map((t) => t.name);
-  let system = values["system-prompt"] ?? initPrompt ?? (await buildSystemPrompt({ cwd, toolNames: visible, projectTrusted: settings.loaded.trust.trusted, ...(git ? { git } : {}) }));
+  let system = values["system-prompt"] ?? initPrompt ?? (await buildSystemPrompt({ cwd, toolNames: visible, projectTrusted: settings.loaded.trust.trusted, skills, ...(git ? { git } : {}) }));
   for (const extra of [values["append-system-prompt"], typeof initRequest.appendSystemPrompt === "string" ? initRequest.appendSystemPrompt : undefined]) {
     if (extra !== undefined && extra !== "") system = `${system}\n\n${extra}`;
   }

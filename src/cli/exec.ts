@@ -17,6 +17,7 @@ import { TEMP_HELP, tempSessionDir } from "./gc.js";
 import { offerTrust } from "./trust.js";
 import { sessionKey } from "../session/session-home.js";
 import { connectCliMcp, MCP_CONFIG_HELP, MCP_CONFIG_OPTIONS } from "./mcp-config.js";
+import { cliSkills, skillToolOptions } from "./skills.js";
 import { loadExecSettings, SETTINGS_HELP, SETTINGS_OPTIONS, settingsHooks, settingsInputFrom, settingsWarnings } from "./settings.js";
 
 export const EXEC_HELP = `Usage: armature exec [FILE|-] [options]
@@ -87,7 +88,7 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
   const cwd = settingsInput.cwd;
   let settings = await loadExecSettings(settingsInput);
   if (values.interactive && io.isTTY) settings = await offerTrust(settings, settingsInput, io);
-  const tools = builtinTools();
+  const tools = builtinTools(skillToolOptions(await cliSkills(settings, settingsInput)));
   for (const warning of settingsWarnings(settings, tools)) io.stderr.write(`armature: ${warning}\n`);
   if (values.interactive && !io.isTTY) throw new UsageError("--interactive needs a terminal; without one, calls that ask are denied");
   // The hooks' `if` matcher reads this session's context when a hook runs.

@@ -1,3 +1,4 @@
+import { documentPlaceholder } from "../tools/read/read-pdf.js";
 import { randomUUID } from "node:crypto";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js";
@@ -50,7 +51,7 @@ export function toCallToolResult(block: ToolResultBlock): CallToolResult {
     for (const b of block.content) {
       if (b.type === "text") content.push({ type: "text", text: b.text });
       else if (b.type === "image") content.push({ type: "image", data: b.source.data, mimeType: b.source.media_type });
-      else content.push({ type: "text", text: `Tool loaded: ${b.tool_name}` });
+      else content.push({ type: "text", text: b.type === "document" ? documentPlaceholder(b) : `Tool loaded: ${b.tool_name}` });
     }
   }
   return block.is_error ? { content, isError: true } : { content };

@@ -100,6 +100,8 @@ function decide(request: PermissionRequest, scope: Scope): PermissionDecision {
   if (permissionContext.mode === "plan" && !isReadOnlyCall(scope)) return decideByMode(scope);
   const allowed = allowByRules(scope, permissionContext.mode === "auto" ? autoModeAllowRules(rules) : allowRules(rules));
   if (allowed) return allowed;
+  const granted = skillGrant(scope);
+  if (granted) return granted;
   if (hookDecision?.behavior === "allow") {
     return { behavior: "allow", reason: hookDecision.reason ?? "Allowed by a PreToolUse hook", rule: null, source: "hook" };
   }
@@ -110,6 +112,18 @@ function decide(request: PermissionRequest, scope: Scope): PermissionDecision {
     return decision;
   }
   return withSuggestions(decideByMode(scope));
+}
+
+/**
+ * A running skill's `allowed-tools` act as allow rules until the turn ends: at the allow rules'
+ * place in the chain, so deny and ask rules, the safety checks, a tool's own ask and plan mode
+ * still come first (and auto mode sets broad exec rules aside, as it does with the user's).
+ */
+function skillGrant(scope: Scope): PermissionDecision | null {
+  const { skill, mode } = scope.request.permissionContext;
+  if (!skill) return null;
+  const granted = allowByRules(scope, mode === "auto" ? skill.rules.filter((r) => !isBroadExecRule(r)) : skill.rules);
+  return granted && { ...granted, reason: `${granted.reason} (allowed-tools of the running skill ${skill.name}, until the turn ends)` };
 }
 
 /** The tool's own `ask` outside bypass mode: dontAsk denies it, auto may classify it. */

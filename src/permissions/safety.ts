@@ -113,7 +113,8 @@ export function protectedNameReason(path: string): string | null {
   const segments = path.toLowerCase().split("/").filter(Boolean);
   for (let i = 0; i < segments.length; i++) {
     const seg = segments[i]!;
-    if (seg === ".claude" && segments[i + 1] === "worktrees") continue;
+    // Agents' worktrees are checkouts to work in (armature's and the reference's), not settings.
+    if ((seg === ".claude" || seg === ".armature") && segments[i + 1] === "worktrees") continue;
     const dirReason = DIR_REASONS.get(seg);
     if (dirReason !== undefined) return `${seg}${i < segments.length - 1 ? "/" : ""} is a protected directory (${dirReason})`;
     for (const seq of PROTECTED_SEQUENCES) {

@@ -25,6 +25,7 @@ export function anthropicRequestBody(request: ModelRequest, extraBody: Json = {}
     messages: withLastBreakpoint(request.messages),
     max_tokens: request.maxTokens,
     ...extraBody,
+    ...(request.effort !== undefined ? { output_config: { ...(extraBody.output_config as Json | undefined), effort: request.effort } } : {}),
     stream: true,
   };
   // cache_control on the system blocks; none on the tools.

@@ -64,8 +64,12 @@ export interface ModelRequest {
   messages: readonly AgentMessage[];
   tools: readonly AnthropicToolDefinition[];
   maxTokens: number;
+  /** How hard the model should think, where the provider has such a setting (Anthropic: `output_config.effort`). */
+  effort?: ReasoningEffort;
   signal?: AbortSignal;
 }
+
+export type ReasoningEffort = "low" | "medium" | "high" | "xhigh" | "max";
 
 /**
  * What a provider streams back. Blocks come complete, in content order: a `tool_use` block at

@@ -1,3 +1,4 @@
+import { documentPlaceholder } from "../tools/read/read-pdf.js";
 import type { AnthropicToolDefinition } from "../registry/definitions.js";
 import type { ImageBlock, TextBlock, ToolResultBlock } from "../tool/types.js";
 import {
@@ -64,7 +65,7 @@ function splitResult(block: ToolResultBlock): { text: string; images: ImageBlock
   if (typeof block.content === "string") return { text: block.content, images: [] };
   const images = block.content.filter((b): b is ImageBlock => b.type === "image");
   const text = block.content
-    .map((b) => (b.type === "image" ? `[image ${b.source.media_type} attached below]` : b.type === "text" ? b.text : `Tool loaded: ${b.tool_name} (its schema is in your tool list now; call it directly)`))
+    .map((b) => (b.type === "image" ? `[image ${b.source.media_type} attached below]` : b.type === "text" ? b.text : b.type === "document" ? documentPlaceholder(b) : `Tool loaded: ${b.tool_name} (its schema is in your tool list now; call it directly)`))
     .join("\n");
   return { text, images };
 }

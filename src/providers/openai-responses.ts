@@ -1,3 +1,4 @@
+import { documentPlaceholder } from "../tools/read/read-pdf.js";
 import { toolResultText } from "./openai.js";
 import type { AnthropicToolDefinition } from "../registry/definitions.js";
 import type { ToolResultBlock } from "../tool/types.js";
@@ -72,7 +73,7 @@ function resultOutput(block: ToolResultBlock): string | Json[] {
   return block.content.map((b) =>
     b.type === "image"
       ? { type: "input_image", image_url: imageDataUrl(b), detail: "auto" }
-      : { type: "input_text", text: b.type === "text" ? b.text : `Tool loaded: ${b.tool_name}` },
+      : { type: "input_text", text: b.type === "text" ? b.text : b.type === "document" ? documentPlaceholder(b) : `Tool loaded: ${b.tool_name}` },
   );
 }
 

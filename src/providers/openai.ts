@@ -1,3 +1,4 @@
+import { documentPlaceholder } from "../tools/read/read-pdf.js";
 import { MalformedToolInput } from "../pipeline/prepare.js";
 import type { ToolResultBlock, ToolUseBlock } from "../tool/types.js";
 
@@ -74,6 +75,7 @@ export function toolResultText(block: ToolResultBlock): string {
     .map((b) => {
       if (b.type === "text") return b.text;
       if (b.type === "tool_reference") return `Tool loaded: ${b.tool_name} (its schema is in your tool list now; call it directly)`;
+      if (b.type === "document") return documentPlaceholder(b);
       return `[image: ${b.source.media_type}, ${Math.round((b.source.data.length * 3) / 4)} bytes]`;
     })
     .join("\n");

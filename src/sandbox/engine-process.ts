@@ -69,3 +69,18 @@ export function engineCommand(
   const plan = sandboxPlan("read-only", false, status.settings, { projectDir: options.cwd, additionalDirectories: [], cwd: options.cwd, reportDir: "/", env });
   return { file: status.bwrap, args: bwrapArgs(plan, argv), env: childEnv };
 }
+
+/**
+ * git commands armature runs to change a repository (`git worktree add|remove|lock`, `branch -D`):
+ * the hardened git outside the read-only boundary (they write the repository's git dir), with
+ * every filter driver the repository's config names switched off, so that checking files out runs
+ * nothing the repository configures (hooks and fsmonitor are off already). `filterDrivers` are
+ * the names from `git config --get-regexp '^filter\.'`, read through `engineCommand` first.
+ */
+export function engineGitWriteCommand(args: readonly string[], options: { cwd: string; filterDrivers: readonly string[]; env?: Env }): EngineCommand | undefined {
+  const env = options.env ?? process.env;
+  const file = trustedExecutable("git", env, [options.cwd]);
+  if (!file) return undefined;
+  const off = options.filterDrivers.flatMap((name) => ["smudge=", "clean=", "process=", "required=false"].flatMap((kv) => ["-c", `filter.${name}.${kv}`]));
+  return { file, args: [...HARDENED_GIT_CONFIG, ...off, ...args], env: hardenedGitEnv(env) };
+}

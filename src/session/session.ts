@@ -93,6 +93,11 @@ export interface SessionOptions {
   model?: string;
   /** How long a tool that ignores an abort is waited for before it is abandoned (ms, default 2000). */
   abandonGraceMs?: number;
+  /**
+   * The model reads PDFs as `document` blocks (Anthropic models do): Read of a PDF without
+   * `pages` then gives the file whole instead of its extracted text. Default false.
+   */
+  pdfDocuments?: boolean;
   /** Characters of tool results one turn may add to the context before results go to disk (default 200,000). */
   turnBudgetChars?: number;
   /** Abort running siblings when a shell call fails in `stream` (default true). */
@@ -219,6 +224,7 @@ export function createSession(options: SessionOptions): Session {
   };
   rebuildPool();
   rootContext.options.tools = current.tools;
+  if (options.pdfDocuments === true) rootContext.options.pdfDocuments = true;
   rootContext.options.deferredTools = current.deferred;
   if (options.restore) applySnapshot(rootContext, options.restore);
   // Probed once per process (cached); every shell call's decision names its boundary from it.

@@ -6,7 +6,7 @@ import { PROJECT_MCP_PATH, projectInputs } from "./project-inputs.js";
 import { wideningValues } from "./project-policy.js";
 import { ConfigFileError, jsonDepth, MAX_CONFIG_DEPTH, readConfigBytes } from "./read-config-file.js";
 import { pinCommandLines } from "./trust-pins.js";
-import { atomicWriteFile } from "../tools/fs/atomic-write.js";
+import { atomicWriteFile } from "../fs/atomic-write.js";
 
 /**
  * Workspace trust, like `direnv allow`: a project directory's own configuration may only

@@ -2,7 +2,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { parseRule } from "../permissions/rule.js";
-import { atomicWriteFile } from "../tools/fs/atomic-write.js";
+import { atomicWriteFile } from "../fs/atomic-write.js";
 import type { RuleBehavior } from "../tool/types.js";
 import { SettingsError, validateSettings } from "./schema.js";
 import { projectTrustStatus, trustProject, type TrustOptions } from "./trust.js";

@@ -1,6 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
+import { trustedProjectDirs } from "../settings/project-inputs.js";
 
 /** One skill: a folder holding SKILL.md (the Agent Skills format). */
 export interface Skill {
@@ -63,9 +64,23 @@ function splitList(value: string): string[] {
   return value.split(",").map(unquote).filter((s) => s !== "");
 }
 
-function toolList(value: string | string[] | undefined): string[] {
+/** `allowed-tools`: a list, or one string split at commas and spaces outside parentheses (`Bash(git status *), Read`). Pure. */
+export function toolList(value: string | string[] | undefined): string[] {
   if (value === undefined) return [];
-  return Array.isArray(value) ? value : value.split(/[,\s]+/).filter((s) => s !== "");
+  if (Array.isArray(value)) return value;
+  const out: string[] = [];
+  let depth = 0;
+  let current = "";
+  for (const ch of value) {
+    if (ch === "(") depth++;
+    else if (ch === ")") depth = Math.max(0, depth - 1);
+    if (depth === 0 && (ch === "," || /\s/.test(ch))) {
+      if (current !== "") out.push(current);
+      current = "";
+    } else current += ch;
+  }
+  if (current !== "") out.push(current);
+  return out;
 }
 
 /** The skills in one `skills/` folder; a folder without a readable, well-formed SKILL.md is skipped. */
@@ -93,11 +108,9 @@ async function skillsIn(root: string, source: Skill["source"]): Promise<Skill[]>
 export async function loadSkills(sources: SkillSources): Promise<Skill[]> {
   const home = sources.home ?? homedir();
   const userDir = sources.userDir ?? process.env.ARMATURE_CONFIG_DIR ?? join(home, ".armature");
-  const roots: Array<[string, Skill["source"]]> = [];
-  if (sources.projectTrusted) {
-    roots.push([join(sources.projectDir, ".armature", "skills"), "project"]);
-    if (sources.claude) roots.push([join(sources.projectDir, ".claude", "skills"), "claude-project"]);
-  }
+  // The trust gate: no project folder at all while the project is untrusted.
+  const projectRoots = trustedProjectDirs(sources.projectDir, "skills", { trusted: sources.projectTrusted, claude: sources.claude === true });
+  const roots: Array<[string, Skill["source"]]> = projectRoots.map((dir) => [dir, basename(dirname(dir)) === ".claude" ? "claude-project" : "project"]);
   roots.push([join(userDir, "skills"), "user"]);
   if (sources.claude) roots.push([join(home, ".claude", "skills"), "claude-user"]);
   const seen = new Set<string>();

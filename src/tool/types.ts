@@ -38,7 +38,13 @@ export interface ToolReferenceBlock {
   tool_name: string;
 }
 
-export type ToolResultContent = string | Array<TextBlock | ImageBlock | ToolReferenceBlock>;
+/** A PDF as a whole document (Anthropic's `document` block), for providers that read PDFs themselves. */
+export interface DocumentBlock {
+  type: "document";
+  source: { type: "base64"; media_type: "application/pdf"; data: string };
+}
+
+export type ToolResultContent = string | Array<TextBlock | ImageBlock | ToolReferenceBlock | DocumentBlock>;
 
 export interface ToolResultBlock {
   type: "tool_result";
@@ -253,6 +259,8 @@ export interface ToolUseOptions {
   deferredTools?: ReadonlySet<string>;
   /** Connected MCP clients, by server name (opaque to the core). */
   mcpClients: ReadonlyMap<string, unknown>;
+  /** The model reads PDFs given whole as `document` blocks (Anthropic): Read sends one instead of the extracted text. */
+  pdfDocuments?: boolean;
   model?: string;
   debug: boolean;
   /**
@@ -286,6 +294,18 @@ export interface PermissionContext {
   additionalDirectories: readonly string[];
   /** The session's OS sandbox (settings and whether it runs here); absent: no sandbox. */
   sandbox?: SandboxStatus;
+  /**
+   * A skill with `allowed-tools` runs (from its Skill call to the end of the agent's turn): what
+   * its list names is allowed as by allow rules; everything else is decided as without it.
+   */
+  skill?: SkillGrant;
+}
+
+export interface SkillGrant {
+  /** The skill's name, for reasons. */
+  name: string;
+  /** Its `allowed-tools` as allow rules (an entry that does not parse covers nothing). */
+  rules: readonly PermissionRule[];
 }
 
 export interface WorkspaceState {

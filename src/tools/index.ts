@@ -17,6 +17,7 @@ import { createWebFetchTool, WebFetchTool, type WebFetchOptions } from "./web-fe
 import { createWebSearchTool, type WebSearchBackend } from "./web-search/index.js";
 import { createAgentTool, type AgentToolOptions } from "./agent/index.js";
 import { createSkillTool, type SkillToolOptions } from "./skill/index.js";
+import { EnterWorktreeTool, ExitWorktreeTool } from "./worktree/index.js";
 
 /**
  * The built-in tools, each behind its feature flag where it has one. Tools register here as
@@ -38,6 +39,8 @@ export function builtinToolRegistrations(options: BuiltinToolOptions = {}): Tool
     { tool: EnterPlanModeTool, feature: "planMode", defaultOn: true },
     { tool: ExitPlanModeTool, feature: "planMode", defaultOn: true },
     { tool: AskUserQuestionTool, feature: "questions", defaultOn: true },
+    { tool: EnterWorktreeTool, feature: "worktrees", defaultOn: true },
+    { tool: ExitWorktreeTool, feature: "worktrees", defaultOn: true },
     { tool: options.webFetch ? createWebFetchTool(options.webFetch) : WebFetchTool, feature: "web", defaultOn: true },
     // WebSearch exists only with a backend: a tool that always fails is worse than none.
     ...(options.webSearch ? [{ tool: createWebSearchTool({ backend: options.webSearch }), feature: "web", defaultOn: true }] : []),

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { runAgent } from "../../agent/run-agent.js";
 import { buildSystemPrompt } from "../../agent/system-prompt.js";
+import type { Skill } from "../../skills/load-skills.js";
 import { agentModelOf, createContextRunner, pipelineServicesOf, type AgentModelInfo } from "../../agent/context-runner.js";
 import type { AgentResult } from "../../agent/types.js";
 import { runHooks } from "../../hooks/runner.js";
@@ -15,7 +16,9 @@ import { createSubagentContext } from "../../tool/context.js";
 import type { Tool, ToolUseContext } from "../../tool/types.js";
 import { taskRegistry, type BackgroundTask, type TaskStatus } from "../../tasks/registry.js";
 import { BUILTIN_AGENTS, type AgentDefinition } from "./agent-types.js";
-import { AGENT_TOOL_NAME, agentDescription, handBack, launchedText, taskNotification } from "./prompt.js";
+import { AGENT_TOOL_NAME, agentDescription, handBack, launchedText, taskNotification, worktreeNote } from "./prompt.js";
+import { commitsSince, uncommittedFiles } from "../worktree/git.js";
+import { createWorktree, removeWorktree, unlockWorktree, type Worktree } from "../worktree/worktree.js";
 
 
 export interface AgentToolOptions {
@@ -31,6 +34,8 @@ export interface AgentToolOptions {
   maxTurns?: number;
   /** Hooks for SubagentStart and SubagentStop (the session's tool hooks apply to the sub-agent's calls anyway). */
   hooks?: HookRunner;
+  /** The session's skills, listed in a sub-agent's system prompt when it has the Skill tool. */
+  skills?: readonly Skill[];
 }
 
 export const agentInputSchema = z.object({
@@ -38,7 +43,9 @@ export const agentInputSchema = z.object({
   prompt: z.string().describe("The task for the sub-agent, with everything it needs to know"),
   subagent_type: z.string().optional().describe("The type of sub-agent to use (default general-purpose)"),
   model: z.enum(["sonnet", "opus", "haiku", "fable"]).optional().describe("A model for this sub-agent; default: the same as yours"),
+  effort: z.enum(["low", "medium", "high", "xhigh", "max"]).optional().describe("How much the sub-agent's model should reason (where its provider supports it)"),
   run_in_background: z.boolean().optional().describe("Return at once and be notified when the report is ready"),
+  isolation: z.enum(["worktree", "remote"]).optional().describe('"worktree": the sub-agent works in a git worktree of its own'),
 });
 
 export type AgentInput = z.infer<typeof agentInputSchema>;
@@ -57,6 +64,8 @@ export interface AgentToolData {
   totalDurationMs: number;
   outputFile: string;
   resolvedModel: string;
+  /** isolation "worktree": where the sub-agent worked, and whether it left changes there. */
+  worktree?: { path: string; branch: string; changed: boolean };
 }
 
 /** Tools no sub-agent gets: they need the user, who talks to the main agent only. */
@@ -86,6 +95,9 @@ export function createAgentTool(options: AgentToolOptions = {}): Tool<typeof age
       if (context.agent.depth + 1 > maxDepth) {
         return { result: false, message: `Sub-agents may nest ${maxDepth} deep and this one is at depth ${context.agent.depth}: do the task yourself.`, errorCode: "too_deep" };
       }
+      if (input.isolation === "remote") {
+        return { result: false, message: 'isolation "remote" is not available: armature runs sub-agents on this machine. Use isolation "worktree" for a separate checkout, or leave isolation out.', errorCode: "no_remote" };
+      }
       if (!pipelineServicesOf(context)) return { result: false, message: "The Agent tool runs only inside a session (createSession).", errorCode: "no_session" };
       if (!(options.runtime ?? agentModelOf(context))) {
         return { result: false, message: "No model is configured for sub-agents: the Agent tool works inside an agent loop (runAgent) or with a runtime option.", errorCode: "no_model" };
@@ -98,8 +110,11 @@ export function createAgentTool(options: AgentToolOptions = {}): Tool<typeof age
       const runtime = (options.runtime ?? agentModelOf(context))!;
       const model = resolveModel(input.model ?? def.model, runtime.model, options.models);
       const agentId = `a${randomBytes(8).toString("hex")}`;
+      // isolation "worktree": the child's project (the folder its tools may change) is a new worktree.
+      const tree = input.isolation === "worktree" ? await createWorktree(context.workspace.cwd, `agent-${agentId}`, `armature sub-agent ${agentId}`) : undefined;
       const child = createSubagentContext(context, {
         agentId,
+        ...(tree ? { projectDir: tree.path } : {}),
         tools: toolsFor(def, context, maxDepth),
         model,
         ...(def.readOnly ? { permissionMode: "plan" as const } : {}),
@@ -109,8 +124,15 @@ export function createAgentTool(options: AgentToolOptions = {}): Tool<typeof age
       const transcriptDir = join(context.session.dir, "agents");
       await mkdir(transcriptDir, { recursive: true });
       const outputFile = join(transcriptDir, `${agentId}.jsonl`);
-      const run = () =>
-        runChild({ def, input, child, runtime, model, outputFile, hooks: options.hooks, maxTurns: options.maxTurns ?? 100, onEvent: (data) => onProgress({ toolUseId: "", data }) });
+      const run = async (): Promise<ChildOutcome> => {
+        try {
+          const outcome = await runChild({ def, input, child, runtime, model, outputFile, hooks: options.hooks, skills: options.skills, maxTurns: options.maxTurns ?? 100, onEvent: (data) => onProgress({ toolUseId: "", data }) });
+          return tree ? { ...outcome, worktree: await settleWorktree(tree) } : outcome;
+        } catch (err) {
+          if (tree) await settleWorktree(tree).catch(() => undefined);
+          throw err;
+        }
+      };
 
       const base = { agentId, agentType: def.name, description: input.description, prompt: input.prompt, outputFile, resolvedModel: model };
       if (!input.run_in_background) {
@@ -125,7 +147,8 @@ export function createAgentTool(options: AgentToolOptions = {}): Tool<typeof age
 
     mapToolResultToToolResultBlockParam(data, toolUseId) {
       if (data.status === "async_launched") return { type: "tool_result", tool_use_id: toolUseId, content: data.content };
-      const text = handBack({ text: data.content, toolsUsed: data.toolsUsed, agentId: data.agentId, tokens: data.totalTokens, toolUses: data.totalToolUseCount, durationMs: data.totalDurationMs });
+      const frame = handBack({ text: data.content, toolsUsed: data.toolsUsed, agentId: data.agentId, tokens: data.totalTokens, toolUses: data.totalToolUseCount, durationMs: data.totalDurationMs });
+      const text = data.worktree ? `${frame}\n${worktreeNote(data.worktree, data.worktree.changed)}` : frame;
       return { type: "tool_result", tool_use_id: toolUseId, content: [{ type: "text", text }], ...(data.status === "error" ? { is_error: true } : {}) };
     },
   });
@@ -153,7 +176,16 @@ function toolsFor(def: AgentDefinition, context: ToolUseContext, maxDepth: numbe
   });
 }
 
+/** After an isolated sub-agent: an unchanged worktree is removed, one with work stays (unlocked) for the parent. */
+async function settleWorktree(tree: Worktree): Promise<{ path: string; branch: string; changed: boolean }> {
+  const changed = (await uncommittedFiles(tree.path)) > 0 || (await commitsSince(tree.path, tree.base)) > 0;
+  if (changed) await unlockWorktree(tree);
+  else await removeWorktree(tree);
+  return { path: tree.path, branch: tree.branch, changed };
+}
+
 interface ChildOutcome {
+  worktree?: { path: string; branch: string; changed: boolean };
   content: string;
   toolsUsed: string[];
   totalTokens: number;
@@ -170,6 +202,7 @@ async function runChild(args: {
   model: string;
   outputFile: string;
   hooks: HookRunner | undefined;
+  skills: readonly Skill[] | undefined;
   maxTurns: number;
   onEvent: (data: unknown) => void;
 }): Promise<ChildOutcome> {
@@ -178,7 +211,7 @@ async function runChild(args: {
   const runner = createContextRunner(child, pipelineServicesOf(child)!);
   const common = { ...hookCommonInput(child), agent_id: child.agent.agentId!, agent_type: def.name };
   const start = await runHooks(hooks, "SubagentStart", { ...common }, child.abortController.signal);
-  const env = await buildSystemPrompt({ cwd: child.workspace.cwd, toolNames: runner.context.options.tools.map((t) => t.name) });
+  const env = await buildSystemPrompt({ cwd: child.workspace.cwd, toolNames: runner.context.options.tools.map((t) => t.name), ...(args.skills ? { skills: args.skills } : {}) });
   const system = `${env}\n\n# Your role: ${def.name} sub-agent\n${def.systemPrompt}`;
   const prompt = start.additionalContext.length > 0 ? `${input.prompt}\n\n${start.additionalContext.join("\n")}` : input.prompt;
 
@@ -194,6 +227,7 @@ async function runChild(args: {
       system,
       maxTurns: args.maxTurns,
       ...(runtime.maxTokens !== undefined ? { maxTokens: runtime.maxTokens } : {}),
+      ...(input.effort !== undefined ? { effort: input.effort } : {}),
       signal: child.abortController.signal,
       transcriptPath: args.outputFile,
       sessionStart: "none",
@@ -271,7 +305,7 @@ function startInBackground(
         outputFile: info.outputFile,
         status,
         description: info.description,
-        result: outcome.content,
+        result: outcome.worktree ? `${outcome.content}\n${worktreeNote(outcome.worktree, outcome.worktree.changed)}` : outcome.content,
         tokens: outcome.totalTokens,
         toolUses: outcome.totalToolUseCount,
         durationMs: outcome.totalDurationMs,

@@ -41,7 +41,7 @@ export const BUILTIN_AGENTS: readonly AgentDefinition[] = [
   {
     name: "Explore",
     description: "Fast read-only agent for exploring a codebase: finding files, searching code, answering questions about it.",
-    tools: ["Read", "Glob", "Grep", "Bash", "WebFetch", "WebSearch", "ToolSearch"],
+    tools: ["Read", "Glob", "Grep", "Bash", "WebFetch", "WebSearch", "ToolSearch", "Skill"],
     readOnly: true,
     systemPrompt: EXPLORE_PROMPT,
     source: "built-in",

@@ -20,7 +20,18 @@ export function agentDescription(agents: readonly AgentDefinition[]): string {
     "- Its report is for you, not the user: pass on what matters in your own words.",
     "- With `run_in_background`, the call returns at once and you are notified when the report is ready; do not",
     "  guess its results in the meantime.",
+    '- `isolation: "worktree"` gives the sub-agent a git worktree of its own (a separate checkout on a new branch): its',
+    "  changes stay out of the user's checkout, and the result says where they are. A worktree it left unchanged is removed.",
+    "- `effort` asks for more or less reasoning where the model's provider has such a setting (Anthropic); elsewhere it",
+    "  has no effect.",
   ].join("\n");
+}
+
+/** The line after a hand-back that says where an isolated sub-agent's work is. */
+export function worktreeNote(tree: { path: string; branch: string }, changed: boolean): string {
+  return changed
+    ? `The sub-agent worked in the git worktree “${tree.path}” on branch “${tree.branch}”; its changes are there (uncommitted files and commits), not in your checkout. Review or merge them from there.`
+    : `The sub-agent worked in a git worktree and left it unchanged; the worktree and its branch “${tree.branch}” were removed.`;
 }
 
 /**

@@ -1,6 +1,13 @@
 import { readFile } from "node:fs/promises";
 
+import type { DocumentBlock } from "../../tool/types.js";
+
 export const PDF_PAGES_WITHOUT_RANGE = 10;
+
+/** What a host that cannot pass a PDF document on shows in its place (Read only sends one to providers that read them). */
+export function documentPlaceholder(block: DocumentBlock): string {
+  return `[PDF document, ${Math.round((block.source.data.length * 3) / 4)} bytes: not readable here; Read the file with pages: "1-10" for its text]`;
+}
 export const PDF_MAX_PAGES_PER_CALL = 20;
 const PDF_MAX_BYTES = 100 * 1024 * 1024;
 
@@ -21,6 +28,48 @@ export function parsePageRange(spec: string): PageRange | string {
     return `Invalid pages value "${spec}": at most ${PDF_MAX_PAGES_PER_CALL} pages can be read in one call. Split it into ranges such as "${first}-${first + PDF_MAX_PAGES_PER_CALL - 1}".`;
   }
   return { first, last };
+}
+
+/** A PDF given whole, for a model that reads documents itself (Anthropic's `document` block). */
+export interface PdfDocumentData {
+  type: "pdf_document";
+  file: { filePath: string; base64: string; originalSize: number; totalPages: number };
+}
+
+/** Documents above this go as extracted text (the API's request limit is 32 MB, base64 included). */
+const PDF_DOCUMENT_MAX_BYTES = 20 * 1024 * 1024;
+
+/**
+ * The whole PDF as a document, when it is small enough and has at most 10 pages (more need
+ * `pages`, as for the text); undefined when it is too large to send whole (the caller extracts text).
+ */
+export async function readPdfDocument(path: string, size: number): Promise<PdfDocumentData | undefined> {
+  if (size > PDF_DOCUMENT_MAX_BYTES) return undefined;
+  const bytes = await readFile(path);
+  // Encoded first: pdf.js takes the buffer over (detaches it) when it opens the file.
+  const base64 = bytes.toString("base64");
+  const total = await pdfPageCount(bytes);
+  if (total > PDF_PAGES_WITHOUT_RANGE) throw new Error(tooManyPagesMessage(total));
+  return { type: "pdf_document", file: { filePath: path, base64, originalSize: size, totalPages: total } };
+}
+
+async function pdfPageCount(bytes: Buffer): Promise<number> {
+  const { getDocumentProxy } = await import("unpdf");
+  let pdf;
+  try {
+    pdf = await getDocumentProxy(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  } catch (err) {
+    throw new Error(`This PDF could not be opened (${(err as Error).message}). It may be damaged or encrypted.`);
+  }
+  try {
+    return pdf.numPages;
+  } finally {
+    await pdf.destroy();
+  }
+}
+
+function tooManyPagesMessage(total: number): string {
+  return `This PDF has ${total} pages, more than ${PDF_PAGES_WITHOUT_RANGE} can be read at once. Call Read again with pages, e.g. pages: "1-${PDF_MAX_PAGES_PER_CALL}" (at most ${PDF_MAX_PAGES_PER_CALL} pages a call).`;
 }
 
 export interface PdfReadData {
@@ -69,9 +118,7 @@ export async function readPdf(path: string, size: number, range: PageRange | und
   try {
     const total = pdf.numPages;
     if (!range && total > PDF_PAGES_WITHOUT_RANGE) {
-      throw new Error(
-        `This PDF has ${total} pages, more than ${PDF_PAGES_WITHOUT_RANGE} can be read at once. Call Read again with pages, e.g. pages: "1-${PDF_MAX_PAGES_PER_CALL}" (at most ${PDF_MAX_PAGES_PER_CALL} pages a call).`,
-      );
+      throw new Error(tooManyPagesMessage(total));
     }
     const first = range?.first ?? 1;
     const last = Math.min(range?.last ?? total, total);

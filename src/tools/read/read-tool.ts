@@ -11,7 +11,7 @@ import { missingFileMessage } from "../../fs/similar-files.js";
 import { READ_MAX_FILE_KB, READ_TOOL_NAME, readDescription, tooLargeMessage } from "./prompt.js";
 import { IMAGE_EXTENSIONS, readImage, type ImageReadData } from "./read-image.js";
 import { notebookBlocks, readNotebook, type NotebookReadData } from "./read-notebook.js";
-import { fitPdfToBudget, formatPdf, parsePageRange, readPdf, type PdfReadData } from "./read-pdf.js";
+import { fitPdfToBudget, formatPdf, parsePageRange, readPdf, readPdfDocument, type PdfDocumentData, type PdfReadData } from "./read-pdf.js";
 import { binaryFileMessage, formatTextRead, readText, type TextReadData } from "./read-text.js";
 
 export const readInputSchema = z.object({
@@ -39,7 +39,7 @@ export const readInputSchema = z.object({
 });
 
 export type ReadInput = z.infer<typeof readInputSchema>;
-export type ReadOutput = TextReadData | ImageReadData | PdfReadData | NotebookReadData;
+export type ReadOutput = TextReadData | ImageReadData | PdfReadData | PdfDocumentData | NotebookReadData;
 
 export interface ReadToolOptions {
   /** Lines returned when the call gives no limit (default: no line limit, as the reference). */
@@ -120,6 +120,9 @@ export function createReadTool(options: ReadToolOptions = {}): Tool<typeof readI
       const ext = extensionOf(path);
       if (IMAGE_EXTENSIONS.has(ext)) return { data: await readImage(path, info.size) };
       if (ext === "pdf") {
+        // A model that reads PDFs itself gets the file whole (the reference's document block).
+        const document = input.pages === undefined && context.options.pdfDocuments === true ? await readPdfDocument(path, info.size) : undefined;
+        if (document) return { data: document };
         const range = input.pages === undefined ? undefined : parsePageRange(input.pages);
         const data = await readPdf(path, info.size, typeof range === "string" ? undefined : range);
         const lastRequested = data.file.pages[data.file.pages.length - 1]?.page ?? 0;
@@ -177,6 +180,11 @@ export function createReadTool(options: ReadToolOptions = {}): Tool<typeof readI
           return block([{ type: "image", source: { type: "base64", media_type: data.file.type, data: data.file.base64 } }]);
         case "pdf":
           return block(formatPdf(data));
+        case "pdf_document":
+          return block([
+            { type: "text", text: `PDF file read: ${data.file.filePath} (${data.file.originalSize} bytes)` },
+            { type: "document", source: { type: "base64", media_type: "application/pdf", data: data.file.base64 } },
+          ]);
         case "notebook":
           return block(notebookBlocks(data));
       }

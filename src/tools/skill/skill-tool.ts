@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
-import type { Tool, ToolUseContext } from "../../tool/types.js";
+import { parseRule, RuleParseError } from "../../permissions/rule.js";
+import type { PermissionRule, SkillGrant, Tool, ToolResult, ToolUseContext } from "../../tool/types.js";
 import type { Skill } from "../../skills/load-skills.js";
 
 export const SKILL_TOOL_NAME = "Skill";
@@ -57,6 +58,19 @@ export function reinvocationNote(name: string): string {
   return `(Re-invocation of /${name} — the skill instructions were previously loaded; the arguments or dynamic output below are new.)\n`;
 }
 
+/** A skill's `allowed-tools` as allow rules; an entry that does not parse is left out (it covers nothing). */
+export function skillGrant(skill: Skill): SkillGrant {
+  const rules: PermissionRule[] = [];
+  for (const raw of skill.allowedTools) {
+    try {
+      rules.push(parseRule(raw, "allow", `skill ${skill.name} allowed-tools`));
+    } catch (err) {
+      if (!(err instanceof RuleParseError)) throw err;
+    }
+  }
+  return { name: skill.name, rules };
+}
+
 export function createSkillTool(options: SkillToolOptions): Tool<typeof skillInputSchema, SkillToolData> {
   let cached: Promise<readonly Skill[]> | undefined;
   const skills = (): Promise<readonly Skill[]> => (cached ??= typeof options.skills === "function" ? options.skills() : Promise.resolve(options.skills));
@@ -83,7 +97,18 @@ export function createSkillTool(options: SkillToolOptions): Tool<typeof skillInp
       const again = seen.has(skill.name);
       seen.add(skill.name);
       const blocks = [...(again ? [{ type: "text" as const, text: reinvocationNote(skill.name) }] : []), { type: "text" as const, text: skillInstructions(skill, input.args) }];
-      return { data: { success: true, commandName: skill.name }, newMessages: [{ role: "user", content: blocks }] };
+      const result: ToolResult<SkillToolData> = { data: { success: true, commandName: skill.name }, newMessages: [{ role: "user", content: blocks }] };
+      // allowed-tools are pre-approved until the agent's turn ends (runAgent clears the grant).
+      if (skill.allowedTools.length > 0) {
+        const grant = skillGrant(skill);
+        result.contextModifier = (ctx) => {
+          // A second skill in the same turn adds its list to the first one's.
+          const before = ctx.permissionContext.skill;
+          const merged = before && before.name !== grant.name ? { name: `${before.name}, ${grant.name}`, rules: [...before.rules, ...grant.rules] } : grant;
+          return { ...ctx, permissionContext: { ...ctx.permissionContext, skill: merged } };
+        };
+      }
+      return result;
     },
 
     mapToolResultToToolResultBlockParam(data, toolUseId) {
