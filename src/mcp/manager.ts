@@ -116,12 +116,12 @@ export async function connectMcpServers(entries: readonly McpServerEntry[], opti
   return {
     tools() {
       const out: Tool[] = [];
-      for (const c of connections) if (c.status === "connected") out.push(...c.tools);
+      for (const c of connections) if (c.status === "connected" || c.restartable) out.push(...c.tools);
       return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     },
     servers() {
       return connections.map((c) => {
-        const s: McpServerStatus = { name: c.serverName, scope: c.entry.scope, source: c.entry.source, status: c.status, tools: c.status === "connected" ? c.tools.length : 0 };
+        const s: McpServerStatus = { name: c.serverName, scope: c.entry.scope, source: c.entry.source, status: c.status, tools: c.status === "connected" || c.restartable ? c.tools.length : 0 };
         if (c.error !== undefined) s.error = c.error;
         if (c.pid !== undefined) s.pid = c.pid;
         return s;
