@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { isLoopbackName } from "../mcp/http-origin.js";
 import type { McpManager } from "../mcp/manager.js";
 import type { Approver } from "../permissions/types.js";
 import { createSession, type DynamicToolSource, type Session } from "../session/session.js";
@@ -19,6 +20,8 @@ ${SETTINGS_HELP}${MCP_CONFIG_HELP}  --include-mcp-tools    also serve the tools 
   --http [HOST:]PORT     serve Streamable HTTP at http://HOST:PORT/mcp (HOST default 127.0.0.1)
   --token TOKEN          the bearer token HTTP clients must send (default: env ARMATURE_MCP_TOKEN,
                          else a new one, printed on stderr)
+  --no-token             HTTP on a loopback address only: serve without a token, for a client
+                         that cannot send one (any local process can then use the tools)
   --allow-origin ORIGIN  an HTTP Origin allowed besides loopback ones (repeatable)
   --allow-host NAME      a Host name allowed besides the bound address (repeatable)
   --idle-timeout SECONDS HTTP: close an MCP session no request touched for this long
@@ -84,6 +87,7 @@ export async function mcpCommand(argv: string[], io: CliIO, stop: Promise<void> 
       ...MCP_CONFIG_OPTIONS,
       http: { type: "string" },
       token: { type: "string" },
+      "no-token": { type: "boolean" },
       "allow-origin": { type: "string", multiple: true },
       "allow-host": { type: "string", multiple: true },
       "include-mcp-tools": { type: "boolean" },
@@ -101,7 +105,13 @@ export async function mcpCommand(argv: string[], io: CliIO, stop: Promise<void> 
   void positionals;
   const http = values.http !== undefined ? parseHostPort(values.http) : undefined;
   const token = values.token ?? process.env.ARMATURE_MCP_TOKEN;
-  if (token !== undefined && token.length < 16) throw new UsageError("--token must be at least 16 characters");
+  const noToken = values["no-token"] === true;
+  if (noToken) {
+    if (!http) throw new UsageError("--no-token is for --http (stdio has no token)");
+    if (values.token !== undefined) throw new UsageError("--no-token and --token contradict each other: give one");
+    if (!isLoopbackName(http.host)) throw new UsageError(`--no-token serves only on a loopback address (127.0.0.1, ::1, localhost); --http binds ${http.host}`);
+  }
+  if (!noToken && token !== undefined && token.length < 16) throw new UsageError("--token must be at least 16 characters");
   const idleSeconds = numberFlag("--idle-timeout", values["idle-timeout"], 0);
   const maxSessions = numberFlag("--max-sessions", values["max-sessions"], 1);
   const maxMessageMb = numberFlag("--max-message-mb", values["max-message-mb"], 1);
@@ -132,7 +142,7 @@ export async function mcpCommand(argv: string[], io: CliIO, stop: Promise<void> 
     const handle = await serveHttp(factory, {
       ...options,
       ...http,
-      token,
+      ...(noToken ? { noToken } : { token }),
       allowedOrigins: values["allow-origin"] ?? [],
       allowedHosts: values["allow-host"] ?? [],
       ...(idleSeconds !== undefined ? { idleTimeoutMs: idleSeconds * 1000 } : {}),
@@ -141,6 +151,7 @@ export async function mcpCommand(argv: string[], io: CliIO, stop: Promise<void> 
     });
     io.stderr.write(`armature: serving MCP at ${handle.url}\n`);
     if (handle.generatedToken) io.stderr.write(`armature: bearer token: ${handle.token}\n`);
+    if (noToken) io.stderr.write("armature: serving without a token (--no-token): any process on this machine can use these tools\n");
     await stop;
     await handle.close();
     return 0;

@@ -1,16 +1,13 @@
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { createInterface } from "node:readline";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ElicitRequestSchema, type CallToolResult, type ElicitRequestFormParams, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, describe, expect, it } from "vitest";
-import { tempDir } from "./helpers.js";
+import { BIN, startServeHttp, tempDir } from "./helpers.js";
 
-const BIN = resolve(import.meta.dirname, "../../bin/armature.js");
 const USER_FACING = ["AskUserQuestion", "EnterPlanMode", "ExitPlanMode"];
 const text = (r: unknown): string => ((r as CallToolResult).content as Array<{ text: string }>).map((c) => c.text).join("\n");
 
@@ -165,16 +162,9 @@ describe("mcp serve: user-facing tools only for clients that can answer forms", 
   }, 60_000);
 
   it("over HTTP: the same per client, by the capability each one declared", async () => {
-    const child = spawn(process.execPath, [BIN, "mcp", "serve", "--cwd", tmp.dir, "--http", "0", "--token", "a-token-of-sixteen-chars"], { stdio: ["ignore", "ignore", "pipe"] });
+    const served = await startServeHttp(["--cwd", tmp.dir, "--token", "a-token-of-sixteen-chars"]);
     try {
-      let url = "";
-      for await (const line of createInterface({ input: child.stderr! })) {
-        const m = /serving MCP at (\S+)/.exec(line);
-        if (m) {
-          url = m[1]!;
-          break;
-        }
-      }
+      const url = served.url;
       const http = () => new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: "Bearer a-token-of-sixteen-chars" } } });
       const plain = client();
       const capable = client(answering([]));
@@ -188,9 +178,7 @@ describe("mcp serve: user-facing tools only for clients that can answer forms", 
       await plain.client.close();
       await capable.client.close();
     } finally {
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
-      await exited;
+      await served.stop();
     }
   }, 60_000);
 });
