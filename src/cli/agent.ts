@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { providerSummarizer } from "../agent/summarizer.js";
 import { buildSystemPrompt } from "../agent/system-prompt.js";
@@ -285,7 +285,7 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   let sessionsDir: string;
   let signingKey: Buffer;
   try {
-    sessionsDir = await conversationsDir(cwd, values["session-dir"]);
+    sessionsDir = await conversationsDir(cwd, values["session-dir"] === undefined ? undefined : resolve(values["session-dir"]));
     signingKey = await sessionKey();
   } catch (err) {
     throw new UsageError(`${values["session-dir"] !== undefined ? "--session-dir" : "the sessions folder"}: ${(err as Error).message}`);

@@ -51,7 +51,8 @@ export async function mcpServerEntries(values: McpFlagValues, settings: ExecSett
   };
   try {
     for (const value of values["mcp-config"] ?? []) {
-      const parsed = await readMcpConfigFlag(value, cwd);
+      // A file is relative to the shell's directory (as every path flag is); the servers' own `cwd` to --cwd.
+      const parsed = await readMcpConfigFlag(value.trim().startsWith("{") ? value : resolve(value), cwd);
       entries.push(...parsed.servers);
       leftOut(parsed.problems);
     }
