@@ -361,7 +361,7 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   if (channel && init) channel.respond(init, initializeResponse(agents, hooks !== undefined));
   const toolSource = await connectCliMcp(values, settings, cwd, io, channel ? { servers: sdkServers, transport: (name: string) => new ControlMcpTransport(channel, name) } : undefined);
 
-  let approver: Approver | undefined = interactive ? terminalApprover(io) : undefined;
+  let approver: Approver | undefined = interactive ? terminalApprover(io, cwd) : undefined;
   if (channel && values["permission-prompt-tool"] === "stdio") {
     approver = sdkApprover(channel, {
       setMode: (m) => {
