@@ -8,6 +8,7 @@ import {
   type McpServerEntry,
 } from "../mcp/config.js";
 import { normalizeMcpName } from "../mcp/names.js";
+import { userConfigDir } from "../session/session-home.js";
 import type { ConnectMcpOptions, McpManager } from "../mcp/manager.js";
 import type { McpScope } from "../mcp/config.js";
 import type { ExecSettings } from "./settings.js";
@@ -113,6 +114,7 @@ export async function connectCliMcp(
   return connectMcpServers(entries, {
     cwd,
     env: settings.env,
+    oauthConfigDir: userConfigDir(),
     ...(sdk ? { sdkTransport: sdk.transport } : {}),
     onEvent: (event) => {
       if (event.type === "failed") io.stderr.write(`armature: MCP server ${event.server} failed to start: ${event.error}\n`);

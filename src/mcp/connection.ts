@@ -7,6 +7,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerEntry } from "./config.js";
 import type { McpCallResult } from "./results.js";
+import { FileOAuthProvider, hasStoredTokens, OAuthLoginNeeded } from "./oauth.js";
 import { ProcessGroupStdioTransport } from "./stdio-transport.js";
 import { createMcpTool, type McpTool, type McpToolCaller, type RemoteToolInfo } from "./tool.js";
 
@@ -24,6 +25,8 @@ export interface ConnectionOptions {
   onLost: (reason: string) => void;
   /** The transport of a `{type: "sdk"}` server (a server in the host process). */
   sdkTransport?: (serverName: string) => Transport;
+  /** Where `armature mcp login` stores OAuth tokens (`<dir>/mcp-oauth/`): remote servers with tokens there use and refresh them. */
+  oauthConfigDir?: string;
 }
 
 export type ConnectionStatus = "pending" | "connected" | "failed" | "closed";
@@ -72,7 +75,16 @@ export class McpConnection implements McpToolCaller {
     return this.transport instanceof ProcessGroupStdioTransport ? this.transport.pid : undefined;
   }
 
-  private makeTransport(): Transport {
+  /** The stored OAuth login of a remote server without its own Authorization header, if there is one. */
+  private async oauthProvider(): Promise<FileOAuthProvider | undefined> {
+    const config = this.entry.config;
+    const dir = this.options.oauthConfigDir;
+    if ((config.type !== "http" && config.type !== "sse") || dir === undefined) return undefined;
+    if (Object.keys(config.headers).some((h) => h.toLowerCase() === "authorization")) return undefined;
+    return (await hasStoredTokens(dir, config.url)) ? new FileOAuthProvider(this.entry.name, config.url, dir) : undefined;
+  }
+
+  private makeTransport(authProvider: FileOAuthProvider | undefined): Transport {
     const config = this.entry.config;
     if (config.type === "sdk") {
       if (!this.options.sdkTransport) throw new Error(`MCP server ${this.entry.name}: an in-process (sdk) server needs a host to reach it`);
@@ -86,15 +98,15 @@ export class McpConnection implements McpToolCaller {
         cwd: config.cwd ?? this.options.cwd,
       });
     }
-    const requestInit: RequestInit = { headers: config.headers };
-    if (config.type === "sse") return new SSEClientTransport(new URL(config.url), { requestInit });
-    return new StreamableHTTPClientTransport(new URL(config.url), { requestInit });
+    const options = { requestInit: { headers: config.headers }, ...(authProvider ? { authProvider } : {}) };
+    if (config.type === "sse") return new SSEClientTransport(new URL(config.url), options);
+    return new StreamableHTTPClientTransport(new URL(config.url), options);
   }
 
   /** Connects and lists the tools; throws with a message naming the server on failure. */
   async connect(timeoutMs: number): Promise<void> {
     const client = new Client(CLIENT_INFO, { capabilities: {} });
-    const transport = this.makeTransport();
+    const transport = this.makeTransport(await this.oauthProvider());
     client.onerror = () => {
       // Transport hiccups (a stray stdout line) are not fatal; a lost connection arrives as onclose.
     };
@@ -119,13 +131,17 @@ export class McpConnection implements McpToolCaller {
 
   /** A 401 from a remote server: named, and said what to do, instead of the raw body. */
   private unauthorized(err: unknown): string | undefined {
+    if (err instanceof OAuthLoginNeeded) return err.message;
     const is401 = err instanceof UnauthorizedError || ((err instanceof StreamableHTTPError || err instanceof SseError) && err.code === 401);
     if (!is401 || this.entry.config.type === "stdio" || this.entry.config.type === "sdk") return undefined;
     const sent = Object.keys(this.entry.config.headers ?? {}).some((h) => h.toLowerCase() === "authorization");
+    const header = `set a token in the server's "headers": {"Authorization": "Bearer \${TOKEN}"}`;
     return (
-      `MCP server ${this.serverName} answered 401 Unauthorized: it needs OAuth authorization, which armature does not perform` +
+      `MCP server ${this.serverName} answered 401 Unauthorized: it needs OAuth authorization` +
       (sent ? " (the Authorization header in its configuration was refused)" : "") +
-      `. Get a token for it and set it in the server's "headers": {"Authorization": "Bearer \${TOKEN}"}.`
+      (this.options.oauthConfigDir !== undefined
+        ? `. Run \`armature mcp login ${this.serverName}\` once (the tokens are saved and refreshed), or ${header}.`
+        : `. This connection does not log in (no oauthConfigDir): ${header}.`)
     );
   }
 

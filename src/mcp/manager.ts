@@ -39,6 +39,8 @@ export interface ConnectMcpOptions {
   onEvent?: (event: McpEvent) => void;
   /** The transport of each `{type: "sdk"}` server (servers in the host process, e.g. the Agent SDK's). */
   sdkTransport?: (serverName: string) => Transport;
+  /** Use (and refresh) the OAuth tokens `armature mcp login` stored under `<dir>/mcp-oauth/` (the CLI passes its config dir). */
+  oauthConfigDir?: string;
 }
 
 /** The connected servers: a tool source for `createSession({ toolSource })`. */
@@ -87,6 +89,7 @@ export async function connectMcpServers(entries: readonly McpServerEntry[], opti
       cwd: options.cwd,
       toolTimeoutMs,
       ...(options.sdkTransport ? { sdkTransport: options.sdkTransport } : {}),
+      ...(options.oauthConfigDir !== undefined ? { oauthConfigDir: options.oauthConfigDir } : {}),
       onToolsChanged: () => {
         emit({ type: "tools_changed", server: entry.name, tools: connection.tools.length });
         changed();
