@@ -136,6 +136,9 @@ export async function mcpCommand(argv: string[], io: CliIO, stop: Promise<void> 
   const cwd = settingsInput.cwd;
   const settings = await loadExecSettings(settingsInput);
   for (const warning of settingsWarnings(settings, builtinTools())) io.stderr.write(`armature: ${warning}\n`);
+  if (settings.mode === "plan") {
+    io.stderr.write("armature: serving in plan mode: a client without elicitation is not offered ExitPlanMode, so for it the tools stay read-only\n");
+  }
   const makeSession = sessionFactory(settings, cwd, undefined, io);
   // Hook configuration errors show before anything is served.
   await makeSession(async () => ({ behavior: "deny" })).close();

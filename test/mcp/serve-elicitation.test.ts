@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ElicitRequestSchema, type CallToolResult, type ElicitRequestFormParams, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, describe, expect, it } from "vitest";
-import { BIN, startServeHttp, tempDir } from "./helpers.js";
+import { BIN, startServeHttp, tempDir, waitFor } from "./helpers.js";
 
 const USER_FACING = ["AskUserQuestion", "EnterPlanMode", "ExitPlanMode"];
 const text = (r: unknown): string => ((r as CallToolResult).content as Array<{ text: string }>).map((c) => c.text).join("\n");
@@ -88,6 +88,23 @@ describe("mcp serve: user-facing tools only for clients that can answer forms", 
       const write = await c.callTool({ name: "Write", arguments: { file_path: target, content: "x" } });
       expect(write.isError).toBeFalsy();
       expect(existsSync(target)).toBe(true);
+    } finally {
+      await c.close();
+    }
+  }, 60_000);
+
+  it("started in plan mode (--mode plan), a client without elicitation stays read-only, and the server says so", async () => {
+    const { client: c } = client();
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", "serve", "--cwd", tmp.dir, "--mode", "plan"], stderr: "pipe" });
+    let stderr = "";
+    transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+    await c.connect(transport);
+    try {
+      expect(await userFacingTools(c)).toEqual([]);
+      const target = join(tmp.dir, "in-plan.txt");
+      expect((await c.callTool({ name: "Write", arguments: { file_path: target, content: "x" } })).isError).toBe(true);
+      expect(existsSync(target)).toBe(false);
+      await waitFor(() => stderr.includes("serving in plan mode: a client without elicitation is not offered ExitPlanMode"));
     } finally {
       await c.close();
     }
