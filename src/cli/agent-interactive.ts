@@ -48,7 +48,7 @@ export async function interactiveLoop(run: Omit<RunAgentOptions, "prompt">, io: 
   io.question = async (prompt) => {
     spinner.stop();
     const answer = (await ask(prompt)) ?? "n";
-    spinner.start();
+    if (controller && !controller.signal.aborted) spinner.start();
     return answer;
   };
 
