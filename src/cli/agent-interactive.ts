@@ -6,17 +6,13 @@ import type { RunAgentOptions } from "../agent/types.js";
 import type { AgentMessage } from "../providers/model.js";
 import type { InitInfo } from "./agent-output.js";
 import type { CliIO } from "./io.js";
-
-/** Input summary of a tool call for its progress line. */
-function callSummary(input: unknown): string {
-  const text = JSON.stringify(input) ?? "";
-  return text.length > 100 ? `${text.slice(0, 97)}...` : text;
-}
+import { callLine, paint, resultLines, Spinner, terminalStyle, unwrapError } from "./terminal-view.js";
 
 /**
- * The plain interactive loop: a prompt per line, streamed text, one line per tool call,
- * approvals asked on the same terminal (y / n / always). Ctrl-C interrupts the running turn
- * (twice when idle exits); Ctrl-D exits.
+ * The interactive loop: a prompt per line, streamed text, each tool call on one line with a short
+ * result under it (a coloured diff for edits), a spinner while the model or a tool works,
+ * approvals asked on the same terminal (y / n / always). Ctrl-C interrupts the running turn, a
+ * second one exits; Ctrl-D exits. Colours follow NO_COLOR and the terminal (see terminal-view).
  */
 export async function interactiveLoop(run: Omit<RunAgentOptions, "prompt">, io: CliIO, info: InitInfo): Promise<number> {
   const rl: Interface = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
@@ -41,19 +37,33 @@ export async function interactiveLoop(run: Omit<RunAgentOptions, "prompt">, io: 
     if (closed) return Promise.resolve(undefined);
     return new Promise((resolve) => (waiting = resolve));
   };
+  const style = terminalStyle(io.isTTY);
+  const spinner = new Spinner(io.stderr, io.isTTY && process.env.TERM !== "dumb", style);
+  /** Everything shown goes through here: the spinner is erased first. */
+  const show = (stream: "stdout" | "stderr", text: string): void => {
+    spinner.stop();
+    io[stream].write(text);
+  };
   // Approvals go through the same line reader as prompts.
-  io.question = async (prompt) => (await ask(prompt)) ?? "n";
+  io.question = async (prompt) => {
+    spinner.stop();
+    const answer = (await ask(prompt)) ?? "n";
+    if (controller && !controller.signal.aborted) spinner.start();
+    return answer;
+  };
 
   let controller: AbortController | undefined;
-  let idleInterrupts = 0;
+  // Ctrl-C presses since the last prompt line: the first interrupts a running turn, the second exits.
+  let interrupts = 0;
   rl.on("SIGINT", () => {
+    interrupts++;
     if (controller && !controller.signal.aborted) {
       controller.abort(new Error("interrupted"));
-      io.stderr.write("\n[interrupted]\n");
+      show("stderr", "\n[interrupted] (Ctrl-C again to exit)\n");
       return;
     }
-    if (++idleInterrupts >= 2) rl.close();
-    else io.stderr.write("\n(Ctrl-C again or Ctrl-D to exit)\n");
+    if (interrupts >= 2) rl.close();
+    else show("stderr", "\n(Ctrl-C again or Ctrl-D to exit)\n");
   });
 
   io.stderr.write(`armature agent · ${info.provider} ${info.model} · ${info.cwd}\nsession ${info.sessionId} · Ctrl-C interrupts, Ctrl-D exits\n`);
@@ -63,27 +73,40 @@ export async function interactiveLoop(run: Omit<RunAgentOptions, "prompt">, io: 
     const line = await ask("\n> ");
     if (line === undefined) break;
     if (line.trim() === "") continue;
-    idleInterrupts = 0;
+    interrupts = 0;
     controller = new AbortController();
     let atLineStart = true;
+    /** The call whose line was shown last: a result of another one names its call. */
+    let lastCall: string | undefined;
+    const calls = new Map<string, string>();
+    spinner.start();
     for await (const event of runAgent({ ...run, messages, prompt: line, signal: controller.signal, sessionStart: first ? undefined : "none", sessionEnd: false })) {
       if (event.type === "text_delta") {
-        io.stdout.write(event.text);
+        show("stdout", event.text);
         atLineStart = event.text.endsWith("\n");
       } else if (event.type === "assistant_block" && event.block.type === "tool_use") {
-        io.stderr.write(`${atLineStart ? "" : "\n"}⏺ ${event.block.name} ${callSummary(event.block.input)}\n`);
+        const call = callLine(event.block.name, event.block.input, info.cwd);
+        calls.set(event.block.id, call);
+        lastCall = event.block.id;
+        show("stderr", `${atLineStart ? "" : "\n"}${paint(style, "green", "⏺")} ${paint(style, "bold", call)}\n`);
         atLineStart = true;
-      } else if (event.type === "tool_result" && event.result.is_error) {
-        const text = typeof event.result.content === "string" ? event.result.content : "error";
-        io.stderr.write(`  ⎿ ${text.split("\n")[0]!.slice(0, 160)}\n`);
+        spinner.start();
+      } else if (event.type === "tool_result") {
+        const id = event.result.tool_use_id;
+        const [summary, ...rest] = resultLines(event.toolName, event.result, event.outcome?.data, style);
+        const which = id !== lastCall && calls.has(id) ? `${calls.get(id)}: ` : "";
+        show("stderr", `  ⎿  ${which}${summary}\n${rest.map((l) => `     ${l}\n`).join("")}`);
+        spinner.start();
       } else if (event.type === "notice") {
-        io.stderr.write(`armature: ${event.text}\n`);
+        show("stderr", `armature: ${event.text}\n`);
       } else if (event.type === "result") {
-        if (!atLineStart) io.stdout.write("\n");
-        if (event.result.is_error && event.result.terminal_reason !== "aborted") io.stderr.write(`armature: ${event.result.error ?? event.result.subtype}\n`);
+        if (!atLineStart) show("stdout", "\n");
+        spinner.stop();
+        if (event.result.is_error && event.result.terminal_reason !== "aborted") show("stderr", paint(style, "red", `armature: ${unwrapError(event.result.error ?? event.result.subtype)}\n`));
         messages = event.result.messages;
       }
     }
+    spinner.stop();
     controller = undefined;
     first = false;
   }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { providerSummarizer } from "../agent/summarizer.js";
 import { buildSystemPrompt, gitSummary } from "../agent/system-prompt.js";
@@ -287,7 +287,7 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   let sessionsDir: string;
   let signingKey: Buffer;
   try {
-    sessionsDir = await conversationsDir(cwd, values["session-dir"]);
+    sessionsDir = await conversationsDir(cwd, values["session-dir"] === undefined ? undefined : resolve(values["session-dir"]));
     signingKey = await sessionKey();
   } catch (err) {
     throw new UsageError(`${values["session-dir"] !== undefined ? "--session-dir" : "the sessions folder"}: ${(err as Error).message}`);
@@ -369,7 +369,7 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   if (channel && init) channel.respond(init, initializeResponse(agents, hooks !== undefined));
   const toolSource = await connectCliMcp(values, settings, cwd, io, channel ? { servers: sdkServers, transport: (name: string) => new ControlMcpTransport(channel, name) } : undefined);
 
-  let approver: Approver | undefined = interactive ? terminalApprover(io) : undefined;
+  let approver: Approver | undefined = interactive ? terminalApprover(io, cwd) : undefined;
   if (channel && values["permission-prompt-tool"] === "stdio") {
     approver = sdkApprover(channel, {
       setMode: (m) => {

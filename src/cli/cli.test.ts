@@ -104,7 +104,7 @@ describe("interactive approvals", () => {
     const request = { toolUse: { type: "tool_use" as const, id: "x", name: "Bash", input: {} }, tool: { name: "Bash" } as never, input: { command: "rm -rf build" }, decision: { behavior: "ask" as const, reason: "Bash needs approval", rule: null, source: null }, signal: new AbortController().signal };
     expect(await approver(request)).toEqual({ behavior: "allow", remember: "session" });
     expect(asked).toHaveLength(2);
-    expect(asked[0]).toContain('Bash {"command":"rm -rf build"}');
+    expect(asked[0]).toContain("Bash(rm -rf build)\nBash needs approval");
     expect(await approver(request)).toEqual({ behavior: "allow" });
     expect((await approver(request)).behavior).toBe("deny");
     expect((await approver(request)).behavior).toBe("deny");

@@ -124,7 +124,7 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
     restore: stateDir?.snapshot,
     toolSource: await connectCliMcp(values, settings, cwd, io),
     // The session's own permission engine wraps this approver (always-allow memory included).
-    canUseTool: values.interactive ? terminalApprover(io) : undefined,
+    canUseTool: values.interactive ? terminalApprover(io, cwd) : undefined,
   });
 
 

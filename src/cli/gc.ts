@@ -35,6 +35,7 @@ Options:
   --temp-files DIR    also remove the temp files writes left beside their targets when their
                       process died (.NAME.PID-XXXXXXXXXXXX.armature-tmp) in DIR and below
                       (default: the current folder; .git and node_modules are skipped)
+  --json              print what was done as one JSON object on stdout
   -h, --help          this text
 `;
 
@@ -59,6 +60,7 @@ export async function gcCommand(argv: string[], io: CliIO): Promise<number> {
       "dry-run": { type: "boolean" },
       dir: { type: "string" },
       "temp-files": { type: "string" },
+      json: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -76,29 +78,42 @@ export async function gcCommand(argv: string[], io: CliIO): Promise<number> {
     throw new UsageError(`--dir: cannot list ${root}: ${(err as Error).message}`);
   }
   const cutoff = Date.now() - days * 86_400_000;
-  let removed = 0;
+  const dryRun = values["dry-run"] === true;
+  const done = (what: string): string => `${dryRun ? "would remove" : "removed"} ${what}`;
+  // What --json prints; without it each line goes out as it happens.
+  const report = { root, olderThanDays: days, dryRun, folders: [] as string[], staleLocks: [] as Array<{ dir: string; pid: number }>, tempFiles: [] as string[], errors: [] as Array<{ path: string; error: string }>, truncated: false };
+  const say = (line: string): void => {
+    if (!values.json) io.stdout.write(`${line}\n`);
+  };
   for (const name of names.filter((n) => n.startsWith(PREFIX)).sort()) {
     const dir = join(root, name);
     try {
       const info = await stat(dir);
       if (!info.isDirectory()) continue;
       if (info.mtimeMs > cutoff) {
-        const pid = values["dry-run"] ? undefined : removeStaleLock(dir);
-        if (pid !== undefined) io.stdout.write(`removed the stale lock of pid ${pid} in ${dir}\n`);
+        const pid = dryRun ? undefined : removeStaleLock(dir);
+        if (pid !== undefined) {
+          report.staleLocks.push({ dir, pid });
+          say(`removed the stale lock of pid ${pid} in ${dir}`);
+        }
         continue;
       }
       if (await lockedByLiveProcess(dir)) continue;
-      if (!values["dry-run"]) await rm(dir, { recursive: true, force: true });
-      io.stdout.write(`${values["dry-run"] ? "would remove" : "removed"} ${dir}\n`);
-      removed++;
+      if (!dryRun) await rm(dir, { recursive: true, force: true });
+      report.folders.push(dir);
+      say(done(dir));
     } catch (err) {
-      io.stderr.write(`armature: cannot remove ${dir}: ${(err as Error).message}\n`);
+      report.errors.push({ path: dir, error: (err as Error).message });
+      if (!values.json) io.stderr.write(`armature: cannot remove ${dir}: ${(err as Error).message}\n`);
     }
   }
-  if (removed === 0) io.stderr.write(`armature: no session folders older than ${days} days in ${root}\n`);
+  if (report.folders.length === 0 && !values.json) io.stderr.write(`armature: no session folders older than ${days} days in ${root}\n`);
   const tree = values["temp-files"] ?? process.cwd();
-  const temps = await removeStaleTempsUnder(tree, { dryRun: values["dry-run"] === true });
-  for (const path of temps.removed) io.stdout.write(`${values["dry-run"] ? "would remove" : "removed"} ${path}\n`);
-  if (temps.truncated) io.stderr.write(`armature: ${tree} has more folders than one sweep looks at (20,000); give --temp-files a folder below it\n`);
+  const temps = await removeStaleTempsUnder(tree, { dryRun });
+  report.tempFiles = temps.removed;
+  report.truncated = temps.truncated;
+  for (const path of temps.removed) say(done(path));
+  if (values.json) io.stdout.write(`${JSON.stringify(report)}\n`);
+  else if (temps.truncated) io.stderr.write(`armature: ${tree} has more folders than one sweep looks at (20,000); give --temp-files a folder below it\n`);
   return 0;
 }

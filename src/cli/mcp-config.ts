@@ -8,6 +8,7 @@ import {
   type McpServerEntry,
 } from "../mcp/config.js";
 import { normalizeMcpName } from "../mcp/names.js";
+import { userConfigDir } from "../session/session-home.js";
 import type { ConnectMcpOptions, McpManager } from "../mcp/manager.js";
 import type { McpScope } from "../mcp/config.js";
 import type { ExecSettings } from "./settings.js";
@@ -51,7 +52,8 @@ export async function mcpServerEntries(values: McpFlagValues, settings: ExecSett
   };
   try {
     for (const value of values["mcp-config"] ?? []) {
-      const parsed = await readMcpConfigFlag(value, cwd);
+      // A file is relative to the shell's directory (as every path flag is); the servers' own `cwd` to --cwd.
+      const parsed = await readMcpConfigFlag(value.trim().startsWith("{") ? value : resolve(value), cwd);
       entries.push(...parsed.servers);
       leftOut(parsed.problems);
     }
@@ -112,6 +114,7 @@ export async function connectCliMcp(
   return connectMcpServers(entries, {
     cwd,
     env: settings.env,
+    oauthConfigDir: userConfigDir(),
     ...(sdk ? { sdkTransport: sdk.transport } : {}),
     onEvent: (event) => {
       if (event.type === "failed") io.stderr.write(`armature: MCP server ${event.server} failed to start: ${event.error}\n`);

@@ -1,13 +1,29 @@
 import { parseArgs } from "node:util";
+import { isLoopbackName } from "../mcp/http-origin.js";
 import type { McpManager } from "../mcp/manager.js";
 import type { Approver } from "../permissions/types.js";
+import { userConfigDir } from "../session/session-home.js";
 import { createSession, type DynamicToolSource, type Session } from "../session/session.js";
 import { builtinTools } from "../tools/index.js";
 import { UsageError, type CliIO } from "./io.js";
-import { connectCliMcp, MCP_CONFIG_HELP, MCP_CONFIG_OPTIONS } from "./mcp-config.js";
+import { connectCliMcp, MCP_CONFIG_HELP, MCP_CONFIG_OPTIONS, mcpServerEntries } from "./mcp-config.js";
 import { loadExecSettings, SETTINGS_HELP, SETTINGS_OPTIONS, settingsHooks, settingsInputFrom, settingsWarnings, type ExecSettings } from "./settings.js";
 
+export const MCP_LOGIN_HELP = `Usage: armature mcp login NAME [options]
+
+Logs in to the remote MCP server NAME (from --mcp-config or the settings) with OAuth 2.1, as the
+MCP authorization spec describes: it finds the server's authorization server, registers armature
+as a client, prints the login page's address to open in a browser, and takes the answer on
+127.0.0.1. The tokens are saved (mode 0600) in $ARMATURE_CONFIG_DIR/mcp-oauth/ (default
+~/.armature); every later connection to that server uses them and refreshes them.
+
+Options:
+${SETTINGS_HELP}${MCP_CONFIG_HELP}  --timeout SECONDS      how long to wait for the browser (default 300)
+  -h, --help             this text
+`;
+
 export const MCP_HELP = `Usage: armature mcp serve [options]
+       armature mcp login NAME [options]   (see armature mcp login --help)
 
 Serves armature's tools to an MCP client, over stdio (default) or Streamable HTTP. Every call
 runs through the permission engine and hooks of the served directory (--cwd); a call that
@@ -19,6 +35,8 @@ ${SETTINGS_HELP}${MCP_CONFIG_HELP}  --include-mcp-tools    also serve the tools 
   --http [HOST:]PORT     serve Streamable HTTP at http://HOST:PORT/mcp (HOST default 127.0.0.1)
   --token TOKEN          the bearer token HTTP clients must send (default: env ARMATURE_MCP_TOKEN,
                          else a new one, printed on stderr)
+  --no-token             HTTP on a loopback address only: serve without a token, for a client
+                         that cannot send one (any local process can then use the tools)
   --allow-origin ORIGIN  an HTTP Origin allowed besides loopback ones (repeatable)
   --allow-host NAME      a Host name allowed besides the bound address (repeatable)
   --idle-timeout SECONDS HTTP: close an MCP session no request touched for this long
@@ -74,7 +92,8 @@ export async function mcpCommand(argv: string[], io: CliIO, stop: Promise<void> 
     io.stdout.write(MCP_HELP);
     return sub === undefined ? 2 : 0;
   }
-  if (sub !== "serve") throw new UsageError(`unknown mcp command ${JSON.stringify(sub)} (the command is: armature mcp serve)`);
+  if (sub === "login") return loginCommand(rest, io);
+  if (sub !== "serve") throw new UsageError(`unknown mcp command ${JSON.stringify(sub)} (the commands are: armature mcp serve, armature mcp login)`);
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: false,
@@ -84,6 +103,7 @@ export async function mcpCommand(argv: string[], io: CliIO, stop: Promise<void> 
       ...MCP_CONFIG_OPTIONS,
       http: { type: "string" },
       token: { type: "string" },
+      "no-token": { type: "boolean" },
       "allow-origin": { type: "string", multiple: true },
       "allow-host": { type: "string", multiple: true },
       "include-mcp-tools": { type: "boolean" },
@@ -101,7 +121,13 @@ export async function mcpCommand(argv: string[], io: CliIO, stop: Promise<void> 
   void positionals;
   const http = values.http !== undefined ? parseHostPort(values.http) : undefined;
   const token = values.token ?? process.env.ARMATURE_MCP_TOKEN;
-  if (token !== undefined && token.length < 16) throw new UsageError("--token must be at least 16 characters");
+  const noToken = values["no-token"] === true;
+  if (noToken) {
+    if (!http) throw new UsageError("--no-token is for --http (stdio has no token)");
+    if (values.token !== undefined) throw new UsageError("--no-token and --token contradict each other: give one");
+    if (!isLoopbackName(http.host)) throw new UsageError(`--no-token serves only on a loopback address (127.0.0.1, ::1, localhost); --http binds ${http.host}`);
+  }
+  if (!noToken && token !== undefined && token.length < 16) throw new UsageError("--token must be at least 16 characters");
   const idleSeconds = numberFlag("--idle-timeout", values["idle-timeout"], 0);
   const maxSessions = numberFlag("--max-sessions", values["max-sessions"], 1);
   const maxMessageMb = numberFlag("--max-message-mb", values["max-message-mb"], 1);
@@ -110,6 +136,9 @@ export async function mcpCommand(argv: string[], io: CliIO, stop: Promise<void> 
   const cwd = settingsInput.cwd;
   const settings = await loadExecSettings(settingsInput);
   for (const warning of settingsWarnings(settings, builtinTools())) io.stderr.write(`armature: ${warning}\n`);
+  if (settings.mode === "plan") {
+    io.stderr.write("armature: serving in plan mode: a client without elicitation is not offered ExitPlanMode, so for it the tools stay read-only\n");
+  }
   const makeSession = sessionFactory(settings, cwd, undefined, io);
   // Hook configuration errors show before anything is served.
   await makeSession(async () => ({ behavior: "deny" })).close();
@@ -132,7 +161,7 @@ export async function mcpCommand(argv: string[], io: CliIO, stop: Promise<void> 
     const handle = await serveHttp(factory, {
       ...options,
       ...http,
-      token,
+      ...(noToken ? { noToken } : { token }),
       allowedOrigins: values["allow-origin"] ?? [],
       allowedHosts: values["allow-host"] ?? [],
       ...(idleSeconds !== undefined ? { idleTimeoutMs: idleSeconds * 1000 } : {}),
@@ -141,11 +170,48 @@ export async function mcpCommand(argv: string[], io: CliIO, stop: Promise<void> 
     });
     io.stderr.write(`armature: serving MCP at ${handle.url}\n`);
     if (handle.generatedToken) io.stderr.write(`armature: bearer token: ${handle.token}\n`);
+    if (noToken) io.stderr.write("armature: serving without a token (--no-token): any process on this machine can use these tools\n");
     await stop;
     await handle.close();
     return 0;
   } finally {
     await manager?.close();
+  }
+}
+
+async function loginCommand(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: { ...SETTINGS_OPTIONS, ...MCP_CONFIG_OPTIONS, timeout: { type: "string" }, help: { type: "boolean", short: "h" } },
+  });
+  if (values.help) {
+    io.stdout.write(MCP_LOGIN_HELP);
+    return 0;
+  }
+  if (positionals.length !== 1) throw new UsageError(`mcp login takes the name of one server; got ${positionals.length === 0 ? "none" : positionals.join(" ")}`);
+  const name = positionals[0]!;
+  const timeout = numberFlag("--timeout", values.timeout, 1) ?? 300;
+  const settingsInput = settingsInputFrom(values);
+  const settings = await loadExecSettings(settingsInput);
+  const { entries } = await mcpServerEntries(values, settings, settingsInput.cwd, settings.loaded.trust.trusted);
+  const entry = entries.find((e) => e.name === name) ?? entries.find((e) => e.normalizedName === name);
+  if (!entry) throw new UsageError(`no MCP server named ${JSON.stringify(name)} is configured${entries.length > 0 ? ` (there are: ${entries.map((e) => e.name).join(", ")})` : " (give it with --mcp-config)"}`);
+  const config = entry.config;
+  if (config.type !== "http" && config.type !== "sse") throw new UsageError(`MCP server ${name} is a ${config.type} server: OAuth login is for remote (http, sse) servers`);
+  const { loginMcpServer } = await import("../mcp/oauth.js");
+  try {
+    const file = await loginMcpServer(entry.name, config.url, {
+      configDir: userConfigDir(),
+      timeoutMs: timeout * 1000,
+      onAuthorizationUrl: (url) => void io.stderr.write(`armature: to log in to ${entry.name}, open this address in a browser:\n${url.href}\n`),
+    });
+    io.stderr.write(`armature: logged in to ${entry.name}; the tokens are in ${file}\n`);
+    return 0;
+  } catch (err) {
+    io.stderr.write(`armature: logging in to ${entry.name} failed: ${(err as Error).message}\n`);
+    return 1;
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Approver } from "../permissions/types.js";
 import type { CliIO } from "./io.js";
+import { callLine } from "./terminal-view.js";
 
 interface Question {
   question: string;
@@ -24,8 +25,19 @@ async function askQuestions(io: Required<Pick<CliIO, "question">>, input: Record
   return answers;
 }
 
+/** What the person approves, beyond the call's line: a multi-line command in full, an edit's lines out and in. */
+function approvalDetail(name: string, input: Record<string, unknown>): string {
+  const lines = (text: unknown, mark: string): string[] => (typeof text === "string" ? text.split("\n").map((l) => `  ${mark} ${l}`) : []);
+  let detail: string[] = [];
+  if (name === "Bash" && typeof input.command === "string" && input.command.includes("\n")) detail = lines(input.command, "│");
+  else if (name === "Edit") detail = [...lines(input.old_string, "-"), ...lines(input.new_string, "+")];
+  else if (name === "Write") detail = lines(input.content, "+");
+  if (detail.length > 20) detail = [...detail.slice(0, 20), `  … ${detail.length - 20} more lines`];
+  return detail.map((l) => `${l.slice(0, 200)}\n`).join("");
+}
+
 /** Asks on the terminal: y (once), n (deny), a (always, this session), l (always, .armature/settings.local.json). */
-export function terminalApprover(io: CliIO): Approver {
+export function terminalApprover(io: CliIO, cwd: string = process.cwd()): Approver {
   return async (request) => {
     if (!io.question) return { behavior: "deny", message: "No terminal to ask on." };
     if (request.tool.name === "AskUserQuestion") {
@@ -33,12 +45,12 @@ export function terminalApprover(io: CliIO): Approver {
       if (answers === undefined) return { behavior: "deny", message: "The user dismissed the question." };
       return { behavior: "allow", updatedInput: { ...request.input, answers } };
     }
-    const summary = JSON.stringify(request.input).slice(0, 300);
+    const summary = `${callLine(request.tool.name, request.input, cwd)}\n${approvalDetail(request.tool.name, request.input)}`;
     const rules = request.decision.suggestedRules ?? [];
     const always = rules.length > 0 ? ` / [a]lways (${rules.join(", ")}) / a[l]ways, saved locally` : " / [a]lways";
     for (;;) {
       const answer = (
-        await io.question(`\n${request.tool.name} ${summary}\n${request.decision.reason}\nAllow? [y]es / [n]o${always}: `)
+        await io.question(`\n${summary}${request.decision.reason}\nAllow? [y]es / [n]o${always}: `)
       ).trim().toLowerCase();
       if (answer === "y" || answer === "yes") return { behavior: "allow" };
       if (answer === "a" || answer === "always") return { behavior: "allow", remember: "session" };

@@ -29,8 +29,9 @@ export const SETTINGS_OPTIONS = {
 export const SETTINGS_HELP = `  --cwd DIR              working directory (default: the current one); its settings are read
   --mode MODE            ${PERMISSION_MODES.join(" | ")}
   --allow RULE, --ask RULE, --deny RULE   rules on top of the settings (repeatable)
-  --add-dir DIR          an additional working directory (repeatable)
+  --add-dir DIR          an additional working directory (repeatable; must exist)
   --settings FILE        a settings file (JSON) on top of the project's
+                         (paths are relative to the shell's directory, not to --cwd)
   --settings-from claude also read the matching .claude/ settings files
   --allow-project-bypass let project settings choose bypassPermissions or auto
   --trust-project        trust the project's own settings for this run (hooks, allow rules, env, working
@@ -60,24 +61,31 @@ export function checkMode(mode: unknown, flag: string): PermissionMode | undefin
   return mode as PermissionMode;
 }
 
-/** The parsed shared flags as a settings request; `--cwd` must be a directory. */
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The parsed shared flags as a settings request. Every path flag is relative to the shell's
+ * directory, as the input file is (not to `--cwd`); `--cwd` and each `--add-dir` must be directories.
+ */
 export function settingsInputFrom(values: SettingsFlagValues): ExecSettingsInput {
   const cwd = resolve(values.cwd ?? process.cwd());
-  let isDir = false;
-  try {
-    isDir = statSync(cwd).isDirectory();
-  } catch {
-    isDir = false;
-  }
-  if (!isDir) throw new UsageError(`--cwd: ${cwd} is not a directory`);
+  if (!isDirectory(cwd)) throw new UsageError(`--cwd: ${cwd} is not a directory`);
+  const addDirs = values["add-dir"]?.map((dir) => resolve(dir));
+  for (const dir of addDirs ?? []) if (!isDirectory(dir)) throw new UsageError(`--add-dir: ${dir} is not a directory`);
   return {
     cwd,
-    settingsFile: values.settings,
+    settingsFile: values.settings === undefined ? undefined : resolve(values.settings),
     settingsFrom: values["settings-from"],
     allowProjectBypass: values["allow-project-bypass"],
     trustProject: values["trust-project"],
     allowProjectEnv: values["allow-project-env"],
-    cli: { allow: values.allow, ask: values.ask, deny: values.deny, mode: checkMode(values.mode, "--mode"), addDirs: values["add-dir"] },
+    cli: { allow: values.allow, ask: values.ask, deny: values.deny, mode: checkMode(values.mode, "--mode"), addDirs },
   };
 }
 

@@ -25,6 +25,7 @@ Options:
   --list           list trusted directories
   --revoke         remove the trust of DIR (default: the current one)
   --status         say whether DIR is trusted, and what changed if it was
+  --json           print the answer as one JSON object on stdout (same exit codes)
   -h, --help       this text
 `;
 
@@ -49,6 +50,7 @@ export async function trustCommand(argv: string[], io: CliIO): Promise<number> {
       list: { type: "boolean" },
       revoke: { type: "boolean" },
       status: { type: "boolean" },
+      json: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -58,33 +60,44 @@ export async function trustCommand(argv: string[], io: CliIO): Promise<number> {
   }
   if (positionals.length > 1) throw new UsageError(`trust takes one directory, got ${positionals.length}: ${positionals.join(" ")}`);
   if ([values.list, values.revoke, values.status].filter(Boolean).length > 1) throw new UsageError("trust: use one of --list, --revoke, --status");
+  const json = (value: unknown): void => void io.stdout.write(`${JSON.stringify(value)}\n`);
   if (values.list) {
     if (positionals.length > 0) throw new UsageError("trust --list takes no directory");
     const records = await listTrustedProjects();
+    const listed = [];
     for (const r of records) {
       const status = await projectTrustStatus(r.dir);
+      listed.push({ dir: r.dir, trustedAt: r.trustedAt, trusted: status.trusted, changes: status.changes });
       const note = status.trusted ? "" : `  (untrusted again: ${status.changes.join("; ")})`;
-      io.stdout.write(`${r.dir}\t${r.trustedAt}${note}\n`);
+      if (!values.json) io.stdout.write(`${r.dir}\t${r.trustedAt}${note}\n`);
     }
-    if (records.length === 0) io.stderr.write(`armature: no trusted directories (${trustStorePath()})\n`);
+    if (values.json) json({ store: trustStorePath(), projects: listed });
+    else if (records.length === 0) io.stderr.write(`armature: no trusted directories (${trustStorePath()})\n`);
     return 0;
   }
   if (values.revoke) {
     const dir = resolve(positionals[0] ?? process.cwd());
     const had = await revokeProjectTrust(dir);
-    io.stdout.write(had ? `untrusted ${dir}\n` : `${dir} was not trusted\n`);
+    if (values.json) json({ dir, revoked: had });
+    else io.stdout.write(had ? `untrusted ${dir}\n` : `${dir} was not trusted\n`);
     return 0;
   }
   const dir = directory(positionals[0]);
   if (values.status) {
     const status = await projectTrustStatus(dir);
     const detail = status.state === "changed" ? `: its configuration changed since it was trusted (${status.changes.join("; ")})` : "";
-    io.stdout.write(`${status.dir}: ${status.trusted ? "trusted" : "not trusted"}${detail}\n`);
+    if (values.json) json(status);
+    else io.stdout.write(`${status.dir}: ${status.trusted ? "trusted" : "not trusted"}${detail}\n`);
     return status.trusted ? 0 : 1;
   }
   const before = await projectTrustStatus(dir);
   const fp = await projectFingerprint(dir);
   await trustProject(dir);
+  if (values.json) {
+    const pinned = Object.keys(fp.entries).sort().map((entry) => ({ entry, ...(fp.shown?.[entry] ? { shown: fp.shown[entry] } : {}) }));
+    json({ dir: fp.dir, trusted: true, changesSinceLastTrust: before.state === "changed" ? before.changes : [], pinned, notPinned: fp.unpinned ?? [] });
+    return 0;
+  }
   io.stdout.write(`trusted ${fp.dir}\n`);
   if (before.state === "changed") io.stdout.write(`  since the last trust: ${before.changes.join("; ")}\n`);
   const pinned = Object.keys(fp.entries).sort();

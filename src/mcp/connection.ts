@@ -1,12 +1,14 @@
 import { getEventListeners } from "node:events";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerEntry } from "./config.js";
 import type { McpCallResult } from "./results.js";
 import { proxiedFetch } from "../net/proxied-fetch.js";
+import { FileOAuthProvider, hasStoredTokens, OAuthLoginNeeded } from "./oauth.js";
 import { ProcessGroupStdioTransport } from "./stdio-transport.js";
 import { createMcpTool, type McpTool, type McpToolCaller, type RemoteToolInfo } from "./tool.js";
 
@@ -24,9 +26,19 @@ export interface ConnectionOptions {
   onLost: (reason: string) => void;
   /** The transport of a `{type: "sdk"}` server (a server in the host process). */
   sdkTransport?: (serverName: string) => Transport;
+  /** Where `armature mcp login` stores OAuth tokens (`<dir>/mcp-oauth/`): remote servers with tokens there use and refresh them. */
+  oauthConfigDir?: string;
 }
 
 export type ConnectionStatus = "pending" | "connected" | "failed" | "closed";
+
+/** A stdio server that crashed is restarted at the next call, this many times in a row at most. */
+export const MAX_STDIO_RESTARTS = 3;
+
+/** How long after a crash the restart waits: none for the first, then 1 s, 2 s, … up to 8 s. */
+function restartDelayMs(crashes: number): number {
+  return crashes <= 1 ? 0 : Math.min(1_000 * 2 ** (crashes - 2), 8_000);
+}
 
 /** One server: its client, its tools as ours, and what to do when it drops. */
 export class McpConnection implements McpToolCaller {
@@ -37,6 +49,9 @@ export class McpConnection implements McpToolCaller {
   private transport: Transport | undefined;
   private reconnecting: Promise<void> | undefined;
   private closing = false;
+  /** Crashes of a stdio server with no call answered since, and when the last one was. */
+  private crashes = 0;
+  private crashedAt = 0;
 
   constructor(
     readonly entry: McpServerEntry,
@@ -51,12 +66,26 @@ export class McpConnection implements McpToolCaller {
     return this.entry.normalizedName;
   }
 
+  /** A crashed stdio server that the next call restarts: its tools stay in the pool meanwhile. */
+  get restartable(): boolean {
+    return this.entry.config.type === "stdio" && this.status === "failed" && this.crashes > 0 && this.crashes <= MAX_STDIO_RESTARTS && !this.closing;
+  }
+
   /** The server's process group leader (stdio). */
   get pid(): number | undefined {
     return this.transport instanceof ProcessGroupStdioTransport ? this.transport.pid : undefined;
   }
 
-  private makeTransport(): Transport {
+  /** The stored OAuth login of a remote server without its own Authorization header, if there is one. */
+  private async oauthProvider(): Promise<FileOAuthProvider | undefined> {
+    const config = this.entry.config;
+    const dir = this.options.oauthConfigDir;
+    if ((config.type !== "http" && config.type !== "sse") || dir === undefined) return undefined;
+    if (Object.keys(config.headers).some((h) => h.toLowerCase() === "authorization")) return undefined;
+    return (await hasStoredTokens(dir, config.url)) ? new FileOAuthProvider(this.entry.name, config.url, dir) : undefined;
+  }
+
+  private makeTransport(authProvider: FileOAuthProvider | undefined): Transport {
     const config = this.entry.config;
     if (config.type === "sdk") {
       if (!this.options.sdkTransport) throw new Error(`MCP server ${this.entry.name}: an in-process (sdk) server needs a host to reach it`);
@@ -70,16 +99,16 @@ export class McpConnection implements McpToolCaller {
         cwd: config.cwd ?? this.options.cwd,
       });
     }
-    const requestInit: RequestInit = { headers: config.headers };
     // The proxy variables apply to MCP servers over HTTP as to every connection armature makes.
-    if (config.type === "sse") return new SSEClientTransport(new URL(config.url), { requestInit, fetch: proxiedFetch });
-    return new StreamableHTTPClientTransport(new URL(config.url), { requestInit, fetch: proxiedFetch });
+    const options = { requestInit: { headers: config.headers }, fetch: proxiedFetch, ...(authProvider ? { authProvider } : {}) };
+    if (config.type === "sse") return new SSEClientTransport(new URL(config.url), options);
+    return new StreamableHTTPClientTransport(new URL(config.url), options);
   }
 
   /** Connects and lists the tools; throws with a message naming the server on failure. */
   async connect(timeoutMs: number): Promise<void> {
     const client = new Client(CLIENT_INFO, { capabilities: {} });
-    const transport = this.makeTransport();
+    const transport = this.makeTransport(await this.oauthProvider());
     client.onerror = () => {
       // Transport hiccups (a stray stdout line) are not fatal; a lost connection arrives as onclose.
     };
@@ -102,7 +131,25 @@ export class McpConnection implements McpToolCaller {
     this.error = undefined;
   }
 
+  /** A 401 from a remote server: named, and said what to do, instead of the raw body. */
+  private unauthorized(err: unknown): string | undefined {
+    if (err instanceof OAuthLoginNeeded) return err.message;
+    const is401 = err instanceof UnauthorizedError || ((err instanceof StreamableHTTPError || err instanceof SseError) && err.code === 401);
+    if (!is401 || this.entry.config.type === "stdio" || this.entry.config.type === "sdk") return undefined;
+    const sent = Object.keys(this.entry.config.headers ?? {}).some((h) => h.toLowerCase() === "authorization");
+    const header = `set a token in the server's "headers": {"Authorization": "Bearer \${TOKEN}"}`;
+    return (
+      `MCP server ${this.serverName} answered 401 Unauthorized: it needs OAuth authorization` +
+      (sent ? " (the Authorization header in its configuration was refused)" : "") +
+      (this.options.oauthConfigDir !== undefined
+        ? `. Run \`armature mcp login ${this.serverName}\` once (the tokens are saved and refreshed), or ${header}.`
+        : `. This connection does not log in (no oauthConfigDir): ${header}.`)
+    );
+  }
+
   private describeFailure(err: unknown, transport: Transport): string {
+    const unauthorized = this.unauthorized(err);
+    if (unauthorized !== undefined) return unauthorized;
     let message = err instanceof Error ? err.message : String(err);
     if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) message = `no answer within the start-up timeout (MCP_TIMEOUT)`;
     if (transport instanceof ProcessGroupStdioTransport) {
@@ -133,12 +180,34 @@ export class McpConnection implements McpToolCaller {
     this.client = undefined;
     // An HTTP server may come back (restart, dropped session): reconnect at the next call.
     if (this.entry.config.type !== "stdio") return;
-    this.status = "failed";
     const transport = this.transport;
     let reason = "the server process exited";
     if (transport instanceof ProcessGroupStdioTransport) reason = this.describeFailure(new Error(reason), transport);
-    this.error = reason;
-    this.options.onLost(reason);
+    this.crashed(reason);
+  }
+
+  /** Counts a crash (or a failed restart): restarted at the next call, or lost for good past the limit. */
+  private crashed(reason: string): void {
+    this.status = "failed";
+    this.crashes++;
+    this.crashedAt = Date.now();
+    if (this.restartable) {
+      this.error = `${reason}; it is restarted at the next call`;
+      return;
+    }
+    this.error = `${reason}; it crashed ${this.crashes} times in a row, so it is not restarted again`;
+    this.options.onLost(this.error);
+  }
+
+  /** Restarts a crashed stdio server, after the backoff; a failure counts as one more crash. */
+  private async restart(signal: AbortSignal): Promise<void> {
+    const wait = this.crashedAt + restartDelayMs(this.crashes) - Date.now();
+    if (wait > 0) await delay(wait, signal);
+    try {
+      await this.reconnect();
+    } catch (err) {
+      this.crashed(`restarting it failed: ${(err as Error).message}`);
+    }
   }
 
   private async reconnect(): Promise<void> {
@@ -169,6 +238,7 @@ export class McpConnection implements McpToolCaller {
     options: { signal: AbortSignal; onProgress: (p: { progress: number; total?: number; message?: string }) => void },
   ): Promise<McpCallResult> {
     const remote = this.entry.config.type !== "stdio";
+    if (!this.client && this.restartable) await this.restart(options.signal);
     if (!this.client && remote && !this.closing) {
       try {
         await this.reconnect();
@@ -178,9 +248,10 @@ export class McpConnection implements McpToolCaller {
     }
     for (let attempt = 0; ; attempt++) {
       const client = this.client;
+      if (!client && this.restartable) return errorResult(`MCP server ${this.serverName} is down: ${this.error}. Try the call again later.`);
       if (!client) return errorResult(`MCP server ${this.serverName} is not connected${this.error ? `: ${this.error}` : ""}. Its tools cannot be used in this session.`);
       try {
-        return (await withoutLeftoverListeners(options.signal, () =>
+        const result = (await withoutLeftoverListeners(options.signal, () =>
           client.callTool({ name, arguments: args }, undefined, {
             signal: options.signal,
             timeout: this.options.toolTimeoutMs,
@@ -188,6 +259,8 @@ export class McpConnection implements McpToolCaller {
             onprogress: (p) => options.onProgress({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) }),
           }),
         )) as McpCallResult;
+        this.crashes = 0;
+        return result;
       } catch (err) {
         if (options.signal.aborted) throw err;
         if (remote && attempt === 0 && McpConnection.isDroppedSession(err)) {
@@ -198,6 +271,8 @@ export class McpConnection implements McpToolCaller {
             return errorResult(`MCP server ${this.serverName} dropped the session and could not be reconnected: ${(again as Error).message}`);
           }
         }
+        const unauthorized = this.unauthorized(err);
+        if (unauthorized !== undefined) return errorResult(unauthorized);
         if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
           return errorResult(`MCP server ${this.serverName} did not answer ${name} within ${this.options.toolTimeoutMs} ms (MCP_TOOL_TIMEOUT); the call was cancelled.`);
         }
@@ -239,6 +314,22 @@ async function withoutLeftoverListeners<T>(signal: AbortSignal, start: () => Pro
   } finally {
     for (const listener of added) signal.removeEventListener("abort", listener as (event: Event) => void);
   }
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason as Error);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason as Error);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
 }
 
 function errorResult(text: string): McpCallResult {

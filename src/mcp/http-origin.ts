@@ -16,7 +16,7 @@ export interface OriginPolicy {
 
 const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "::1", "[::1]"]);
 
-function isLoopbackName(name: string): boolean {
+export function isLoopbackName(name: string): boolean {
   const bare = name.toLowerCase();
   return LOOPBACK_NAMES.has(bare) || /^127(\.\d{1,3}){3}$/.test(bare) || bare.endsWith(".localhost");
 }

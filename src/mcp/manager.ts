@@ -39,6 +39,8 @@ export interface ConnectMcpOptions {
   onEvent?: (event: McpEvent) => void;
   /** The transport of each `{type: "sdk"}` server (servers in the host process, e.g. the Agent SDK's). */
   sdkTransport?: (serverName: string) => Transport;
+  /** Use (and refresh) the OAuth tokens `armature mcp login` stored under `<dir>/mcp-oauth/` (the CLI passes its config dir). */
+  oauthConfigDir?: string;
 }
 
 /** The connected servers: a tool source for `createSession({ toolSource })`. */
@@ -87,6 +89,7 @@ export async function connectMcpServers(entries: readonly McpServerEntry[], opti
       cwd: options.cwd,
       toolTimeoutMs,
       ...(options.sdkTransport ? { sdkTransport: options.sdkTransport } : {}),
+      ...(options.oauthConfigDir !== undefined ? { oauthConfigDir: options.oauthConfigDir } : {}),
       onToolsChanged: () => {
         emit({ type: "tools_changed", server: entry.name, tools: connection.tools.length });
         changed();
@@ -116,12 +119,12 @@ export async function connectMcpServers(entries: readonly McpServerEntry[], opti
   return {
     tools() {
       const out: Tool[] = [];
-      for (const c of connections) if (c.status === "connected") out.push(...c.tools);
+      for (const c of connections) if (c.status === "connected" || c.restartable) out.push(...c.tools);
       return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     },
     servers() {
       return connections.map((c) => {
-        const s: McpServerStatus = { name: c.serverName, scope: c.entry.scope, source: c.entry.source, status: c.status, tools: c.status === "connected" ? c.tools.length : 0 };
+        const s: McpServerStatus = { name: c.serverName, scope: c.entry.scope, source: c.entry.source, status: c.status, tools: c.status === "connected" || c.restartable ? c.tools.length : 0 };
         if (c.error !== undefined) s.error = c.error;
         if (c.pid !== undefined) s.pid = c.pid;
         return s;

@@ -55,9 +55,11 @@ export function mapContentItem(item: Record<string, unknown>): TextBlock | Image
 /**
  * tools/call result → tool_result, as the reference does: `structuredContent` is sent as its
  * JSON text (the content items are then not sent), `isError` → `is_error` with the text as is
- * (no <tool_use_error> wrapper), otherwise the content items as blocks.
+ * (no <tool_use_error> wrapper), otherwise the content items as blocks. Structured content whose
+ * JSON is longer than `prettyPast` characters is pretty-printed: it will be saved to a file, and
+ * a file of one line cannot be read with Read's offset and limit.
  */
-export function mapMcpResult(result: McpCallResult, toolUseId: string): ToolResultBlock {
+export function mapMcpResult(result: McpCallResult, toolUseId: string, prettyPast = Infinity): ToolResultBlock {
   const items = Array.isArray(result.content) ? result.content : [];
   if (result.isError === true) {
     const blocks = items.map(mapContentItem);
@@ -65,7 +67,8 @@ export function mapMcpResult(result: McpCallResult, toolUseId: string): ToolResu
     return { type: "tool_result", tool_use_id: toolUseId, content: text ?? blocks, is_error: true };
   }
   if (result.structuredContent !== undefined && result.structuredContent !== null) {
-    return { type: "tool_result", tool_use_id: toolUseId, content: JSON.stringify(result.structuredContent) };
+    const json = JSON.stringify(result.structuredContent);
+    return { type: "tool_result", tool_use_id: toolUseId, content: json.length > prettyPast ? JSON.stringify(result.structuredContent, null, 2) : json };
   }
   if (items.length === 0) return { type: "tool_result", tool_use_id: toolUseId, content: "(the tool returned no content)" };
   return { type: "tool_result", tool_use_id: toolUseId, content: items.map(mapContentItem) };

@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { originHostProblem } from "./http-origin.js";
+import { isLoopbackName, originHostProblem } from "./http-origin.js";
 import type { AddressInfo } from "node:net";
 import type { Readable, Writable } from "node:stream";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
@@ -48,6 +48,8 @@ export interface HttpServeOptions extends ServeToolsOptions {
   port: number;
   /** The bearer token clients must send; generated when not given. */
   token?: string;
+  /** Serve without a token (default false): only on a loopback address, for tools that cannot send one. */
+  noToken?: boolean;
   /** Origins allowed besides loopback ones; host names allowed besides the bound address (see http-origin). */
   allowedOrigins?: readonly string[];
   allowedHosts?: readonly string[];
@@ -67,7 +69,8 @@ export interface HttpServeHandle {
   url: string;
   port: number;
   host: string;
-  token: string;
+  /** The token clients must send, or null when serving without one (`noToken`). */
+  token: string | null;
   /** Whether the token was generated (the caller prints it). */
   generatedToken: boolean;
   /** MCP sessions open now. */
@@ -83,6 +86,14 @@ interface Served {
   /** Calls (POST requests) of this session still open. */
   open: number;
 }
+
+/** What a browser page on an allowed origin (the MCP Inspector's) may send and read, for its CORS checks. */
+const CORS_HEADERS = {
+  "access-control-allow-methods": "GET, POST, DELETE",
+  "access-control-allow-headers": "authorization, content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id",
+  "access-control-expose-headers": "mcp-session-id, mcp-protocol-version, www-authenticate",
+  "access-control-max-age": "600",
+};
 
 function tokenMatches(header: string | undefined, token: string): boolean {
   const m = /^Bearer (.+)$/.exec(header ?? "");
@@ -100,8 +111,11 @@ function tokenMatches(header: string | undefined, token: string): boolean {
  */
 export async function serveHttp(makeSession: SessionFactory, options: HttpServeOptions): Promise<HttpServeHandle> {
   const host = options.host ?? "127.0.0.1";
-  const generatedToken = options.token === undefined;
-  const token = options.token ?? randomBytes(24).toString("base64url");
+  if (options.noToken === true && (options.token !== undefined || !isLoopbackName(host.replace(/^\[|\]$/g, "")))) {
+    throw new Error(`serving without a token is only for a loopback address and without a token (got ${options.token !== undefined ? "a token" : `host ${host}`})`);
+  }
+  const generatedToken = options.token === undefined && options.noToken !== true;
+  const token = options.noToken === true ? null : (options.token ?? randomBytes(24).toString("base64url"));
   const sessions = new Map<string, Served>();
   const idleTimeoutMs = options.idleTimeoutMs ?? HTTP_SERVE_DEFAULTS.idleTimeoutMs;
   const maxSessions = options.maxSessions ?? HTTP_SERVE_DEFAULTS.maxSessions;
@@ -151,7 +165,15 @@ export async function serveHttp(makeSession: SessionFactory, options: HttpServeO
     if (path !== "/mcp") return reply(res, 404, "Not found: the MCP endpoint is /mcp");
     const problem = originHostProblem(req.headers, { host, port: (http.address() as AddressInfo).port, allowedOrigins: options.allowedOrigins, allowedHosts: options.allowedHosts });
     if (problem !== null) return reply(res, 403, problem);
-    if (!tokenMatches(req.headers.authorization, token)) return reply(res, 401, "Unauthorized: send Authorization: Bearer <token>", { "www-authenticate": "Bearer" });
+    // The origin passed the check above: let the browser page read the answers, and answer its preflight (sent without the token).
+    const origin = req.headers.origin;
+    if (typeof origin === "string") {
+      res.setHeader("access-control-allow-origin", origin);
+      res.setHeader("vary", "Origin");
+      for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value);
+    }
+    if (req.method === "OPTIONS") return void res.writeHead(204).end();
+    if (token !== null && !tokenMatches(req.headers.authorization, token)) return reply(res, 401, "Unauthorized: send Authorization: Bearer <token>", { "www-authenticate": "Bearer" });
     const sid = req.headers["mcp-session-id"];
     if (typeof sid === "string") {
       const found = sessions.get(sid);

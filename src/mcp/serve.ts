@@ -8,6 +8,7 @@ import { isDeniedOutright } from "../registry/pool.js";
 import type { Session } from "../session/session.js";
 import type { Tool, ToolResultBlock } from "../tool/types.js";
 import { CLIENT_INFO } from "./connection.js";
+import { approvalForm, canElicitForms } from "./serve-elicitation.js";
 
 export interface ServeToolsOptions {
   /** Also serve the MCP tools this session is itself connected to (default false). */
@@ -35,11 +36,19 @@ export function toolAnnotations(tool: Tool): NonNullable<McpToolInfo["annotation
   return annotations;
 }
 
-/** The served tools: the session's pool, without ToolSearch (an MCP client gets every schema) and MCP tools unless asked. */
-export function servedTools(session: Session, options: ServeToolsOptions): Tool[] {
+/**
+ * The served tools: the session's pool, without ToolSearch (an MCP client gets every schema), MCP
+ * tools unless asked, and the tools that need a person (questions, plan mode) unless the client
+ * can show forms: a client that cannot answer ExitPlanMode must never enter plan mode.
+ */
+export function servedTools(session: Session, options: ServeToolsOptions, clientCanElicit: boolean): Tool[] {
   const context = session.context;
   return context.options.tools.filter(
-    (t) => t.name !== "ToolSearch" && (options.includeMcpTools === true || !t.isMcp) && !isDeniedOutright(t, context.permissionContext),
+    (t) =>
+      t.name !== "ToolSearch" &&
+      (options.includeMcpTools === true || !t.isMcp) &&
+      (clientCanElicit || !safe(() => t.requiresUserInteraction())) &&
+      !isDeniedOutright(t, context.permissionContext),
   );
 }
 
@@ -67,35 +76,26 @@ export async function createToolServer(makeSession: SessionFactory, options: Ser
   // logging: what a call adds to the conversation (a background task's end notification, a
   // skill's instructions) is sent as a notifications/message the client can pass on to its model.
   const server = new Server(CLIENT_INFO, { capabilities: { tools: { listChanged: false }, logging: {} } });
-  const approver: Approver = async ({ tool, input, decision }) => {
-    if (!server.getClientCapabilities()?.elicitation) {
+  const canElicit = (): boolean => canElicitForms(server.getClientCapabilities());
+  const approver: Approver = async (request) => {
+    if (!canElicit()) {
       return {
         behavior: "deny",
-        message: `${decision.reason}. The MCP client that called armature cannot be asked (it does not support elicitation): allow such calls with a rule in the served directory's settings (or --allow), or do something that does not need approval.`,
+        message: `${request.decision.reason}. The MCP client that called armature cannot be asked (it does not support elicitation): allow such calls with a rule in the served directory's settings (or --allow), or do something that does not need approval.`,
       };
     }
-    let shown = JSON.stringify(input);
-    if (shown.length > 2_000) shown = `${shown.slice(0, 2_000)}…`;
+    const form = approvalForm(request);
     try {
-      const answer = await server.elicitInput(
-        {
-          mode: "form",
-          message: `armature: ${tool.name} needs approval (${decision.reason}).\nInput: ${shown}`,
-          requestedSchema: { type: "object", properties: { approve: { type: "boolean", title: "Allow this call?" } }, required: ["approve"] },
-        },
-        { timeout: options.elicitationTimeoutMs ?? 600_000 },
-      );
-      if (answer.action === "accept" && answer.content?.approve === true) return { behavior: "allow", reason: "Approved through the MCP client", source: "mcp-elicitation" };
-      return { behavior: "deny", message: "The user declined this call through the MCP client. Do not retry it as is; ask the user what to do instead.", source: "mcp-elicitation" };
+      return form.answer(await server.elicitInput(form.params, { timeout: options.elicitationTimeoutMs ?? 600_000, signal: request.signal }));
     } catch (err) {
-      return { behavior: "deny", message: `${decision.reason}, and asking the MCP client for approval failed (${(err as Error).message}).` };
+      return { behavior: "deny", message: `${request.decision.reason}, and asking the MCP client failed (${(err as Error).message}).` };
     }
   };
   const session = await makeSession(approver);
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const tools: McpToolInfo[] = [];
-    for (const tool of servedTools(session, options)) {
+    for (const tool of servedTools(session, options, canElicit())) {
       const schema = toolJsonSchema(tool) as McpToolInfo["inputSchema"];
       tools.push({ name: tool.name, description: await tool.description(session.context), inputSchema: { ...schema, type: "object" }, annotations: toolAnnotations(tool) });
     }
@@ -104,7 +104,7 @@ export async function createToolServer(makeSession: SessionFactory, options: Ser
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const name = request.params.name;
-    const served = servedTools(session, options).some((t) => t.name === name || t.aliases.includes(name));
+    const served = servedTools(session, options, canElicit()).some((t) => t.name === name || t.aliases.includes(name));
     if (!served) return { content: [{ type: "text", text: `Error: No such tool available: ${name}` }], isError: true };
     const progressToken = request.params._meta?.progressToken;
     const { results, newMessages } = await session.runTurnDetailed([{ type: "tool_use", id: `mcp_${randomUUID()}`, name, input: request.params.arguments ?? {} }], {

@@ -90,7 +90,7 @@ export function createMcpTool(caller: McpToolCaller, info: RemoteToolInfo): McpT
     },
 
     mapToolResultToToolResultBlockParam(data, toolUseId): ToolResultBlock {
-      return mapMcpResult(data, toolUseId);
+      return mapMcpResult(data, toolUseId, MCP_MAX_RESULT_SIZE_CHARS);
     },
   });
   return Object.assign(tool, { remoteName: info.name, annotations, openWorld: annotations.openWorldHint !== false });

@@ -49,3 +49,42 @@ export async function waitFor(check: () => boolean | Promise<boolean>, ms = 15_0
   }
   throw new Error("condition not met in time");
 }
+
+export const BIN = resolve(import.meta.dirname, "../../bin/armature.js");
+
+export interface ServedHttp {
+  url: string;
+  /** The token printed on stderr when one was generated. */
+  token: string | undefined;
+  /** stderr up to the "serving MCP at" line (and the token line). */
+  stderr: string;
+  stop(): Promise<void>;
+}
+
+/** Runs `armature mcp serve --http 0 …` and waits for the address it prints. */
+export async function startServeHttp(args: string[]): Promise<ServedHttp> {
+  const child = spawn(process.execPath, [BIN, "mcp", "serve", "--http", "0", ...args], { stdio: ["ignore", "ignore", "pipe"] });
+  let url = "";
+  let token: string | undefined;
+  let stderr = "";
+  // The lines come in this order: the address, then the generated token or the no-token warning.
+  const last = args.includes("--token") ? /serving MCP at/ : args.includes("--no-token") ? /without a token/ : /bearer token: /;
+  for await (const line of createInterface({ input: child.stderr! })) {
+    stderr += `${line}\n`;
+    url ||= /serving MCP at (\S+)/.exec(line)?.[1] ?? "";
+    token ??= /bearer token: (\S+)/.exec(line)?.[1];
+    if (last.test(line)) break;
+  }
+  if (!url) throw new Error(`mcp serve did not start: ${stderr}`);
+  return {
+    url,
+    token,
+    stderr,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
