@@ -11,7 +11,7 @@ const BUNDLED = new Set(["zod", "picomatch", "diff"]);
 const packageOf = (id) => id.split("/").slice(0, id.startsWith("@") ? 2 : 1).join("/");
 
 const bundle = await rolldown({
-  input: { index: "dist/index.js", "ai-sdk": "dist/ai-sdk/index.js", cli: "dist/cli/main.js" },
+  input: { index: "dist/index.js", "ai-sdk": "dist/ai-sdk/index.js", "openai-agents": "dist/openai-agents/index.js", cli: "dist/cli/main.js" },
   platform: "node",
   external: (id) => id.startsWith("node:") || (!id.startsWith(".") && !id.startsWith("/") && !BUNDLED.has(packageOf(id))),
 });

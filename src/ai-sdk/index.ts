@@ -2,10 +2,11 @@
 // point: `ai` is an optional peer dependency, never loaded by the main entry.
 import { dynamicTool, jsonSchema, type LanguageModel, type ToolSet } from "ai";
 import { AsyncQueue } from "../orchestration/async-queue.js";
-import { DEFERRED_TOOL_PLACEHOLDER, toolJsonSchema } from "../registry/definitions.js";
+import { DEFERRED_TOOL_PLACEHOLDER } from "../registry/definitions.js";
+import { hostApprovals } from "../session/host-approvals.js";
+import { neutralToolDefinitions } from "../session/neutral-tools.js";
 import type { Session } from "../session/session.js";
 import type { Tool, ToolResultBlock, ToolUseBlock } from "../tool/types.js";
-import { ToolSearchTool } from "../tools/tool-search/index.js";
 
 export interface AiSdkToolsOptions {
   /** Aborts every call started through the tool set (besides each call's own abortSignal). */
@@ -35,9 +36,6 @@ export interface AiSdkToolProgress {
   data: unknown;
 }
 
-/** Calls the AI SDK flow put to a person, per session: an approved one runs as approved (even from a rebuilt tool set). */
-const putToApproval = new WeakMap<Session, Set<string>>();
-
 /**
  * The session's tools (those the model may see) as an AI SDK `ToolSet`. Each `execute` runs the
  * call through armature's pipeline — validation, hooks, permissions, result budgets — as one
@@ -50,10 +48,11 @@ const putToApproval = new WeakMap<Session, Set<string>>();
 export async function aiSdkTools(session: Session, options: AiSdkToolsOptions = {}): Promise<ToolSet> {
   const byName = new Map(session.context.options.tools.map((t) => [t.name, t] as const));
   const anthropic = (options.provider ?? providerOf(options.model)) === "anthropic";
-  const definitions = anthropic ? await anthropicDefinitions(session) : await neutralDefinitions(session, byName);
+  const definitions = anthropic
+    ? await anthropicDefinitions(session)
+    : (await neutralToolDefinitions(session)).map((d) => ({ name: d.name, description: d.description, inputSchema: d.parameters }));
   const approvalFlow = (options.approvals ?? "ai-sdk") === "ai-sdk";
-  let asked = putToApproval.get(session);
-  if (!asked) putToApproval.set(session, (asked = new Set()));
+  const approvals = hostApprovals(session);
   const lock = new SharedExclusiveLock();
   const set: ToolSet = {};
   for (const def of definitions) {
@@ -66,14 +65,14 @@ export async function aiSdkTools(session: Session, options: AiSdkToolsOptions = 
         ? {
             needsApproval: async (input: unknown, { toolCallId }: { toolCallId: string }) => {
               const ask = (await session.checkPermission(block(toolCallId, input))).behavior === "ask";
-              if (ask) asked.add(toolCallId);
+              if (ask) approvals.putToPerson(toolCallId);
               return ask;
             },
           }
         : {}),
       execute: async function* (input, { toolCallId, abortSignal }) {
         const signal = anySignal([abortSignal, options.signal]);
-        const approved = asked.delete(toolCallId);
+        const approved = approvals.settle(toolCallId);
         const release = await lock.acquire(isSafe(armatureTool, input));
         try {
           const progress = new AsyncQueue<AiSdkToolProgress>();
@@ -117,18 +116,6 @@ async function anthropicDefinitions(session: Session): Promise<Definition[]> {
     .map((d) => ({ name: d.name, description: d.description, inputSchema: d.input_schema }));
 }
 
-/** Every tool the model may see, deferred ones included and in full; no ToolSearch (its results are Anthropic's). */
-async function neutralDefinitions(session: Session, byName: ReadonlyMap<string, Tool>): Promise<Definition[]> {
-  const loaded = (await session.toolDefinitions("openai"))
-    .filter((d) => d.function.name !== ToolSearchTool.name)
-    .map((d) => ({ name: d.function.name, description: d.function.description, inputSchema: d.function.parameters }));
-  const deferred: Definition[] = [];
-  for (const name of session.deferredToolNames()) {
-    const tool = byName.get(name);
-    if (tool) deferred.push({ name, description: await tool.description(session.context), inputSchema: toolJsonSchema(tool) });
-  }
-  return [...loaded, ...deferred];
-}
 
 type ModelOutput = Awaited<ReturnType<NonNullable<Parameters<typeof dynamicTool>[0]["toModelOutput"]>>>;
 
