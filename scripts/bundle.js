@@ -5,6 +5,9 @@
 // sharp, …) stay external, installed beside armature and loaded by Node when first needed.
 // zod is bundled: schemas from the caller's own zod 4 work with it (zod 4 keeps its registry on
 // globalThis, and schemas carry their own parse and JSON Schema code; test/bundle.test.ts).
+import { copyFileSync, mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { rolldown } from "rolldown";
 
 const BUNDLED = new Set(["zod", "picomatch", "diff"]);
@@ -17,3 +20,12 @@ const bundle = await rolldown({
 });
 await bundle.write({ dir: "dist/bundle", format: "esm", chunkFileNames: "[name]-[hash].js", sourcemap: true, cleanDir: true });
 await bundle.close();
+
+// The Bash grammar ships as its .wasm alone (1.3 MB; the tree-sitter-bash package, a build-time
+// dependency, is 20 MB of sources and native prebuilds armature does not use), beside the bundle
+// at dist/grammar/, where src/shell/parser.ts looks first. Its licence goes with it.
+const require = createRequire(import.meta.url);
+const grammarDir = dirname(require.resolve("tree-sitter-bash/package.json"));
+mkdirSync("dist/grammar", { recursive: true });
+copyFileSync(join(grammarDir, "tree-sitter-bash.wasm"), "dist/grammar/tree-sitter-bash.wasm");
+copyFileSync(join(grammarDir, "LICENSE"), "dist/grammar/tree-sitter-bash.LICENSE");
