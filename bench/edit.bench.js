@@ -18,7 +18,7 @@ async function child(kind, path, runs, start) {
   const times = [];
   let loadedRssKb = process.memoryUsage().rss / 1024;
   if (kind === "rewrite") {
-    const { createToolUseContext, WriteTool } = await import("../dist/bundle/index.js");
+    const [{ createToolUseContext }, { WriteTool }] = await Promise.all([import("../dist/tool/index.js"), import("../dist/tools/write/index.js")]);
     const context = createToolUseContext({ cwd: tmpdir() });
     const original = readFileSync(path, "utf8");
     for (let i = 0; i < runs; i++) {
@@ -48,7 +48,7 @@ async function child(kind, path, runs, start) {
       times.push(performance.now() - t0);
     }
   } else if (kind === "edit") {
-    const { createToolUseContext, EditTool } = await import("../dist/bundle/index.js");
+    const [{ createToolUseContext }, { EditTool }] = await Promise.all([import("../dist/tool/index.js"), import("../dist/tools/edit/index.js")]);
     loadedRssKb = process.memoryUsage().rss / 1024;
     const context = createToolUseContext({ cwd: tmpdir() });
     // As after a full Read: same mtime, so the freshness check needs no hash.

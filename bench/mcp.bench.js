@@ -8,7 +8,9 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { connectMcpServers, createSession, parseMcpServers, searchDeferredTools } from "../dist/bundle/index.js";
+// searchDeferredTools is internal: the tsc output (one module graph with dist/index.js).
+import { connectMcpServers, createSession, parseMcpServers } from "../dist/index.js";
+import { searchDeferredTools } from "../dist/tools/tool-search/index.js";
 import { median, report } from "./util.js";
 
 const FIXTURE = fileURLToPath(new URL("../test/fixtures/mcp-server.mjs", import.meta.url));

@@ -6,7 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { z } from "zod";
-import { analyzeCommand, buildTool, ensureBashGrammar, loadSettings, parseRuleLists, resolvePermission } from "../dist/bundle/index.js";
+// parseRuleLists and resolvePermission are internal: the tsc output (one module graph with dist/index.js).
+import { analyzeCommand, buildTool, ensureBashGrammar, loadSettings } from "../dist/index.js";
+import { parseRuleLists, resolvePermission } from "../dist/permissions/index.js";
 import { median, report, timeRuns } from "./util.js";
 
 const dir = mkdtempSync(join(tmpdir(), "armature-bench-perm-"));

@@ -8,7 +8,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { createSession, createToolUseContext, ReadTool } from "../dist/bundle/index.js";
+// ReadTool and createToolUseContext are internal: the tsc output (one module graph with dist/index.js).
+import { createSession } from "../dist/index.js";
+import { createToolUseContext } from "../dist/tool/index.js";
+import { ReadTool } from "../dist/tools/read/index.js";
 import { median, report, timeRuns } from "./util.js";
 
 const OFFSET = 1_000_000;

@@ -5,13 +5,16 @@
 // sharp, …) stay external, installed beside armature and loaded by Node when first needed.
 // zod is bundled: schemas from the caller's own zod 4 work with it (zod 4 keeps its registry on
 // globalThis, and schemas carry their own parse and JSON Schema code; test/bundle.test.ts).
+import { copyFileSync, mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { rolldown } from "rolldown";
 
 const BUNDLED = new Set(["zod", "picomatch", "diff", "@anthropic-ai/sdk", "@opentelemetry/api", "standardwebhooks", "openai"]);
 const packageOf = (id) => id.split("/").slice(0, id.startsWith("@") ? 2 : 1).join("/");
 
 const bundle = await rolldown({
-  input: { index: "dist/index.js", "ai-sdk": "dist/ai-sdk/index.js", cli: "dist/cli/main.js" },
+  input: { index: "dist/index.js", "ai-sdk": "dist/ai-sdk/index.js", "openai-agents": "dist/openai-agents/index.js", cli: "dist/cli/main.js" },
   platform: "node",
   external: (id) => id.startsWith("node:") || (!id.startsWith(".") && !id.startsWith("/") && !BUNDLED.has(packageOf(id))),
 });
@@ -29,3 +32,12 @@ await bundle.write({
   },
 });
 await bundle.close();
+
+// The Bash grammar ships as its .wasm alone (1.3 MB; the tree-sitter-bash package, a build-time
+// dependency, is 20 MB of sources and native prebuilds armature does not use), beside the bundle
+// at dist/grammar/, where src/shell/parser.ts looks first. Its licence goes with it.
+const require = createRequire(import.meta.url);
+const grammarDir = dirname(require.resolve("tree-sitter-bash/package.json"));
+mkdirSync("dist/grammar", { recursive: true });
+copyFileSync(join(grammarDir, "tree-sitter-bash.wasm"), "dist/grammar/tree-sitter-bash.wasm");
+copyFileSync(join(grammarDir, "LICENSE"), "dist/grammar/tree-sitter-bash.LICENSE");

@@ -67,9 +67,9 @@ export function captureIO(stdin = ""): CliIO & { out: string; err: string } {
 const root = fileURLToPath(new URL("..", import.meta.url));
 /**
  * The built file a package import resolves to, as a file URL: `"."` is `@armature-dev/armature`,
- * `"./ai-sdk"` its AI SDK entry (package.json `exports`). Tests of what a user gets use these.
+ * `"./ai-sdk"` its AI SDK entry, `"./openai-agents"` its Agents SDK entry (package.json `exports`). Tests of what a user gets use these.
  */
-export function packageEntry(subpath: "." | "./ai-sdk" = "."): string {
+export function packageEntry(subpath: "." | "./ai-sdk" | "./openai-agents" = "."): string {
   const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports: Record<string, { import: string }> };
   return pathToFileURL(join(root, pkg.exports[subpath]!.import)).href;
 }

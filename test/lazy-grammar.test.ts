@@ -64,7 +64,7 @@ describe("lazy Bash grammar", () => {
 
   it("ensureBashGrammar() loads once for concurrent callers; the Bash tool's load() is the same", () => {
     const out = run(`
-      await Promise.all([m.ensureBashGrammar(), m.ensureBashGrammar(), m.BashTool.load()]);
+      await Promise.all([m.ensureBashGrammar(), m.ensureBashGrammar(), m.createBashTool().load()]);
       console.log(JSON.stringify({ loaded: m.bashGrammarLoaded(), initMs: m.bashParserInitMs, facts: m.analyzeCommand("rm -rf x; cat y").subcommands.length }));
     `);
     expect(out.loaded).toBe(true);

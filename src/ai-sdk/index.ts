@@ -1,39 +1,92 @@
 // `armature/ai-sdk`: the session's tools as a Vercel AI SDK (6.x) tool set. A separate entry
 // point: `ai` is an optional peer dependency, never loaded by the main entry.
 import { documentPlaceholder } from "../tools/read/read-pdf.js";
-import { dynamicTool, jsonSchema, type ToolSet } from "ai";
+import { dynamicTool, jsonSchema, type LanguageModel, type ToolSet } from "ai";
+import { AsyncQueue } from "../orchestration/async-queue.js";
+import { DEFERRED_TOOL_PLACEHOLDER } from "../registry/definitions.js";
+import { hostApprovals } from "../session/host-approvals.js";
+import { neutralToolDefinitions } from "../session/neutral-tools.js";
 import type { Session } from "../session/session.js";
-import type { Tool, ToolResultBlock } from "../tool/types.js";
+import type { Tool, ToolResultBlock, ToolUseBlock } from "../tool/types.js";
 
 export interface AiSdkToolsOptions {
   /** Aborts every call started through the tool set (besides each call's own abortSignal). */
   signal?: AbortSignal;
+  /**
+   * The model the tool set is for. An Anthropic model (provider id `anthropic.*`) also gets
+   * armature's Anthropic-only tools (ToolSearch over deferred tools); any other model gets
+   * every tool in full and nothing provider-specific. Without it (and without `provider`), the
+   * provider-neutral set.
+   */
+  model?: LanguageModel;
+  /** Says the provider outright instead of `model`. */
+  provider?: "anthropic" | "neutral";
+  /**
+   * Who approves a call that would ask: `"ai-sdk"` (default) marks it `needsApproval`, so the
+   * AI SDK's approval flow (a `tool-approval-request`, answered by a `tool-approval-response`)
+   * decides, and an approved call then runs as approved; `"session"`: the session's own
+   * `canUseTool` is asked while the call runs.
+   */
+  approvals?: "ai-sdk" | "session";
+}
+
+/** What a tool's `execute` yields before its result (AI SDK preliminary results): one per progress event. */
+export interface AiSdkToolProgress {
+  type: "progress";
+  toolUseId: string;
+  data: unknown;
 }
 
 /**
  * The session's tools (those the model may see) as an AI SDK `ToolSet`. Each `execute` runs the
  * call through armature's pipeline — validation, hooks, permissions, result budgets — as one
- * turn of the session. Calls the SDK runs in parallel keep armature's ordering rule: a call
- * that is not concurrency-safe waits for the running ones and runs alone. A failed call reaches
- * the model as an `error-text` output, never as an exception.
+ * turn of the session, yielding its progress as preliminary results and the tool_result last.
+ * A call that would ask is marked `needsApproval` (see `approvals`). Calls the SDK runs in
+ * parallel keep armature's ordering rule: a call that is not concurrency-safe waits for the
+ * running ones and runs alone. A failed call reaches the model as an `error-text` output, never
+ * as an exception.
  */
 export async function aiSdkTools(session: Session, options: AiSdkToolsOptions = {}): Promise<ToolSet> {
-  const definitions = await session.toolDefinitions("anthropic");
   const byName = new Map(session.context.options.tools.map((t) => [t.name, t] as const));
+  const anthropic = (options.provider ?? providerOf(options.model)) === "anthropic";
+  const definitions = anthropic
+    ? await anthropicDefinitions(session)
+    : (await neutralToolDefinitions(session)).map((d) => ({ name: d.name, description: d.description, inputSchema: d.parameters }));
+  const approvalFlow = (options.approvals ?? "ai-sdk") === "ai-sdk";
+  const approvals = hostApprovals(session);
   const lock = new SharedExclusiveLock();
   const set: ToolSet = {};
   for (const def of definitions) {
-    if (def.input_schema === undefined) continue; // deferred: loaded through ToolSearch
     const armatureTool = byName.get(def.name);
+    const block = (id: string, input: unknown): ToolUseBlock => ({ type: "tool_use", id, name: def.name, input });
     set[def.name] = dynamicTool({
       description: def.description,
-      inputSchema: jsonSchema(def.input_schema as Parameters<typeof jsonSchema>[0]),
-      execute: async (input, { toolCallId, abortSignal }) => {
+      inputSchema: jsonSchema(def.inputSchema as Parameters<typeof jsonSchema>[0]),
+      ...(approvalFlow
+        ? {
+            needsApproval: async (input: unknown, { toolCallId }: { toolCallId: string }) => {
+              const ask = (await session.checkPermission(block(toolCallId, input))).behavior === "ask";
+              if (ask) approvals.putToPerson(toolCallId);
+              return ask;
+            },
+          }
+        : {}),
+      execute: async function* (input, { toolCallId, abortSignal }) {
         const signal = anySignal([abortSignal, options.signal]);
+        const approved = approvals.settle(toolCallId);
         const release = await lock.acquire(isSafe(armatureTool, input));
         try {
-          const [result] = await session.runTurn([{ type: "tool_use", id: toolCallId, name: def.name, input }], signal ? { signal } : {});
-          return result!;
+          const progress = new AsyncQueue<AiSdkToolProgress>();
+          const running = session
+            .runTurn([block(toolCallId, input)], {
+              ...(signal ? { signal } : {}),
+              ...(approved ? { approvedToolUseIds: [toolCallId] } : {}),
+              onProgress: ({ toolUseId, data }) => progress.push({ type: "progress", toolUseId, data }),
+            })
+            .finally(() => progress.close());
+          yield* progress;
+          const [result] = await running;
+          yield result!;
         } finally {
           release();
         }
@@ -43,6 +96,27 @@ export async function aiSdkTools(session: Session, options: AiSdkToolsOptions = 
   }
   return set;
 }
+
+interface Definition {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+function providerOf(model: LanguageModel | undefined): "anthropic" | "neutral" {
+  if (typeof model === "object" && model !== null && "provider" in model && typeof model.provider === "string") {
+    return model.provider.split(".")[0] === "anthropic" ? "anthropic" : "neutral";
+  }
+  return typeof model === "string" && model.startsWith("anthropic/") ? "anthropic" : "neutral";
+}
+
+/** What the session sends Anthropic, less the placeholder (a Messages API switch, not a tool the SDK can hold). */
+async function anthropicDefinitions(session: Session): Promise<Definition[]> {
+  return (await session.toolDefinitions("anthropic"))
+    .filter((d) => d.name !== DEFERRED_TOOL_PLACEHOLDER.name)
+    .map((d) => ({ name: d.name, description: d.description, inputSchema: d.input_schema }));
+}
+
 
 type ModelOutput = Awaited<ReturnType<NonNullable<Parameters<typeof dynamicTool>[0]["toModelOutput"]>>>;
 

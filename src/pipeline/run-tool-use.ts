@@ -46,6 +46,8 @@ export interface PipelineServices {
   /** Asked when the decision is `ask`; without one (and without a PermissionRequest hook) an ask is denied. */
   approver?: Approver;
   resolvePermission: PermissionResolver;
+  /** Calls (tool_use ids) the host already had a person approve; one that would ask runs as approved. */
+  approvedToolUseIds?: ReadonlySet<string>;
   /** How long a tool that ignores the abort signal is waited for before it is abandoned. */
   abandonGraceMs: number;
 }
@@ -430,6 +432,7 @@ async function askForApproval(
   services: PipelineServices,
   notices: string[],
 ): Promise<PermissionDecision> {
+  if (services.approvedToolUseIds?.has(prepared.block.id)) return { behavior: "allow", reason: "Approved by the user", rule: null, source: "host" };
   const hooks = services.hooks;
   const signal = context.abortController.signal;
   if (hooks?.has("PermissionRequest", tool.name)) {

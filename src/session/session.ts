@@ -118,6 +118,12 @@ export interface SessionOptions {
 export interface RunTurnOptions {
   signal?: AbortSignal;
   onProgress?: (progress: { toolUseId: string; data: unknown }) => void;
+  /**
+   * Calls (tool_use ids) the host already had a person approve through its own flow (the AI SDK's
+   * `needsApproval`, the Agents SDK's interruptions): one that would ask runs as approved, without
+   * `canUseTool` or PermissionRequest hooks. Deny rules and denying checks still deny.
+   */
+  approvedToolUseIds?: readonly string[];
 }
 
 export interface TurnResult {
@@ -243,6 +249,8 @@ export function createSession(options: SessionOptions): Session {
   });
   // Sub-agents run their calls through the same services (see createContextRunner).
   rootContext.extensions.set("armature.pipelineServices", services);
+  const turnServices = (turnOptions: RunTurnOptions | undefined): PipelineServices =>
+    turnOptions?.approvedToolUseIds?.length ? { ...services, approvedToolUseIds: new Set(turnOptions.approvedToolUseIds) } : services;
   let context = rootContext;
   let closed = false;
   const withPool = (ctx: ToolUseContext): ToolUseContext => ({
@@ -429,7 +437,7 @@ export function createSession(options: SessionOptions): Session {
     turnOptions: RunTurnOptions | undefined,
   ): Promise<TurnResult> {
     if (transcript) await transcript.append("assistant", blocks, ctx.workspace.cwd);
-    const { outcomes, context: after } = await runTools(calls, ctx, services, {
+    const { outcomes, context: after } = await runTools(calls, ctx, turnServices(turnOptions), {
       maxConcurrency,
       onProgress: turnOptions?.onProgress,
     });
@@ -450,14 +458,14 @@ export function createSession(options: SessionOptions): Session {
     const place = admit(gate.reserve(ctx.abortController.signal), ctx, false);
     const { release, ctx: admitted } = typeof place === "function" ? { release: place, ctx } : await place;
     try {
-      yield* streamAdmittedTurn(blocks, admitted);
+      yield* streamAdmittedTurn(blocks, admitted, turnOptions);
     } finally {
       release();
     }
   }
 
-  async function* streamAdmittedTurn(blocks: SessionStreamInput, ctx: ToolUseContext): AsyncGenerator<SessionStreamEvent> {
-    const executor = new StreamingToolExecutor(ctx, services, {
+  async function* streamAdmittedTurn(blocks: SessionStreamInput, ctx: ToolUseContext, turnOptions: RunTurnOptions | undefined): AsyncGenerator<SessionStreamEvent> {
+    const executor = new StreamingToolExecutor(ctx, turnServices(turnOptions), {
       maxConcurrency,
       abortSiblingsOnError: options.abortSiblingsOnError,
       ownsController: true,

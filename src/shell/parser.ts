@@ -4,8 +4,9 @@
 // (a Read-only `exec`, a library user without Bash) never pays for the grammar.
 // Each parse is copied into plain JS objects in one cursor walk and the WASM tree is freed:
 // every property read on a web-tree-sitter Node crosses into WASM, which is the dominant cost.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 import v8 from "node:v8";
 import type { Language, Parser, Tree, TreeCursor } from "web-tree-sitter";
 
@@ -104,12 +105,22 @@ function mayCompileLiftoffOnly(): boolean {
   return !/liftoff|wasm-tier|wasm-dynamic-tiering|wasm-lazy/.test(given);
 }
 
+/**
+ * The Bash grammar's .wasm: the copy the build puts in dist/grammar/ (the package ships it alone,
+ * not the 20 MB tree-sitter-bash package it comes from), else, running from the sources, that
+ * package's own (a devDependency).
+ */
+function bashGrammarPath(): string {
+  const shipped = fileURLToPath(new URL("../grammar/tree-sitter-bash.wasm", import.meta.url));
+  return existsSync(shipped) ? shipped : require.resolve("tree-sitter-bash/tree-sitter-bash.wasm");
+}
+
 async function loadGrammar(): Promise<void> {
   const started = performance.now();
   const { Language: LanguageClass, Parser: ParserClass } = await import("web-tree-sitter");
   const runtimeWasm = require.resolve("web-tree-sitter/tree-sitter.wasm");
   const moduleOptions: Record<string, unknown> = { locateFile: () => runtimeWasm };
-  const bytes = readFileSync(require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"));
+  const bytes = readFileSync(bashGrammarPath());
   let language: Language;
   const liftoffOnly = mayCompileLiftoffOnly();
   if (liftoffOnly) v8.setFlagsFromString("--liftoff-only");

@@ -1,4 +1,5 @@
 import type { ImageBlock, ImageMediaType } from "../../tool/types.js";
+import { loadSharp } from "../util/optional-sharp.js";
 import { imageTypeOf } from "./output.js";
 
 /** Base64 of at most 5 MB is what the API takes for one image. */
@@ -28,8 +29,9 @@ export function parseImageOutput(stdout: Buffer): { bytes: Buffer; mediaType: Im
  */
 export async function toImageOutput(image: { bytes: Buffer; mediaType: ImageMediaType }): Promise<ImageOutput | undefined> {
   if (image.bytes.length <= MAX_INLINE_IMAGE_BYTES) return { mediaType: image.mediaType, base64: image.bytes.toString("base64") };
+  const sharp = await loadSharp();
+  if (sharp instanceof Error) return undefined; // the caller shows text instead
   try {
-    const { default: sharp } = await import("sharp");
     for (const quality of [80, 60, 40]) {
       const out = await sharp(image.bytes)
         .resize({ width: MAX_DIMENSION, height: MAX_DIMENSION, fit: "inside", withoutEnlargement: true })

@@ -1,5 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { ImageMediaType } from "../../tool/types.js";
+import { imageTypeOf } from "../bash/output.js";
+import { headerDimensions, loadSharp, sharpMissingMessage } from "../util/optional-sharp.js";
 
 export const IMAGE_EXTENSIONS = new Set(["png", "jpg", "jpeg", "gif", "webp"]);
 /** Longest side sent to the model. */
@@ -28,8 +30,9 @@ const MEDIA: Record<string, ImageMediaType> = { png: "image/png", jpeg: "image/j
 export async function readImage(path: string, size: number): Promise<ImageReadData> {
   if (size > MAX_SOURCE_BYTES) throw new Error(`This image is too large to read (${Math.round(size / 1024 / 1024)} MiB; the limit is 50 MiB).`);
   // Loaded on first use: sharp's native library is large, and most sessions read no image.
-  const { default: sharp } = await import("sharp");
+  const sharp = await loadSharp();
   const bytes = await readFile(path);
+  if (sharp instanceof Error) return readImageAsIs(path, size, bytes, sharp);
   let meta;
   try {
     meta = await sharp(bytes).metadata();
@@ -61,4 +64,25 @@ export async function readImage(path: string, size: number): Promise<ImageReadDa
   dims.displayWidth = out.info.width;
   dims.displayHeight = out.info.height;
   return file(out.data, outMedia);
+}
+
+/** Without sharp: an image that already fits is sent as it is; one that would need downscaling is refused, saying why. */
+function readImageAsIs(path: string, size: number, bytes: Buffer, reason: Error): ImageReadData {
+  const media = imageTypeOf(bytes);
+  if (!media) throw new Error(`${path} has an image extension but is not a png, jpeg, gif or webp image (damaged, or another format).`);
+  const dims = headerDimensions(bytes, media);
+  if (!dims || bytes.length > MAX_IMAGE_BYTES || dims.width > MAX_IMAGE_DIMENSION || dims.height > MAX_IMAGE_DIMENSION) {
+    const shape = dims ? `${dims.width}×${dims.height}, ` : "";
+    throw new Error(sharpMissingMessage(`${path} (${shape}${bytes.length} bytes)`, reason));
+  }
+  return {
+    type: "image",
+    file: {
+      filePath: path,
+      base64: bytes.toString("base64"),
+      type: media,
+      originalSize: size,
+      dimensions: { originalWidth: dims.width, originalHeight: dims.height, displayWidth: dims.width, displayHeight: dims.height },
+    },
+  };
 }
