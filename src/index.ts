@@ -126,7 +126,6 @@ export type { ShellCommandFacts } from "./tool/index.js";
 // Permissions.
 export {
   parseRule,
-  parseRuleLists,
 } from "./permissions/index.js";
 export type {
   ApprovalAnswer,

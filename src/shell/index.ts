@@ -18,6 +18,7 @@ export type { AttackCase, BenignCase } from "./corpus.js";
 interface Loaded {
   analyze: typeof import("./analyze.js");
   argv: typeof import("./argv.js");
+  producers: typeof import("./producers.js");
 }
 let loaded: Loaded | undefined;
 let loading: Promise<void> | undefined;
@@ -32,10 +33,10 @@ export let parserInitMs = 0;
 export function ensureBashGrammar(): Promise<void> {
   if (loaded) return Promise.resolve();
   loading ??= (async () => {
-    const [analyze, parser, argv] = await Promise.all([import("./analyze.js"), import("./parser.js"), import("./argv.js")]);
+    const [analyze, parser, argv, producers] = await Promise.all([import("./analyze.js"), import("./parser.js"), import("./argv.js"), import("./producers.js")]);
     await parser.ensureBashGrammar();
     parserInitMs = parser.parserInitMs;
-    loaded = { analyze, argv };
+    loaded = { analyze, argv, producers };
   })().finally(() => {
     loading = undefined;
   });
@@ -63,4 +64,9 @@ export function analysisArgv(): typeof import("./argv.js") {
   if (!loaded) throw new Error(NOT_LOADED);
   return loaded.argv;
 }
-export { runProducer } from "./producers.js";
+
+/** Runs a file-name producer (`git ls-files`, `find`) for a decision; loaded with the analysis. */
+export function runProducer(argv: readonly string[], cwd: string): ReturnType<typeof import("./producers.js").runProducer> {
+  if (!loaded) throw new Error(NOT_LOADED);
+  return loaded.producers.runProducer(argv, cwd);
+}
