@@ -1,3 +1,4 @@
+import { afterEach, beforeEach } from "vitest";
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -72,4 +73,31 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 export function packageEntry(subpath: "." | "./ai-sdk" | "./openai-agents" = "."): string {
   const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports: Record<string, { import: string }> };
   return pathToFileURL(join(root, pkg.exports[subpath]!.import)).href;
+}
+
+/**
+ * Every test of the calling file runs with ANTHROPIC_API_KEY=test-key (the scripted model servers
+ * take any key); the value the process had comes back after each test.
+ */
+export function useTestApiKey(): void {
+  const saved = process.env.ANTHROPIC_API_KEY;
+  beforeEach(() => {
+    process.env.ANTHROPIC_API_KEY = "test-key";
+  });
+  afterEach(() => {
+    if (saved === undefined) delete process.env.ANTHROPIC_API_KEY;
+    else process.env.ANTHROPIC_API_KEY = saved;
+  });
+}
+
+/** A deferred, read-only tool shaped like an MCP server's (`mcp__notes__find`), for ToolSearch tests. */
+export function notesFinderTool(): Tool {
+  return buildTool({
+    name: "mcp__notes__find",
+    description: "Finds a note.",
+    inputSchema: z.object({ q: z.string() }),
+    shouldDefer: true,
+    isReadOnly: () => true,
+    call: async ({ q }) => ({ data: `note about ${q}` }),
+  });
 }

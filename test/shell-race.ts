@@ -3,12 +3,11 @@
 // a file outside the working directories and a dangling link outside. The sandbox mounts
 // everything outside read-only, so whatever the name leads to when the shell opens it, nothing
 // outside may change. "Outside" is under /var/tmp: the temp dir is writable in the boundary.
-import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import { createBashTool } from "../src/tools/bash/index.js";
-import { call, fileSession } from "./file-tools/harness.js";
+import { callsDuringRace, fileSession, outsideChanges } from "./file-tools/harness.js";
 
 export type ShellWrite = ">" | ">>" | "cp";
 
@@ -35,26 +34,12 @@ export async function runShellRace(op: ShellWrite, calls: number): Promise<Shell
   writeFileSync(join(outside, "f.txt"), "original\n");
   writeFileSync(join(proj, "payload.txt"), "pwned\n");
   const script = `cd "${proj}" && while :; do echo x > f.real; mv f.real f.txt; ln -sfn "${outside}/f.txt" f.txt; rm -f f.txt; ln -sfn "${outside}/created" f.txt; rm -f f.txt; done`;
-  const racer = spawn("bash", ["-c", script], { stdio: "ignore" });
   // bypassPermissions: the analysis lets every form through whatever the name leads to at the
   // moment it looks (acceptEdits asks when it sees the link); only the boundary holds.
   const s = fileSession(proj, [createBashTool()]);
-  const report: ShellRaceReport = { written: 0, failed: 0, outside: [], sandboxed: s.info().sandbox.available };
-  try {
-    for (let i = 0; i < calls; i++) {
-      const block = await call(s, "Bash", { command: COMMANDS[op] });
-      if (block.is_error) report.failed++;
-      else report.written++;
-    }
-  } finally {
-    racer.kill("SIGKILL");
-    await new Promise((r) => racer.once("exit", r));
-    await s.close();
-  }
-  for (const n of readdirSync(outside)) {
-    if (n !== "f.txt") report.outside.push(`${n} appeared`);
-    else if (readFileSync(join(outside, n), "utf8") !== "original\n") report.outside.push(`${n} changed`);
-  }
+  const sandboxed = s.info().sandbox.available;
+  const { ok, errors } = await callsDuringRace(s, script, calls, "Bash", () => ({ command: COMMANDS[op] }));
+  const report: ShellRaceReport = { written: ok, failed: errors, outside: outsideChanges(outside, "f.txt", "original\n"), sandboxed };
   rmSync(root, { recursive: true, force: true });
   return report;
 }

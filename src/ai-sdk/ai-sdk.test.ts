@@ -5,7 +5,7 @@ import { MockLanguageModelV3, convertArrayToReadableStream } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { cmd, runnerFor } from "../../test/hook-helpers.js";
-import { withTempDir } from "../../test/helpers.js";
+import { notesFinderTool, withTempDir } from "../../test/helpers.js";
 import { createSession } from "../session/session.js";
 import { buildTool } from "../tool/build-tool.js";
 import { builtinTools } from "../tools/index.js";
@@ -174,14 +174,7 @@ describe("armature/ai-sdk with the AI SDK's own mock model", () => {
 
   it("gives non-Anthropic models every tool in full and nothing Anthropic-only; Anthropic models ToolSearch", async () => {
     await withTempDir(async (dir) => {
-      const remote = buildTool({
-        name: "mcp__notes__find",
-        description: "Finds a note.",
-        inputSchema: z.object({ q: z.string() }),
-        shouldDefer: true,
-        isReadOnly: () => true,
-        call: async ({ q }) => ({ data: `note about ${q}` }),
-      });
+      const remote = notesFinderTool();
       const session = createSession({ cwd: dir, tools: [...builtinTools(), remote], toolSearch: "true" });
       expect(session.deferredToolNames()).toContain("mcp__notes__find");
       const neutral = await aiSdkTools(session, { model: new MockLanguageModelV3({ provider: "openai.chat" }) });

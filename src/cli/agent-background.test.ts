@@ -1,20 +1,15 @@
 // A -p run does not end while a command it moved to the background at its timeout still runs:
 // the model was told it would hear when it ends, so it gets a turn with the notification.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { anthropicReply, startMockModelServer, type MockModelServer } from "../../test/mock-model-server.js";
-import { captureIO, withTempDir } from "../../test/helpers.js";
+import { captureIO, useTestApiKey, withTempDir } from "../../test/helpers.js";
 import { main } from "./main.js";
 
 let server: MockModelServer | undefined;
-const savedKey = process.env.ANTHROPIC_API_KEY;
-beforeEach(() => {
-  process.env.ANTHROPIC_API_KEY = "test-key";
-});
+useTestApiKey();
 afterEach(async () => {
   await server?.close();
   server = undefined;
-  if (savedKey === undefined) delete process.env.ANTHROPIC_API_KEY;
-  else process.env.ANTHROPIC_API_KEY = savedKey;
 });
 
 describe("armature agent -p and background work", () => {

@@ -1,22 +1,17 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { anthropicReply, apiError, chatReply, startMockModelServer, type MockModelServer } from "../../test/mock-model-server.js";
-import { captureIO, withTempDir } from "../../test/helpers.js";
+import { captureIO, useTestApiKey, withTempDir } from "../../test/helpers.js";
 import { projectSessionsDir } from "../session/session-home.js";
 import { splitToolRules } from "./agent.js";
 import { main } from "./main.js";
 
 let server: MockModelServer | undefined;
-const savedKey = process.env.ANTHROPIC_API_KEY;
-beforeEach(() => {
-  process.env.ANTHROPIC_API_KEY = "test-key";
-});
+useTestApiKey();
 afterEach(async () => {
   await server?.close();
   server = undefined;
-  if (savedKey === undefined) delete process.env.ANTHROPIC_API_KEY;
-  else process.env.ANTHROPIC_API_KEY = savedKey;
 });
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

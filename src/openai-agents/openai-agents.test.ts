@@ -5,11 +5,9 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Agent, Runner, Usage, type Model, type ModelRequest, type ModelResponse } from "@openai/agents";
 import { describe, expect, it } from "vitest";
-import { withTempDir } from "../../test/helpers.js";
+import { notesFinderTool, withTempDir } from "../../test/helpers.js";
 import { createSession } from "../session/session.js";
-import { buildTool } from "../tool/build-tool.js";
 import { builtinTools } from "../tools/index.js";
-import { z } from "zod";
 import { agentsTools } from "./index.js";
 
 /** A Model answering turn n with script[n]: function calls, or a final message. */
@@ -86,14 +84,7 @@ describe("armature/openai-agents with the Agents SDK's Runner", () => {
 
   it("sends every tool in full, deferred ones included, and no ToolSearch", async () => {
     await withTempDir(async (dir) => {
-      const remote = buildTool({
-        name: "mcp__notes__find",
-        description: "Finds a note.",
-        inputSchema: z.object({ q: z.string() }),
-        shouldDefer: true,
-        isReadOnly: () => true,
-        call: async ({ q }) => ({ data: `note about ${q}` }),
-      });
+      const remote = notesFinderTool();
       const session = createSession({ cwd: dir, tools: [...builtinTools(), remote], toolSearch: "true" });
       const { model, requests, toolNames } = scriptedModel([[{ callId: "n1", name: "mcp__notes__find", input: { q: "tea" } }], "done"]);
       const agent = new Agent({ name: "notes", instructions: "find", model, tools: await agentsTools(session) });

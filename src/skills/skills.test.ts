@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { anthropicReply, startMockModelServer, type MockModelServer, type RecordedRequest } from "../../test/mock-model-server.js";
-import { captureIO, toolUse, withTempDir } from "../../test/helpers.js";
+import { captureIO, toolUse, useTestApiKey, withTempDir } from "../../test/helpers.js";
 import { runAgent } from "../agent/run-agent.js";
 import { main } from "../cli/main.js";
 import { AnthropicProvider } from "../providers/anthropic.js";
@@ -13,15 +13,10 @@ import { builtinTools } from "../tools/index.js";
 import { loadSkills, parseSkillFile, toolList } from "./load-skills.js";
 
 let server: MockModelServer | undefined;
-const savedKey = process.env.ANTHROPIC_API_KEY;
-beforeEach(() => {
-  process.env.ANTHROPIC_API_KEY = "test-key";
-});
+useTestApiKey();
 afterEach(async () => {
   await server?.close();
   server = undefined;
-  if (savedKey === undefined) delete process.env.ANTHROPIC_API_KEY;
-  else process.env.ANTHROPIC_API_KEY = savedKey;
 });
 
 async function skillFolder(root: string, name: string, frontMatter: string, body: string): Promise<string> {

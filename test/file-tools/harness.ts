@@ -1,3 +1,6 @@
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { createSession, type Session, type SessionOptions } from "../../src/session/session.js";
 import type { Tool, ToolResultBlock } from "../../src/tool/types.js";
 import { toolUse } from "../helpers.js";
@@ -27,4 +30,41 @@ export function errorText(message: string): string {
 /** A failure while the tool ran: the bare message, as the reference sends it. */
 export function failureText(message: string): string {
   return message;
+}
+
+/**
+ * The race suites' loop: `calls` calls to `name` while `racer` (a bash script) flips paths, then
+ * the racer is stopped and the session closed. Counts the results that succeeded and failed.
+ */
+export async function callsDuringRace(
+  session: Session,
+  racer: string,
+  calls: number,
+  name: string,
+  inputFor: (i: number) => Record<string, unknown>,
+): Promise<{ ok: number; errors: number }> {
+  const child = spawn("bash", ["-c", racer], { stdio: "ignore" });
+  const counts = { ok: 0, errors: 0 };
+  try {
+    for (let i = 0; i < calls; i++) {
+      const block = await call(session, name, inputFor(i));
+      if (block.is_error) counts.errors++;
+      else counts.ok++;
+    }
+  } finally {
+    child.kill("SIGKILL");
+    await new Promise((r) => child.once("exit", r));
+    await session.close();
+  }
+  return counts;
+}
+
+/** What appeared in `outside` besides `name`, or whether `name` no longer holds `seed`. */
+export function outsideChanges(outside: string, name: string, seed: string): string[] {
+  const changes: string[] = [];
+  for (const n of readdirSync(outside)) {
+    if (n !== name) changes.push(`${n} appeared`);
+    else if (readFileSync(join(outside, n), "utf8") !== seed) changes.push(`${n} changed`);
+  }
+  return changes;
 }

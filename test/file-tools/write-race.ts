@@ -2,8 +2,7 @@
 // to while the tool runs, and nothing may land outside the project. `symlink`: the file's name
 // flips between nothing, a link to an outside file and a dangling link outside. `parent`: the
 // file's folder is moved away and replaced by a symlink to outside, then put back.
-import { spawn } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { createEditTool } from "../../src/tools/edit/edit-tool.js";
@@ -11,7 +10,7 @@ import { createMultiEditTool } from "../../src/tools/edit/multi-edit-tool.js";
 import { createNotebookEditTool } from "../../src/tools/notebook-edit/notebook-edit-tool.js";
 import { createWriteTool } from "../../src/tools/write/write-tool.js";
 import { withTempDir } from "../helpers.js";
-import { call, fileSession } from "./harness.js";
+import { callsDuringRace, fileSession, outsideChanges } from "./harness.js";
 
 export type RaceKind = "symlink" | "parent";
 export type RacedTool = "Write" | "Edit" | "MultiEdit" | "NotebookEdit";
@@ -55,26 +54,11 @@ export async function runRace(kind: RaceKind, tool: RacedTool, calls: number): P
       kind === "parent"
         ? `cd "${proj}" && while :; do mv sub sub.away; ln -s "${outside}" sub; rm sub; mv sub.away sub; done`
         : `cd "${proj}" && while :; do cp "${outside}/${name}" ${name}.real; mv ${name}.real ${name}; ln -sfn "${outside}/${name}" ${name}; rm -f ${name}; ln -sfn "${outside}/created" ${name}; rm -f ${name}; done`;
-    const racer = spawn("bash", ["-c", script], { stdio: "ignore" });
     const s = fileSession(proj, [createWriteTool(unread), createEditTool(unread), createMultiEditTool(unread), createNotebookEditTool(unread)], {
       permissionMode: "acceptEdits",
     });
-    const report: RaceReport = { written: 0, refused: 0, outside: [] };
-    try {
-      for (let i = 0; i < calls; i++) {
-        const block = await call(s, tool, inputFor(tool, path, i));
-        if (block.is_error) report.refused++;
-        else report.written++;
-      }
-    } finally {
-      racer.kill("SIGKILL");
-      await new Promise((r) => racer.once("exit", r));
-      await s.close();
-    }
-    for (const n of readdirSync(outside)) {
-      if (n !== name) report.outside.push(`${n} appeared`);
-      else if (readFileSync(join(outside, n), "utf8") !== seed) report.outside.push(`${n} changed`);
-    }
+    const { ok, errors } = await callsDuringRace(s, script, calls, tool, (i) => inputFor(tool, path, i));
+    const report: RaceReport = { written: ok, refused: errors, outside: outsideChanges(outside, name, seed) };
     return report;
   });
 }

@@ -1,21 +1,16 @@
 // The stream-json input protocol against bad input: a line that is not JSON, a control request
 // armature does not implement, an unknown permission mode — each gets a message or an error
 // response, and the run goes on to answer the user message.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { anthropicReply, startMockModelServer, type MockModelServer } from "../../../test/mock-model-server.js";
-import { captureIO, withTempDir } from "../../../test/helpers.js";
+import { captureIO, useTestApiKey, withTempDir } from "../../../test/helpers.js";
 import { main } from "../main.js";
 
 let server: MockModelServer | undefined;
-const savedKey = process.env.ANTHROPIC_API_KEY;
-beforeEach(() => {
-  process.env.ANTHROPIC_API_KEY = "test-key";
-});
+useTestApiKey();
 afterEach(async () => {
   await server?.close();
   server = undefined;
-  if (savedKey === undefined) delete process.env.ANTHROPIC_API_KEY;
-  else process.env.ANTHROPIC_API_KEY = savedKey;
 });
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -53,14 +53,18 @@ export async function readPdfDocument(path: string, size: number): Promise<PdfDo
   return { type: "pdf_document", file: { filePath: path, base64, originalSize: size, totalPages: total } };
 }
 
-async function pdfPageCount(bytes: Buffer): Promise<number> {
+/** The document through pdf.js (unpdf), or an error saying it could not be opened. */
+async function openPdf(bytes: Buffer) {
   const { getDocumentProxy } = await import("unpdf");
-  let pdf;
   try {
-    pdf = await getDocumentProxy(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    return await getDocumentProxy(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   } catch (err) {
     throw new Error(`This PDF could not be opened (${(err as Error).message}). It may be damaged or encrypted.`);
   }
+}
+
+async function pdfPageCount(bytes: Buffer): Promise<number> {
+  const pdf = await openPdf(bytes);
   try {
     return pdf.numPages;
   } finally {
@@ -107,14 +111,7 @@ export function fitPdfToBudget(data: PdfReadData, maxChars: number, lastRequeste
 /** Text of the pages of a PDF, through pdf.js (unpdf). */
 export async function readPdf(path: string, size: number, range: PageRange | undefined): Promise<PdfReadData> {
   if (size > PDF_MAX_BYTES) throw new Error(`This PDF is too large to read (${Math.round(size / 1024 / 1024)} MiB; the limit is 100 MiB).`);
-  const { getDocumentProxy } = await import("unpdf");
-  const bytes = await readFile(path);
-  let pdf;
-  try {
-    pdf = await getDocumentProxy(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-  } catch (err) {
-    throw new Error(`This PDF could not be opened (${(err as Error).message}). It may be damaged or encrypted.`);
-  }
+  const pdf = await openPdf(await readFile(path));
   try {
     const total = pdf.numPages;
     if (!range && total > PDF_PAGES_WITHOUT_RANGE) {
