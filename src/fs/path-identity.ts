@@ -4,7 +4,7 @@
 // process's `/proc/PID/cwd` is not knowable. And a recursive reader that follows symlinks reads
 // wherever the links below its roots point: those targets are found by walking the tree at
 // decision time, bounded.
-import { readdirSync, statSync, type Dirent } from "node:fs";
+import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
 import { posix } from "node:path";
 
 /** What a shell path written as `/proc/…` or `/dev/fd/…` names in the shell's process. */
@@ -145,5 +145,14 @@ export function isDirectory(path: string): boolean {
     return statSync(path).isDirectory();
   } catch {
     return false;
+  }
+}
+
+/** The real path of `path`, or `path` itself when it cannot be resolved (missing, no access). */
+export function realPathOrSelf(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return path;
   }
 }

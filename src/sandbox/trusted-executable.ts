@@ -1,18 +1,12 @@
 // The program armature itself starts, found where the project cannot put one: only absolute PATH
 // entries, none inside a working directory, so a repository's `node_modules/.bin/rg` or a `.`
 // entry never stands in for ripgrep, git or bwrap.
-import { accessSync, constants, realpathSync, statSync } from "node:fs";
+import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, isAbsolute, join, sep } from "node:path";
+import { realPathOrSelf } from "../fs/path-identity.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-function canonical(path: string): string {
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return path;
-  }
-}
 
 function inside(path: string, dir: string): boolean {
   return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
@@ -26,10 +20,10 @@ function inside(path: string, dir: string): boolean {
  */
 export function trustedExecutable(name: string, env: Env = process.env, untrustedDirs: readonly string[] = []): string | undefined {
   if (name.includes("/")) return isAbsolute(name) && executable(name) ? name : undefined;
-  const avoid = untrustedDirs.map(canonical);
+  const avoid = untrustedDirs.map(realPathOrSelf);
   for (const dir of (env.PATH ?? "").split(delimiter)) {
     if (!isAbsolute(dir)) continue;
-    const real = canonical(dir);
+    const real = realPathOrSelf(dir);
     if (avoid.some((d) => inside(real, d) || inside(dir, d))) continue;
     const candidate = join(dir, name);
     if (executable(candidate)) return candidate;

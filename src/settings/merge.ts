@@ -1,4 +1,3 @@
-import { realpathSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import { parseRule, RuleParseError } from "../permissions/rule.js";
 import type { PermissionMode, PermissionRule } from "../tool/types.js";
@@ -8,19 +7,13 @@ import { describeWidening, inertEnvReason } from "./project-policy.js";
 import { mergeSandboxLayers } from "../sandbox/settings.js";
 import { SettingsError, SettingsFileSchema, type SettingsFile } from "./schema.js";
 import type { TrustStatus } from "./trust.js";
+import { realPathOrSelf } from "../fs/path-identity.js";
 
 function isInsideDir(path: string, dir: string): boolean {
   return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 }
 
 /** Where a path really leads (symlinks followed); a path that does not exist stays as written. */
-function canonicalDir(path: string): string {
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return path;
-  }
-}
 
 const KNOWN_KEYS = Object.keys(SettingsFileSchema.shape);
 
@@ -150,7 +143,7 @@ export function mergeSettings(
   const mcpApproval: LoadedSettings["mcpApproval"] = { enabledMcpjsonServers: [], disabledMcpjsonServers: [] };
   let mode: PermissionMode | undefined;
   let modeSource = "built-in default";
-  const realCwd = canonicalDir(cwd);
+  const realCwd = realPathOrSelf(cwd);
 
   for (const layer of layers) {
     const fromProject = isProject(layer);
@@ -179,7 +172,7 @@ export function mergeSettings(
     for (const d of widens ? dirs : []) {
       const expanded = d === "~" ? home : d.startsWith("~/") ? join(home, d.slice(2)) : d;
       // Judged by where it leads: `rootlink -> /` inside the project is the root, not the project.
-      const abs = canonicalDir(resolve(layer.root, expanded));
+      const abs = realPathOrSelf(resolve(layer.root, expanded));
       if (fromProject && trust.state === "override" && !isInsideDir(abs, realCwd) && !isInsideDir(abs, cwd)) {
         warnings.push(`${layer.source}: permissions.additionalDirectories ${JSON.stringify(d)} leads to ${abs}, outside the project (allowed: --trust-project)`);
       }

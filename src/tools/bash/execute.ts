@@ -1,7 +1,6 @@
 // One Bash call from start to BashOutput: working directory, environment, sandbox, the process,
 // and what it leaves behind (the next cwd, a background task).
 import { randomBytes } from "node:crypto";
-import { realpathSync } from "node:fs";
 import { mkdir, open } from "node:fs/promises";
 import { join } from "node:path";
 import type { ProgressCallback, SessionState, ShellCommandFacts, ToolUseContext } from "../../tool/types.js";
@@ -20,6 +19,7 @@ import { domainPolicy, startNetworkProxy, type NetworkProxy } from "../../sandbo
 import { deniedReadPaths, type SandboxConfig } from "./sandbox.js";
 import { findExecutable } from "../util/find-executable.js";
 import { nextCwd, startCwd } from "./working-dir.js";
+import { realPathOrSelf } from "../../fs/path-identity.js";
 
 export interface BashToolOptions {
   /** The shell binary (default: env ARMATURE_SHELL, else `bash`). */
@@ -50,13 +50,6 @@ export interface BashCallResult {
 
 const DEFAULT_KILL_GRACE_MS = 1_000;
 
-function realPath(path: string): string {
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return path;
-  }
-}
 
 function randomId(): string {
   return randomBytes(6).toString("hex");
@@ -155,7 +148,7 @@ export async function executeBash(
       }
       plan.proxy = { socket: proxy.socket, node: process.execPath };
     }
-    if (boundary === "workspace-write") absent = absentProtectedPaths([dirs.projectDir, ...dirs.additionalDirectories].map(realPath));
+    if (boundary === "workspace-write") absent = absentProtectedPaths([dirs.projectDir, ...dirs.additionalDirectories].map(realPathOrSelf));
     const bwrap = status.bwrap;
     wrapper = { file: bwrap, args: (argv) => bwrapArgs(plan, argv) };
   }
