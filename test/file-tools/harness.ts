@@ -43,7 +43,9 @@ export async function callsDuringRace(
   name: string,
   inputFor: (i: number) => Record<string, unknown>,
 ): Promise<{ ok: number; errors: number }> {
-  const child = spawn("bash", ["-c", racer], { stdio: "ignore" });
+  // Its own process group, so a `cp` or `ln` in flight when it is stopped dies with it (a survivor
+  // could still write into the folder the caller then removes).
+  const child = spawn("bash", ["-c", racer], { stdio: "ignore", detached: true });
   const counts = { ok: 0, errors: 0 };
   try {
     for (let i = 0; i < calls; i++) {
@@ -52,8 +54,11 @@ export async function callsDuringRace(
       else counts.ok++;
     }
   } finally {
-    child.kill("SIGKILL");
-    await new Promise((r) => child.once("exit", r));
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once("exit", r));
+      process.kill(-child.pid!, "SIGKILL");
+      await exited;
+    }
     await session.close();
   }
   return counts;
