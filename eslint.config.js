@@ -12,6 +12,7 @@ const shellInternals = {
   message: "Outside src/shell, import the shell's facts (src/shell/index.ts and its fact modules), not its parser, words or option tables.",
 };
 const noTools = { group: ["**/tools/**"], message: "src/permissions and src/session are below src/tools: move what both need down (src/fs, src/tasks, src/registry)." };
+const noPermissions = { group: ["**/permissions/**"], message: "src/sandbox is below src/permissions (the shell reaches it): move what both need down (src/fs)." };
 const restrict = (...patterns) => ["error", { patterns }];
 // Files of src/permissions that still read argv (issue 19, to move onto the shell's facts); the list only shrinks.
 const ARGV_READERS = ["src/permissions/modes.ts", "src/permissions/resolve.ts", "src/permissions/safety.ts", "src/permissions/scope.ts"];
@@ -47,6 +48,12 @@ export default tseslint.config(
     files: ["src/permissions/**/*.ts"],
     ignores: [...ARGV_READERS, ...TESTS],
     rules: { "no-restricted-syntax": ["error", ...argvAccess] },
+  },
+  {
+    // The shell starts its helpers through the sandbox's engine process: the sandbox stays below the permission engine.
+    files: ["src/sandbox/**/*.ts"],
+    ignores: TESTS,
+    rules: { "no-restricted-imports": restrict(shellInternals, noPermissions) },
   },
   {
     files: ["src/shell/**/*.ts"],

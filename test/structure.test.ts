@@ -70,6 +70,25 @@ function circles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
+/**
+ * Every file of src/ a file of `from` reaches through any chain of imports, each with the chain
+ * that reaches it (breadth first: a shortest one).
+ */
+function reached(graph: Map<string, string[]>, from: (file: string) => boolean): Map<string, string[]> {
+  const chains = new Map<string, string[]>();
+  const queue = [...graph.keys()].filter(from);
+  for (const f of queue) chains.set(f, [f]);
+  while (queue.length > 0) {
+    const v = queue.shift()!;
+    for (const w of graph.get(v) ?? []) {
+      if (chains.has(w)) continue;
+      chains.set(w, [...chains.get(v)!, w]);
+      queue.push(w);
+    }
+  }
+  return chains;
+}
+
 // The one circle left, outside the shell model (settings: load ↔ merge share types); the list only shrinks.
 const KNOWN_CIRCLES = [["src/settings/load.ts", "src/settings/merge.ts"]];
 
@@ -91,6 +110,24 @@ describe("module structure", () => {
     expect(circles(graph)).toEqual(KNOWN_CIRCLES);
   });
 
+  it("src/shell reaches nothing above it through any chain of imports (the sandbox's engine process included)", () => {
+    const graph = importGraph();
+    const chains = reached(graph, (f) => f.startsWith("src/shell/"));
+    // The walker follows chains out of the folder: the shell starts its helpers through the sandbox.
+    expect(chains.get("src/sandbox/protected-paths.ts")).toBeDefined();
+    const above = [...chains].filter(([f]) => /^src\/(permissions|tools|session)\//.test(f)).map(([, chain]) => chain.join(" -> "));
+    expect(above).toEqual([]);
+  });
+
+  it("the walker finds a chain where there is one", () => {
+    const graph = new Map([
+      ["src/shell/a.ts", ["src/sandbox/b.ts"]],
+      ["src/sandbox/b.ts", ["src/permissions/c.ts"]],
+      ["src/permissions/c.ts", []],
+    ]);
+    expect(reached(graph, (f) => f.startsWith("src/shell/")).get("src/permissions/c.ts")).toEqual(["src/shell/a.ts", "src/sandbox/b.ts", "src/permissions/c.ts"]);
+  });
+
   // Each row: a file in a layer, the code it would hold, and whether the lint rejects it.
   const rows: Array<{ file: string; code: string; rejected: boolean }> = [
     { file: "src/shell/probe.ts", code: 'export { resolvePermission } from "../permissions/resolve.js";', rejected: true },
@@ -106,6 +143,8 @@ describe("module structure", () => {
     { file: "src/permissions/probe.ts", code: 'import { effectiveArgv } from "../shell/bash-rules.js"; export const a = (s: Parameters<typeof effectiveArgv>[0]) => effectiveArgv(s);', rejected: true },
     { file: "src/permissions/probe.ts", code: 'import { analyzeCommand } from "../shell/index.js"; export const a = analyzeCommand;', rejected: false },
     { file: "src/permissions/probe.ts", code: 'import { atomicWriteFile } from "../fs/atomic-write.js"; export const w = atomicWriteFile;', rejected: false },
+    { file: "src/sandbox/probe.ts", code: 'import { PROTECTED_DIRS } from "../permissions/safety.js"; export const d = PROTECTED_DIRS;', rejected: true },
+    { file: "src/sandbox/probe.ts", code: 'import { PROTECTED_DIRS } from "../fs/protected-names.js"; export const d = PROTECTED_DIRS;', rejected: false },
     { file: "src/session/probe.ts", code: 'import { TaskStopTool } from "../tools/task-stop/task-stop-tool.js"; export const t = TaskStopTool;', rejected: true },
     { file: "src/session/probe.ts", code: 'import { findTaskRegistry } from "../tasks/registry.js"; export const f = findTaskRegistry;', rejected: false },
     { file: "src/tools/bash/probe.ts", code: 'import { parseBashScript } from "../../shell/parser.js"; export const p = parseBashScript;', rejected: true },

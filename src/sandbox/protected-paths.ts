@@ -1,9 +1,9 @@
-// What stays read-only inside a writable directory, in every boundary: the permission engine's
-// protected-path table (one list, read from there) with each version-control directory narrowed to
-// the parts that run programs, so that `git commit` still writes objects and refs.
+// What stays read-only inside a writable directory, in every boundary: the protected-path table
+// the permission engine reads too (one list, src/fs/protected-names.ts), with each version-control
+// directory narrowed to the parts that run programs, so that `git commit` still writes objects and refs.
 import { lstatSync, rmdirSync, rmSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
-import { PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_SEQUENCES } from "../permissions/safety.js";
+import { PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_SEQUENCES } from "../fs/protected-names.js";
 
 /**
  * Inside a VCS directory, only what names or holds programs: git's hooks, config (and the config
