@@ -1,10 +1,9 @@
-import { posix } from "node:path";
-import { commandFacts } from "../shell/command-facts.js";
+import { commandFacts, commandWords } from "../shell/command-facts.js";
 import { allowRuleForSubcommand } from "./match.js";
 import { outsideTargets, type Scope } from "./scope.js";
 import { GIT_AFTER_CD } from "../shell/shared.js";
 import { sameRepository } from "../shell/git-repo.js";
-import { projectProgramReason, readsProjectPrograms } from "../shell/project-programs.js";
+import { projectProgramReason } from "../shell/project-programs.js";
 import type { PermissionDecision } from "./types.js";
 import { containsNothingKnownToWrite, isExcludedCommand, sandboxActive } from "../sandbox/boundary.js";
 
@@ -44,8 +43,8 @@ function projectProgramNote(scope: Scope): string | null {
   if (!facts) return null;
   let dirs: string[] | undefined;
   for (const sub of facts.subcommands) {
-    const { program } = commandFacts(sub);
-    if (!readsProjectPrograms(program)) continue;
+    const { program, projectPrograms } = commandFacts(sub);
+    if (projectPrograms.length === 0) continue;
     dirs ??= [scope.canonicalize(scope.request.cwd), ...scope.cds.flatMap((c) => c.forms.map((f) => f.canonical))];
     const reason = projectProgramReason(program, dirs);
     if (reason) return `\`${sub.text.length > 120 ? `${sub.text.slice(0, 117)}...` : sub.text}\` may run code the project ships: ${reason}`;
@@ -81,26 +80,8 @@ function readOnlyInSandbox(scope: Scope): boolean {
   if (!facts || !sandboxActive(sandbox) || !sandbox.autoAllowBashIfSandboxed) return false;
   if (request.input.dangerouslyDisableSandbox === true) return false;
   if (scope.writes.length > 0 || scope.treeWrites.length > 0) return false;
-  const commands = facts.subcommands.map((s) => commandFacts(s).argv);
+  const commands = commandWords(facts.subcommands);
   return containsNothingKnownToWrite(facts, commands) && !isExcludedCommand(commands, sandbox.excludedCommands);
-}
-
-/** Commands acceptEdits runs on paths inside the working dirs. */
-const BASIC_FILE_COMMANDS = new Set(["mkdir", "touch", "rm", "rmdir", "mv", "cp"]);
-
-function isBasicFileCommand(argv: readonly string[]): boolean {
-  const name = posix.basename(argv[0] ?? "");
-  if (BASIC_FILE_COMMANDS.has(name)) return true;
-  // `cd` (its target is checked against the working dirs with the rest) moves, it changes nothing.
-  if (name === "cd" || name === "pushd") return true;
-  if (name !== "sed") return false;
-  // `sed -i 's/a/b/g' file` only: a script with `e`, `w` or `r` commands runs or writes elsewhere.
-  const args = argv.slice(1);
-  const flags = args.filter((a) => a.startsWith("-"));
-  const rest = args.filter((a) => !a.startsWith("-"));
-  if (!flags.every((f) => /^-(i|-in-place|E|r)$/.test(f))) return false;
-  const script = rest[0] ?? "";
-  return /^s\/[^/\n]*\/[^/\n]*\/[gI0-9]*$/.test(script);
 }
 
 function fromMode(scope: Scope, behavior: PermissionDecision["behavior"], reason: string): PermissionDecision {
@@ -164,7 +145,7 @@ export function decideByMode(scope: Scope): PermissionDecision {
       return fromMode(scope, "allow", `File edit inside the working directories accepted in ${mode} mode`);
     }
     const facts = scope.shell;
-    if (facts && facts.complete && facts.subcommands.length > 0 && facts.subcommands.every((s) => isBasicFileCommand(commandFacts(s).argv))) {
+    if (facts && facts.complete && facts.subcommands.length > 0 && facts.subcommands.every((s) => commandFacts(s).fileCommand)) {
       return fromMode(scope, "allow", `File command inside the working directories accepted in ${mode} mode`);
     }
   }
@@ -181,7 +162,10 @@ function whatNeedsApproval(scope: Scope): string {
   const all = facts.subcommands.filter((s) => !allowRuleForSubcommand(rules, s, scope.request.tool.name));
   // The part the analysis objected to (`cd src && xargs rm` names xargs, not cd), with why.
   const reason = facts.reasons[0];
-  const named = reason === undefined ? undefined : all.find((s) => s.argv[0] !== undefined && reason.includes(s.argv[0]));
+  const named = reason === undefined ? undefined : all.find((s) => {
+    const name = commandFacts(s).writtenName;
+    return name !== undefined && reason.includes(name);
+  });
   const uncovered = named ?? all[0];
   if (!uncovered) return scope.request.tool.name;
   const text = uncovered.text.length > 120 ? `${uncovered.text.slice(0, 117)}...` : uncovered.text;

@@ -3,12 +3,12 @@ import { readdirSync, type Dirent } from "node:fs";
 import { posix } from "node:path";
 import { globSegmentMatcher } from "../shell/glob-match.js";
 import { normaliseBashSpec } from "../shell/bash-rules.js";
-import { commandFacts } from "../shell/command-facts.js";
+import { commandFacts, commandWords } from "../shell/command-facts.js";
 import { allowRuleForCall, allowRuleForSubcommand, allowRuleForTarget, firstRestrictiveRule, nameGlob, restrictiveEditRules, restrictiveReadRules, ruleReachingBelow } from "./match.js";
 import { decideByMode, forcedAsk, isReadOnlyCall } from "./modes.js";
 import { pathForms, type PathForms } from "./paths.js";
 import { hasBrace, hasGlob, isDynamicWord } from "../shell/shared.js";
-import { criticalRemoval, gitDirCreatedBy, globMayNameProtected, protectedPathReason, UNLINKERS, type CriticalContext } from "./safety.js";
+import { criticalDeletion, criticalRemoval, gitDirCreatedBy, globMayNameProtected, protectedPathReason, UNLINKERS, type CriticalContext } from "./safety.js";
 import { chooseBoundary } from "../sandbox/boundary.js";
 import { buildScope, locateWord, outsideTargets, type ResolveOptions, type Scope, type Target } from "./scope.js";
 import { suggestRules } from "./suggest.js";
@@ -54,7 +54,7 @@ function withBoundary(decision: PermissionDecision, scope: Scope): PermissionDec
   const boundary = chooseBoundary({
     sandbox,
     readOnly: isReadOnlyCall(scope),
-    commands: scope.shell.subcommands.map((s) => commandFacts(s).argv),
+    commands: commandWords(scope.shell.subcommands),
     disableSandbox: request.input.dangerouslyDisableSandbox === true,
   });
   return { ...decision, sandbox: boundary };
@@ -222,7 +222,7 @@ function safetyCheck(scope: Scope): string | null {
   const rules = scope.request.permissionContext.rules;
   const dynamicName = facts.subcommands.find((sub) => !commandFacts(sub).programKnown);
   if (dynamicName && rules.some((r) => r.behavior !== "allow" && (r.toolName === "Bash" || r.toolName === scope.request.tool.name || r.toolName === "Read" || r.toolName === "Edit"))) {
-    const word = commandFacts(dynamicName).argv[0] ?? "";
+    const word = commandFacts(dynamicName).programWord;
     return `The command name ${word} is not known before the command runs, and deny or ask rules restrict what may run. A human must approve it`;
   }
   return treeWritesReachingRestrictedPaths(scope, restrictiveEditRules(rules)) ?? readsReachingRestrictedPaths(scope, restrictiveReadRules(rules));
@@ -234,19 +234,13 @@ function safetyCheck(scope: Scope): string | null {
  * directory acts as a git dir wherever it is. Asked in every mode, like writes into `.git/`.
  */
 const GIT_DIR_VARIABLES = new Set(["GIT_DIR", "GIT_COMMON_DIR", "GIT_WORK_TREE", "GIT_OBJECT_DIRECTORY", "GIT_INDEX_FILE", "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"]);
-const GIT_DIR_OPTION = /^--(git-dir|work-tree)(=|$)/;
-
 function gitDirRedirection(sub: ShellSubcommand): string | null {
   const variable = Object.keys(sub.env).find((name) => GIT_DIR_VARIABLES.has(name));
   if (variable !== undefined) {
     return `${variable}=${sub.env[variable]} points git at another git directory, whose config and hooks can run programs and where git writes: a human must approve it`;
   }
-  const { argv, program } = commandFacts(sub);
-  if (program !== "git") return null;
-  for (const word of argv.slice(1)) {
-    if (word === "--") break;
-    if (GIT_DIR_OPTION.test(word)) return `git ${word} points git at another git directory, whose config and hooks can run programs and where git writes: a human must approve it`;
-  }
+  const option = commandFacts(sub).gitDirOption;
+  if (option !== null) return `git ${option} points git at another git directory, whose config and hooks can run programs and where git writes: a human must approve it`;
   return null;
 }
 
@@ -255,14 +249,14 @@ function gitDirRedirection(sub: ShellSubcommand): string | null {
  * any path it is given: each suffix is judged as a removal, each word as a possibly written path.
  */
 function opaqueSafetyReason(sub: ShellSubcommand, ctx: CriticalContext): string | null {
-  if (!sub.opaque) return null;
-  const name = sub.argv[0] ?? "";
-  for (let k = 1; k < sub.argv.length; k++) {
-    const inner = sub.argv.slice(k);
-    const text = inner.join(" ");
-    const critical = criticalRemoval({ ...sub, argv: inner, text, effective: text, opaque: false }, ctx);
-    if (critical) return `${name} is not modelled and may run \`${text}\`: removing a critical path needs approval (${critical})`;
-    const word = (inner[0] ?? "").replace(/^-[^=]*=/, "");
+  const facts = commandFacts(sub);
+  if (!facts.unknown) return null;
+  const name = facts.writtenName ?? "";
+  for (const run of facts.executions) {
+    if (run.kind !== "may") continue;
+    const critical = run.deletes && criticalDeletion(run.deletes, ctx);
+    if (critical) return `${name} is not modelled and may run \`${run.text}\`: removing a critical path needs approval (${critical})`;
+    const word = run.mayWrite ?? "";
     const prot = word.length > 0 ? protectedPathReason(word) : null;
     if (prot) return `${name} is not modelled and may write ${word}, which needs approval: ${prot}`;
   }
@@ -338,7 +332,7 @@ function removedGlobOnly(scope: Scope, word: string): boolean {
   let used = false;
   for (const sub of scope.shell?.subcommands ?? []) {
     if (sub.redirects.some((r) => r.target === word)) return false;
-    if (!sub.argv.includes(word)) continue;
+    if (!commandFacts(sub).wordsWritten.includes(word)) continue;
     if (!UNLINKERS.has(commandFacts(sub).program)) return false;
     used = true;
   }

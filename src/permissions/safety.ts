@@ -2,7 +2,7 @@ import { readdirSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { posix } from "node:path";
 import type { ShellSubcommand } from "../tool/types.js";
-import { commandFacts } from "../shell/command-facts.js";
+import { commandFacts, type Deletes } from "../shell/command-facts.js";
 import { globSegmentMatcher } from "../shell/glob-match.js";
 import { expandHome, isInside, toPosix, type Canonicalize } from "./paths.js";
 import { hasBrace, hasGlob, isDynamicWord } from "../shell/shared.js";
@@ -157,7 +157,6 @@ export function globMayNameProtected(segment: string): boolean {
   );
 }
 
-const RM_COMMANDS = new Set(["rm", "rmdir", "unlink", "shred"]);
 /** Removers that unlink a symlink rather than follow it (shred writes through it). */
 export const UNLINKERS = new Set(["rm", "rmdir", "unlink"]);
 
@@ -182,32 +181,17 @@ export interface CriticalContext {
  * unlink, shred, and the roots of `find … -delete`.
  */
 export function criticalRemoval(sub: ShellSubcommand, ctx: CriticalContext): string | null {
-  const { argv, program: name } = commandFacts(sub);
+  return criticalDeletion(commandFacts(sub).deletes, ctx);
+}
+
+/** criticalRemoval for what a command removes (its facts' `deletes`, or those of a command it may run). */
+export function criticalDeletion(deletes: Deletes, ctx: CriticalContext): string | null {
+  if (deletes.unknown !== null) return deletes.unknown;
+  if (deletes.paths.length === 0) return null;
   const judge = criticalJudge(ctx);
-  if (name === "find") {
-    if (!argv.some((a) => a === "-delete")) return null;
-    if (argv.includes("-files0-from")) return "find -files0-from … -delete: its starting points are not on the command line";
-    let i = 1;
-    while (i < argv.length && /^-([HLP]|D|O\d*)$/.test(argv[i]!)) i += argv[i] === "-D" ? 2 : 1;
-    const roots: string[] = [];
-    for (; i < argv.length && !argv[i]!.startsWith("-") && argv[i] !== "(" && argv[i] !== "!"; i++) roots.push(argv[i]!);
-    // `find . -name x -delete` removes below the working dir, never the dir itself.
-    for (const root of roots.length > 0 ? roots : ["."]) {
-      const reason = judge(root, false);
-      if (reason) return `find ${root} -delete: ${reason}`;
-    }
-    return null;
-  }
-  if (!RM_COMMANDS.has(name)) return null;
-  let flagsDone = false;
-  for (const arg of argv.slice(1)) {
-    if (!flagsDone && arg === "--") {
-      flagsDone = true;
-      continue;
-    }
-    if (!flagsDone && arg.startsWith("-") && arg !== "-") continue;
-    const reason = judge(arg, true);
-    if (reason) return `${name} ${arg}: ${reason}`;
+  for (const d of deletes.paths) {
+    const reason = judge(d.path, d.itself);
+    if (reason) return `${d.shown}: ${reason}`;
   }
   return null;
 }

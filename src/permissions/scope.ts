@@ -19,6 +19,7 @@ import { isDirectory, procPath, walkLinks, LINK_WALK_MAX_ENTRIES } from "../fs/p
 import { expandGlob } from "../shell/glob-expand.js";
 import { hasBrace, hasGlob, isDynamicWord, isStaticWord, localeLiteral } from "../shell/shared.js";
 import { runProducer } from "../shell/index.js";
+import { commandFacts } from "../shell/command-facts.js";
 import type { RootLimit } from "./read-narrowing.js";
 import { treeWriteTargets, type TreeWriter } from "./tree-writes.js";
 import type { PermissionRequest } from "./types.js";
@@ -232,7 +233,7 @@ export function buildScope(request: PermissionRequest, options: ResolveOptions =
      * not known before the command runs.
      */
     const optionMatches = (sub: ShellSubcommand, glob: string): Target[] => {
-      const name = sub.argv[0] ?? "the command";
+      const name = commandFacts(sub).writtenName ?? "the command";
       const unknown = (written: string): Target => ({ written, unknown: true, forms: bases.map((b) => pathForms(glob, b, home, canonicalize)) });
       if (!expandable) return [unknown(`${glob} (its matches reach ${name} where it reads options)`)];
       const out: Target[] = [];

@@ -5,11 +5,56 @@
 import { posix } from "node:path";
 import type { ShellSubcommand, ShellTreeWriter } from "../tool/types.js";
 import { effectiveArgv, needsExactRule, onlySafeEnv, restrictiveTexts, subcommandTexts } from "./bash-rules.js";
+import { projectConfigFiles } from "./project-programs.js";
 import { isStaticWord } from "./shared.js";
+
+/** A path a command removes, as written. */
+export interface Deletion {
+  readonly path: string;
+  /** The path itself goes (`rm -rf x`), not only what is below it (`find x -delete`). */
+  readonly itself: boolean;
+  /** How the command names it, for a reason: `rm x`, `find x -delete`. */
+  readonly shown: string;
+}
+
+/** What a command removes: paths on its command line, and why more is removed than they show. */
+export interface Deletes {
+  readonly paths: readonly Deletion[];
+  /** It removes what its command line does not name (`find -files0-from … -delete`), and why; else null. */
+  readonly unknown: string | null;
+}
+
+/** Something a command runs besides its own program. */
+export interface Execution {
+  /**
+   * `command`: a command it starts (wrappers, `sudo`, `env`, `xargs`, `find -exec`), which the
+   * analysis judges as a nested subcommand of its own; `script`: shell text it runs (`bash -c`,
+   * `eval`, a here-document fed to a shell), analysed as nested subcommands too; `may`: a later
+   * word an unmodelled command may start as a command (`mywrap rm -rf /`), seen nowhere else.
+   */
+  readonly kind: "command" | "script" | "may";
+  /** What runs, as text (a command's words joined by single spaces, a script's source). */
+  readonly text: string;
+  /** For `may`: what that command would remove if it ran; for the others null (their subcommands carry it). */
+  readonly deletes: Deletes | null;
+  /** For `may`: the word as a path the unmodelled command may write (a leading `-opt=` removed); else null. */
+  readonly mayWrite: string | null;
+}
 
 export interface CommandFacts {
   /** What really runs, transparent wrappers removed (`timeout 5 rm x` is `rm x`). */
   readonly argv: readonly string[];
+  /**
+   * The same as its option table reads it: the program by its base name, every option by its
+   * canonical name (abbreviations resolved, clusters split) with its value as the next word,
+   * `--` when the command line has one, then the operands (src/shell/rule-texts.ts); a command
+   * without a table, or a subcommand the analysis did not make, as written.
+   */
+  readonly canonicalArgv: readonly string[];
+  /** The command word as written (`timeout` in `timeout 5 rm x`, `/bin/rm`); undefined for an empty command. */
+  readonly writtenName: string | undefined;
+  /** What really runs, its program as written (`/bin/rm` in `timeout 5 /bin/rm x`); `""` for an empty command. */
+  readonly programWord: string;
   /** The program's name, its path's last part (`/bin/rm` is `rm`); `""` for an empty command. */
   readonly program: string;
   /** The program is named before the command runs (not `$(echo rm)`, `r${x}m`, `$"cat"`, a glob). */
@@ -27,13 +72,44 @@ export interface CommandFacts {
   /** Paths it reads and writes, as written (empty when the command was only split). */
   readonly reads: readonly string[];
   readonly writes: readonly string[];
+  /** Paths it removes (rm, rmdir, unlink, shred operands; the roots of `find … -delete`). */
+  readonly deletes: Deletes;
+  /** What it runs besides its program: commands and scripts it starts, words an unmodelled command may start. */
+  readonly executions: readonly Execution[];
+  /** It reaches the network (a network tool, a `/dev/tcp` redirection, a URL it fetches), as far as known. */
+  readonly network: boolean;
+  /** The hosts it reaches, when its command line names them (lower case). */
+  readonly hosts: readonly string[];
+  /** Project files its program loads that can make it run code the project ships (`.yarnrc.yml`, `.git/config`…; src/shell/project-programs.ts). */
+  readonly projectPrograms: readonly string[];
+  /**
+   * It only makes, moves, copies or removes the files it names (`mkdir`, `touch`, `rm`, `rmdir`,
+   * `mv`, `cp`), changes directory (`cd`, `pushd`), or edits files with a plain `sed -i 's/a/b/g'`.
+   */
+  readonly fileCommand: boolean;
+  /** A `--git-dir`/`--work-tree` option (as written) pointing git at another git directory; else null. */
+  readonly gitDirOption: string | null;
+  /** Every word of the command line as written, wrappers included (is a path, a glob, named anywhere on it?). */
+  readonly wordsWritten: readonly string[];
   /** It writes whole trees whose names the command line does not show. */
   readonly treeWriter: ShellTreeWriter["kind"] | null;
   /** The analysis does not model it: any later word may start a command. */
   readonly unknown: boolean;
 }
 
+/**
+ * What the analysis read of a subcommand with its parser and option tables (loaded with the
+ * analysis, not with this module): what it runs (from the walk), its canonical argv, the hosts of
+ * the URLs it fetches.
+ */
+export interface AnalysedFacts {
+  runs?: { commands: readonly (readonly string[])[]; scripts: readonly string[] };
+  canonicalArgv: readonly string[];
+  urlHosts: readonly string[];
+}
+
 const built = new WeakMap<ShellSubcommand, CommandFacts>();
+const analysed = new WeakMap<ShellSubcommand, AnalysedFacts>();
 
 /** The facts of one subcommand: built once per subcommand object, then the same frozen value. */
 export function commandFacts(sub: ShellSubcommand): CommandFacts {
@@ -45,12 +121,27 @@ export function commandFacts(sub: ShellSubcommand): CommandFacts {
   return facts;
 }
 
+/** The analysis records what it read of a subcommand before its facts are built. */
+export function recordAnalysedFacts(sub: ShellSubcommand, facts: AnalysedFacts): void {
+  analysed.set(sub, facts);
+}
+
+/** What each of these subcommands runs, as words (their facts' argv), for consumers that hand commands on (the sandbox's boundary). */
+export function commandWords(subs: readonly ShellSubcommand[]): ReadonlyArray<readonly string[]> {
+  return subs.map((s) => commandFacts(s).argv);
+}
+
 function buildCommandFacts(sub: ShellSubcommand): CommandFacts {
   const argv = Object.freeze([...effectiveArgv(sub)]);
   const program = posix.basename(argv[0] ?? "");
   const restrictive = Object.freeze(restrictiveTexts(sub, false));
+  const seen = analysed.get(sub);
+  const hosts = hostsOf(sub, program, argv, seen?.urlHosts ?? []);
   return Object.freeze({
     argv,
+    canonicalArgv: seen ? Object.freeze([...seen.canonicalArgv]) : argv,
+    writtenName: sub.argv[0],
+    programWord: argv[0] ?? "",
     program,
     programKnown: isStaticWord(argv[0] ?? ""),
     texts: Object.freeze(subcommandTexts(sub)),
@@ -61,7 +152,122 @@ function buildCommandFacts(sub: ShellSubcommand): CommandFacts {
     safeEnv: onlySafeEnv(sub),
     reads: Object.freeze([...(sub.targets?.read ?? [])]),
     writes: Object.freeze([...(sub.targets?.write ?? [])]),
+    deletes: deletesOf(program, argv),
+    executions: executionsOf(sub, seen?.runs),
+    network: hosts.length > 0 || NETWORK_PROGRAMS.has(program) || (program === "git" && GIT_NETWORK.has(gitSubcommand(argv))),
+    hosts,
+    projectPrograms: projectConfigFiles(program),
+    fileCommand: isFileCommand(program, argv),
+    gitDirOption: program === "git" ? gitDirOptionOf(argv) : null,
+    wordsWritten: Object.isFrozen(sub.argv) ? sub.argv : Object.freeze([...sub.argv]),
     treeWriter: sub.treeWriter?.kind ?? null,
     unknown: sub.opaque === true,
   });
+}
+
+const NO_DELETES: Deletes = Object.freeze({ paths: Object.freeze([]), unknown: null });
+const RM_COMMANDS = new Set(["rm", "rmdir", "unlink", "shred"]);
+
+/** The paths `argv` removes: rm-like operands (every word not an option before `--`), the roots of `find … -delete`. */
+function deletesOf(name: string, argv: readonly string[]): Deletes {
+  if (name === "find") {
+    if (!argv.some((a) => a === "-delete")) return NO_DELETES;
+    if (argv.includes("-files0-from")) return Object.freeze({ paths: Object.freeze([]), unknown: "find -files0-from … -delete: its starting points are not on the command line" });
+    let i = 1;
+    while (i < argv.length && /^-([HLP]|D|O\d*)$/.test(argv[i]!)) i += argv[i] === "-D" ? 2 : 1;
+    const roots: string[] = [];
+    for (; i < argv.length && !argv[i]!.startsWith("-") && argv[i] !== "(" && argv[i] !== "!"; i++) roots.push(argv[i]!);
+    // `find . -name x -delete` removes below the starting point, never the starting point itself.
+    const paths = (roots.length > 0 ? roots : ["."]).map((root) => Object.freeze({ path: root, itself: false, shown: `find ${root} -delete` }));
+    return Object.freeze({ paths: Object.freeze(paths), unknown: null });
+  }
+  if (!RM_COMMANDS.has(name)) return NO_DELETES;
+  const paths: Deletion[] = [];
+  let flagsDone = false;
+  for (const arg of argv.slice(1)) {
+    if (!flagsDone && arg === "--") {
+      flagsDone = true;
+      continue;
+    }
+    if (!flagsDone && arg.startsWith("-") && arg !== "-") continue;
+    paths.push(Object.freeze({ path: arg, itself: true, shown: `${name} ${arg}` }));
+  }
+  return paths.length === 0 ? NO_DELETES : Object.freeze({ paths: Object.freeze(paths), unknown: null });
+}
+
+const NO_EXECUTIONS: readonly Execution[] = Object.freeze([]);
+
+function executionsOf(sub: ShellSubcommand, seen: AnalysedFacts["runs"]): readonly Execution[] {
+  if (!seen && !sub.opaque) return NO_EXECUTIONS;
+  const out: Execution[] = [];
+  for (const words of seen?.commands ?? []) out.push(Object.freeze({ kind: "command", text: words.join(" "), deletes: null, mayWrite: null }));
+  for (const script of seen?.scripts ?? []) out.push(Object.freeze({ kind: "script", text: script, deletes: null, mayWrite: null }));
+  if (sub.opaque) {
+    // Each later word may start a command, read as written (no wrapper removed): `mywrap rm -rf /`.
+    for (let k = 1; k < sub.argv.length; k++) {
+      const inner = sub.argv.slice(k);
+      const word = inner[0]!.replace(/^-[^=]*=/, "");
+      out.push(Object.freeze({ kind: "may", text: inner.join(" "), deletes: deletesOf(posix.basename(inner[0]!), inner), mayWrite: word }));
+    }
+  }
+  return Object.freeze(out);
+}
+
+/** Network clients: what they do is reach a host. */
+const NETWORK_PROGRAMS = new Set([
+  "curl", "wget", "http", "https", "xh", "httpie", "aria2c", "lynx", "links", "w3m",
+  "ssh", "scp", "sftp", "rsync", "nc", "ncat", "netcat", "socat", "telnet", "ftp", "ping", "dig", "nslookup", "host",
+]);
+/** git subcommands that contact a remote. */
+const GIT_NETWORK = new Set(["clone", "fetch", "pull", "push", "ls-remote", "archive", "request-pull", "send-email"]);
+
+function gitSubcommand(argv: readonly string[]): string {
+  const i = argv.findIndex((w, k) => k > 0 && !w.startsWith("-") && !/^-[Cc]$/.test(argv[k - 1]!));
+  return i < 0 ? "" : argv[i]!;
+}
+
+/** Hosts named by the URLs a network tool fetches (as the analysis read them), `/dev/tcp`/`/dev/udp` redirections, and `scheme://host` or `user@host:` operands of other network clients and git. */
+function hostsOf(sub: ShellSubcommand, program: string, argv: readonly string[], urlHosts: readonly string[]): readonly string[] {
+  const hosts = new Set<string>();
+  for (const r of sub.redirects) {
+    const m = /^\/dev\/(?:tcp|udp)\/([^/]+)\//.exec(r.target);
+    if (m) hosts.add(m[1]!.toLowerCase());
+  }
+  if (argv.length > 0 && (NETWORK_PROGRAMS.has(program) || program === "git")) {
+    for (const host of urlHosts) hosts.add(host.replace(/^[^@]*@/, "").replace(/:\d*$/, ""));
+    if (urlHosts.length === 0) {
+      for (const word of argv.slice(1)) {
+        const m = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^/?#:\s]+)/i.exec(word) ?? /^[^@/\s:=-][^@/\s:]*@([A-Za-z0-9.-]+):/.exec(word);
+        if (m) hosts.add(m[1]!.toLowerCase());
+      }
+    }
+  }
+  return Object.freeze([...hosts]);
+}
+
+/** Commands acceptEdits runs on paths inside the working dirs. */
+const BASIC_FILE_COMMANDS = new Set(["mkdir", "touch", "rm", "rmdir", "mv", "cp"]);
+
+function isFileCommand(name: string, argv: readonly string[]): boolean {
+  if (BASIC_FILE_COMMANDS.has(name)) return true;
+  // `cd` (its target is checked against the working dirs with the rest) moves, it changes nothing.
+  if (name === "cd" || name === "pushd") return true;
+  if (name !== "sed") return false;
+  // `sed -i 's/a/b/g' file` only: a script with `e`, `w` or `r` commands runs or writes elsewhere.
+  const args = argv.slice(1);
+  const flags = args.filter((a) => a.startsWith("-"));
+  const rest = args.filter((a) => !a.startsWith("-"));
+  if (!flags.every((f) => /^-(i|-in-place|E|r)$/.test(f))) return false;
+  const script = rest[0] ?? "";
+  return /^s\/[^/\n]*\/[^/\n]*\/[gI0-9]*$/.test(script);
+}
+
+const GIT_DIR_OPTION = /^--(git-dir|work-tree)(=|$)/;
+
+function gitDirOptionOf(argv: readonly string[]): string | null {
+  for (const word of argv.slice(1)) {
+    if (word === "--") break;
+    if (GIT_DIR_OPTION.test(word)) return word;
+  }
+  return null;
 }

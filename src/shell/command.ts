@@ -26,6 +26,8 @@ export interface SimpleCommand {
   xargsInput?: Word;
   /** The source text of the pipeline stage that feeds this one through `|` (`git ls-files` in `git ls-files | xargs wc -l`). */
   pipedFrom?: string;
+  /** What this command runs itself (wrappers, `find -exec`, `xargs`: their inner argv; `bash -c`, `eval`, a here-document fed to a shell: scripts). */
+  runs?: { commands: string[][]; scripts: string[] };
   /** Set for commands that are not simple commands (`export`, `declare`, `local`, `unset`). */
   declaration?: boolean;
 }

@@ -128,7 +128,28 @@ function nearestProjectFile(dir: string, files: readonly string[]): string | und
 
 /** Whether `program` is one whose project configuration is looked at (git, yarn, cargo…). */
 export function readsProjectPrograms(program: string): boolean {
-  return program === "git" || PROGRAM_FILES.some((entry) => entry.programs.includes(program));
+  return projectConfigFiles(program).length > 0;
+}
+
+/** The repository config git reads in its local and worktree scopes (includes are followed too). */
+const GIT_CONFIG_FILES: readonly string[] = Object.freeze([".git/config", ".git/config.worktree"]);
+/** Per program of the table (a bounded set; any other name gets the shared empty list). */
+const configFiles = new Map<string, readonly string[]>(
+  [...new Set(PROGRAM_FILES.flatMap((entry) => entry.programs))].map((program) => [
+    program,
+    Object.freeze(PROGRAM_FILES.filter((entry) => entry.programs.includes(program)).flatMap((entry) => entry.files)),
+  ]),
+);
+const NONE: readonly string[] = Object.freeze([]);
+
+/**
+ * The project files `program` loads that can make it run code the project ships (the table
+ * above; for git its repository config), nearest first where several apply; empty for a program
+ * whose project configuration is not looked at.
+ */
+export function projectConfigFiles(program: string): readonly string[] {
+  if (program === "git") return GIT_CONFIG_FILES;
+  return configFiles.get(program) ?? NONE;
 }
 
 /**

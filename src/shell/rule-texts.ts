@@ -54,17 +54,38 @@ function canonicalTexts(words: readonly Word[]): string[] {
   return out;
 }
 
+/**
+ * The command as its option table reads it, as one argv: the program by its base name, every
+ * option by its canonical name (abbreviations resolved, clusters split) with its value as the
+ * next word, `--` when the command line ends its options with one, then the operands. git keeps
+ * its global options, read the same way, before its subcommand. A command without a table (or a
+ * git without a subcommand table entry) is its words as written.
+ */
+export function canonicalArgvOf(words: readonly Word[]): string[] {
+  const first = words[0];
+  if (!first) return [];
+  const name = commandBaseName(first.text);
+  const tail = (parsed: ParsedArgs): string[] => [...rendered(parsed).flat(), ...(parsed.dashDash === undefined ? [] : ["--"]), ...parsed.operands.map((o) => o.word.text)];
+  if (name === "git") {
+    const git = parseGit(words);
+    if (git.sub === undefined) return ["git", ...tail(git.globals)];
+    return ["git", ...rendered(git.globals).flat(), git.sub, ...tail(git.parsed)];
+  }
+  const table = tableFor(name);
+  if (!table) return words.map((w) => w.text);
+  return [name, ...tail(getopt(words, table))];
+}
+
 /** Network tools whose operands (and `--url` values) are URLs. */
 const URL_TOOLS = new Set(["curl", "wget", "http", "https", "xh", "httpie", "aria2c", "lynx", "links", "w3m"]);
 
 /**
- * For a URL a network tool fetches: the tool with that URL first, on either scheme, and with
- * just the scheme and host, so a deny rule naming `curl http://host` covers `curl -X GET
- * https://host/path` (the same host on the other scheme, in any option order).
+ * The URLs a network tool fetches (its operands and `--url` values that read as http(s) URLs or
+ * bare host names with a dot): host in lower case, and the rest of the URL as written.
  */
-function urlTexts(name: string, words: readonly Word[]): string[] {
+export function fetchedUrls(name: string, words: readonly Word[]): Array<{ host: string; path: string }> {
   if (!URL_TOOLS.has(name)) return [];
-  const out: string[] = [];
+  const out: Array<{ host: string; path: string }> = [];
   const table = tableFor(name);
   const parsed = table ? getopt(words, table) : undefined;
   const candidates = parsed
@@ -75,8 +96,19 @@ function urlTexts(name: string, words: readonly Word[]): string[] {
     if (!m || (m[1] === undefined && !/\./.test(m[2] as string))) continue;
     const scheme = (m[1] ?? "").toLowerCase();
     if (scheme !== "" && scheme !== "http" && scheme !== "https") continue;
-    const host = (m[2] as string).toLowerCase();
-    const path = m[3] as string;
+    out.push({ host: (m[2] as string).toLowerCase(), path: m[3] as string });
+  }
+  return out;
+}
+
+/**
+ * For a URL a network tool fetches: the tool with that URL first, on either scheme, and with
+ * just the scheme and host, so a deny rule naming `curl http://host` covers `curl -X GET
+ * https://host/path` (the same host on the other scheme, in any option order).
+ */
+function urlTexts(name: string, words: readonly Word[]): string[] {
+  const out: string[] = [];
+  for (const { host, path } of fetchedUrls(name, words)) {
     for (const sch of ["http", "https"]) {
       out.push(`${name} ${sch}://${host}${path}`, `${name} ${sch}://${host}`);
     }

@@ -531,6 +531,7 @@ class Walker {
     if (input?.op === "<") {
       this.state.incomplete.add(`${first.text} runs the script file ${input.target?.text ?? ""}`.trimEnd());
     } else if (input?.content !== undefined) {
+      cmd.runs = { commands: cmd.runs?.commands ?? [], scripts: [...(cmd.runs?.scripts ?? []), input.content] };
       walkScript(input.content, this.state, true, this.depth + 1);
     } else {
       this.state.incomplete.add(`${first.text} reads commands from its input, which the analysis cannot see`);
@@ -548,6 +549,9 @@ class Walker {
     this.state.commands.push(cmd);
     const unwrapped = unwrapCommand(cmd);
     for (const reason of unwrapped.incomplete) this.state.incomplete.add(reason);
+    if (unwrapped.inner.length > 0 || unwrapped.scripts.length > 0) {
+      cmd.runs = { commands: unwrapped.inner.map((inner) => inner.words.map((w) => w.text)), scripts: [...unwrapped.scripts] };
+    }
     for (const inner of unwrapped.inner) {
       if (unwrapped.transparent) cmd.transparentInner = inner;
       if (commandBaseName(cmd.words[0]?.text ?? "") === "xargs") inner.xargsInput = xargsInput(cmd);
