@@ -144,8 +144,8 @@ const NONE: readonly string[] = Object.freeze([]);
 
 /**
  * The project files `program` loads that can make it run code the project ships (the table
- * above; for git its repository config), nearest first where several apply; empty for a program
- * whose project configuration is not looked at.
+ * above, in the order they are looked for; for git its repository config); empty for a program
+ * whose project configuration is not looked at. A CommandFacts field (src/shell/command-facts.ts).
  */
 export function projectConfigFiles(program: string): readonly string[] {
   if (program === "git") return GIT_CONFIG_FILES;
