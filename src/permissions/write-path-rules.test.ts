@@ -46,10 +46,11 @@ describe("Write(…)/MultiEdit(…)/NotebookEdit(…) path rules restrict that p
       const session = createSession({ cwd: dir, tools: builtinTools(), permissionMode: c.mode, sandbox: false, ...c.rules });
       try {
         const block = c.call(dir);
-        if (block.name === "Edit") await session.runTurn([{ type: "tool_use", id: "r", name: "Read", input: { file_path: block.input.file_path } }]);
+        const input = block.input as Record<string, unknown>;
+        if (block.name === "Edit") await session.runTurn([{ type: "tool_use", id: "r", name: "Read", input: { file_path: input.file_path } }]);
         const [result] = await session.runTurn([block]);
         const text = JSON.stringify(result!.content);
-        const target = typeof block.input.file_path === "string" ? block.input.file_path : join(dir, /> (\S+)$/.exec(String(block.input.command))![1]!);
+        const target = typeof input.file_path === "string" ? input.file_path : join(dir, /> (\S+)$/.exec(String(input.command))![1]!);
         if (c.expect === "runs") {
           expect(result!.is_error, text).toBeFalsy();
           expect(existsSync(target)).toBe(true);
