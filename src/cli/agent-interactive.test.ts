@@ -68,4 +68,26 @@ describe.skipIf(!hasScript || !existsSync(bin))("armature agent, interactive on 
       expect(await pty.exited).toBe(0);
     });
   }, 60_000);
+
+  it("Ctrl-C while an approval waits abandons the question: the next line is the next prompt, not its answer", async () => {
+    await withTempDir(async (dir) => {
+      server = await startMockModelServer([
+        anthropicReply([{ type: "tool_use", id: "t1", name: "Bash", input: { command: "touch first.txt" } }]),
+        anthropicReply([{ type: "text", text: "Second turn answered." }]),
+      ]);
+      const pty = startOnPty(["agent", "--base-url", server.url, "--cwd", dir], dir);
+      await pty.waitFor(/> $/m);
+      pty.send("make first.txt\r");
+      await pty.waitFor(/Allow\?/);
+      // Typed at once, before the interrupted turn has wound down: "y" answered the abandoned
+      // approval before, and was lost as a prompt.
+      pty.send("\x03y\r");
+      await pty.waitFor(/Second turn answered\./);
+      expect(existsSync(join(dir, "first.txt"))).toBe(false);
+      const last = server.requests.at(-1)!;
+      expect(JSON.stringify(last.body)).toMatch(/"text":"y"/);
+      pty.send("\x04");
+      expect(await pty.exited).toBe(0);
+    });
+  }, 60_000);
 });

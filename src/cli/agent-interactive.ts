@@ -30,12 +30,25 @@ export async function interactiveLoop(run: Omit<RunAgentOptions, "prompt">, io: 
     closed = true;
     waiting?.(undefined);
   });
-  const ask = (prompt: string): Promise<string | undefined> => {
+  /** The next line; undefined at the end, or once `signal` aborts (a line typed after goes to the next reader). */
+  const ask = (prompt: string, signal?: AbortSignal): Promise<string | undefined> => {
+    if (signal?.aborted) return Promise.resolve(undefined);
     rl.setPrompt(prompt);
     rl.prompt();
     if (lines.length > 0) return Promise.resolve(lines.shift());
     if (closed) return Promise.resolve(undefined);
-    return new Promise((resolve) => (waiting = resolve));
+    return new Promise((resolve) => {
+      const answer = (line: string | undefined): void => {
+        signal?.removeEventListener("abort", abandon);
+        resolve(line);
+      };
+      const abandon = (): void => {
+        if (waiting === answer) waiting = undefined;
+        resolve(undefined);
+      };
+      signal?.addEventListener("abort", abandon, { once: true });
+      waiting = answer;
+    });
   };
   const style = terminalStyle(io.isTTY);
   const spinner = new Spinner(io.stderr, io.isTTY && process.env.TERM !== "dumb", style);
@@ -44,10 +57,10 @@ export async function interactiveLoop(run: Omit<RunAgentOptions, "prompt">, io: 
     spinner.stop();
     io[stream].write(text);
   };
-  // Approvals go through the same line reader as prompts.
-  io.question = async (prompt) => {
+  // Approvals go through the same line reader as prompts; an interrupted turn abandons its question.
+  io.question = async (prompt, signal) => {
     spinner.stop();
-    const answer = (await ask(prompt)) ?? "n";
+    const answer = (await ask(prompt, signal)) ?? "n";
     if (controller && !controller.signal.aborted) spinner.start();
     return answer;
   };

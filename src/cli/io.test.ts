@@ -20,4 +20,18 @@ describe("LineReader: turns and approval answers from one terminal", () => {
     expect((await lines.next()).done).toBe(true);
     expect(await reader.question("Again? ", { write: () => undefined })).toBe("");
   });
+
+  it("an aborted question is abandoned: it resolves empty and the next line is a turn", async () => {
+    const input = new PassThrough();
+    const reader = new LineReader(input);
+    const lines = reader.lines();
+    const controller = new AbortController();
+    const answer = reader.question("Allow? ", { write: () => undefined }, controller.signal);
+    controller.abort();
+    expect(await answer).toBe("");
+    input.write("next turn\n");
+    expect((await lines.next()).value).toBe("next turn");
+    expect(await reader.question("Never shown? ", { write: () => expect.unreachable() }, controller.signal)).toBe("");
+    input.end();
+  });
 });

@@ -11,8 +11,12 @@ export interface CliIO {
   isTTY: boolean;
   /** The real process: `exec` installs SIGTERM/SIGINT/SIGHUP handlers that stop what the session started. */
   handleSignals?: boolean;
-  /** Reads one answer line from the terminal (interactive approvals). */
-  question?(prompt: string): Promise<string>;
+  /**
+   * Reads one answer line from the terminal (interactive approvals). When `signal` aborts (the
+   * turn that asked was interrupted) the question is abandoned: it resolves to "" and the next
+   * line goes to whatever reads next, not to it.
+   */
+  question?(prompt: string, signal?: AbortSignal): Promise<string>;
 }
 
 /** Bad arguments or input: the message names the flag, file or line. Exit code 2. */
@@ -145,11 +149,23 @@ export class LineReader {
     }
   }
 
-  /** Writes the prompt and resolves to the next line ("" once the input has ended). */
-  question(prompt: string, out: { write(text: string): unknown }): Promise<string> {
+  /** Writes the prompt and resolves to the next line ("" once the input has ended, or `signal` aborts: that line is then a turn). */
+  question(prompt: string, out: { write(text: string): unknown }, signal?: AbortSignal): Promise<string> {
+    if (signal?.aborted) return Promise.resolve("");
     out.write(prompt);
     if (this.ended) return Promise.resolve("");
-    return new Promise((resolve) => (this.answer = resolve));
+    return new Promise((resolve) => {
+      const answer = (line: string): void => {
+        signal?.removeEventListener("abort", abandon);
+        resolve(line);
+      };
+      const abandon = (): void => {
+        if (this.answer === answer) this.answer = undefined;
+        resolve("");
+      };
+      signal?.addEventListener("abort", abandon, { once: true });
+      this.answer = answer;
+    });
   }
 }
 

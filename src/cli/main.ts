@@ -47,11 +47,15 @@ export function processIO(): CliIO {
     stdinIsTTY: process.stdin.isTTY === true,
     isTTY: process.stdin.isTTY === true && process.stderr.isTTY === true,
     handleSignals: true,
-    question: async (prompt) => {
-      if (lines) return lines.question(prompt, process.stderr);
+    question: async (prompt, signal) => {
+      if (lines) return lines.question(prompt, process.stderr, signal);
+      if (signal?.aborted) return "";
       const rl = createInterface({ input: process.stdin, output: process.stderr });
       try {
-        return await rl.question(prompt);
+        return await rl.question(prompt, signal ? { signal } : {});
+      } catch (err) {
+        if (signal?.aborted) return "";
+        throw err;
       } finally {
         rl.close();
       }

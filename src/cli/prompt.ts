@@ -10,13 +10,13 @@ interface Question {
 }
 
 /** AskUserQuestion: each question with numbered options; the answer is a number, several (multiSelect), or free text. */
-async function askQuestions(io: Required<Pick<CliIO, "question">>, input: Record<string, unknown>): Promise<Record<string, string> | undefined> {
+async function askQuestions(io: Required<Pick<CliIO, "question">>, input: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, string> | undefined> {
   const questions = (input.questions ?? []) as Question[];
   const answers: Record<string, string> = {};
   for (const q of questions) {
     const menu = q.options.map((o, i) => `  ${i + 1}. ${o.label} — ${o.description}`).join("\n");
     const how = q.multiSelect ? "numbers separated by commas, or your own answer" : "a number, or your own answer";
-    const raw = (await io.question(`\n[${q.header}] ${q.question}\n${menu}\nAnswer (${how}; empty to dismiss): `)).trim();
+    const raw = (await io.question(`\n[${q.header}] ${q.question}\n${menu}\nAnswer (${how}; empty to dismiss): `, signal)).trim();
     if (raw === "") return undefined;
     const picked = raw.split(",").map((p) => Number.parseInt(p.trim(), 10));
     const valid = picked.every((n) => Number.isInteger(n) && n >= 1 && n <= q.options.length) && (q.multiSelect || picked.length === 1);
@@ -41,7 +41,7 @@ export function terminalApprover(io: CliIO, cwd: string = process.cwd()): Approv
   return async (request) => {
     if (!io.question) return { behavior: "deny", message: "No terminal to ask on." };
     if (request.tool.name === "AskUserQuestion") {
-      const answers = await askQuestions({ question: io.question }, request.input);
+      const answers = await askQuestions({ question: io.question }, request.input, request.signal);
       if (answers === undefined) return { behavior: "deny", message: "The user dismissed the question." };
       return { behavior: "allow", updatedInput: { ...request.input, answers } };
     }
@@ -50,7 +50,7 @@ export function terminalApprover(io: CliIO, cwd: string = process.cwd()): Approv
     const always = rules.length > 0 ? ` / [a]lways (${rules.join(", ")}) / a[l]ways, saved locally` : " / [a]lways";
     for (;;) {
       const answer = (
-        await io.question(`\n${summary}${request.decision.reason}\nAllow? [y]es / [n]o${always}: `)
+        await io.question(`\n${summary}${request.decision.reason}\nAllow? [y]es / [n]o${always}: `, request.signal)
       ).trim().toLowerCase();
       if (answer === "y" || answer === "yes") return { behavior: "allow" };
       if (answer === "a" || answer === "always") return { behavior: "allow", remember: "session" };

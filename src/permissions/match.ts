@@ -10,6 +10,17 @@ import { firstBashMatch, ruleIndex } from "./rule-index.js";
 export const READ_TOOLS = new Set(["Read", "Glob", "Grep"]);
 export const EDIT_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
 
+/**
+ * A path rule on writes: `Edit(…)`, or a deny/ask rule written for another editing tool
+ * (`Write(./secret.txt)`), which is read as the `Edit(…)` rule it means: it restricts writes to
+ * that path, not every call of the tool. An allow rule written that way never matches (a
+ * widening rule is taken only as documented); `permissions list` warns about both.
+ */
+export function isWritePathRule(rule: PermissionRule): boolean {
+  if (rule.ruleContent === undefined) return false;
+  return rule.toolName === "Edit" || (rule.behavior !== "allow" && rule.toolName !== "Edit" && EDIT_TOOLS.has(rule.toolName));
+}
+
 function toolNamed(tool: Tool, name: string): boolean {
   return tool.name === name || tool.aliases.includes(name) || tool.legacyNames.includes(name);
 }
@@ -38,7 +49,7 @@ export function ruleNamesToolOrGroup(rule: PermissionRule, tool: Tool): boolean 
 function pathRuleApplies(rule: PermissionRule, scope: Scope): "read" | "write" | null {
   const { tool, subject } = scope.request;
   if (rule.toolName === "Read" && (READ_TOOLS.has(tool.name) || subject?.kind === "file" || subject?.kind === "shell")) return "read";
-  if (rule.toolName === "Edit" && (EDIT_TOOLS.has(tool.name) || subject?.kind === "file" || subject?.kind === "shell")) return "write";
+  if (isWritePathRule(rule) && (EDIT_TOOLS.has(tool.name) || subject?.kind === "file" || subject?.kind === "shell")) return "write";
   return null;
 }
 
@@ -220,7 +231,7 @@ export function deniedPathRule(
   const forms = [pathForms(path, where.cwd, home, canonicalize)];
   for (const rule of rules) {
     if (rule.behavior !== "deny" || rule.ruleContent === undefined) continue;
-    if (rule.toolName !== "Read" && !(access === "write" && rule.toolName === "Edit")) continue;
+    if (rule.toolName !== "Read" && !(access === "write" && isWritePathRule(rule))) continue;
     const pattern = cachedPathPattern(rule, where.projectDir ?? where.cwd, home);
     if (forms.some((f) => pathMatches(pattern, f.lexical, true) || pathMatches(pattern, f.canonical, true))) return rule;
   }
@@ -232,9 +243,9 @@ export function restrictiveReadRules(rules: readonly PermissionRule[]): Permissi
   return rules.filter((r) => r.behavior !== "allow" && r.toolName === "Read" && r.ruleContent !== undefined);
 }
 
-/** Deny and ask `Edit(…)` path rules, in order: what restricts the trees a shell command writes. */
+/** Deny and ask path rules on writes (`Edit(…)`, `Write(…)`), in order: what restricts the trees a shell command writes. */
 export function restrictiveEditRules(rules: readonly PermissionRule[]): PermissionRule[] {
-  return rules.filter((r) => r.behavior !== "allow" && r.toolName === "Edit" && r.ruleContent !== undefined);
+  return rules.filter((r) => r.behavior !== "allow" && isWritePathRule(r));
 }
 
 /**

@@ -217,7 +217,7 @@ describe("rule parsing", () => {
     expect(ruleWarnings([parseRule("Write(src/**)", "allow", "f.json")])).toEqual([
       'f.json, permissions.allow: "Write(src/**)" never matches; path rules for writes are Edit(…) rules, which cover Write, MultiEdit and NotebookEdit: write Edit(src/**)',
     ]);
-    expect(ruleWarnings([parseRule("MultiEdit(/tmp/x)", "deny", "f.json")])).toEqual([expect.stringContaining("applies to every MultiEdit call (MultiEdit takes no specifier); path rules for writes are Edit(…) rules")]);
+    expect(ruleWarnings([parseRule("MultiEdit(/tmp/x)", "deny", "f.json")])).toEqual([expect.stringContaining('"MultiEdit(/tmp/x)" is read as Edit(/tmp/x) (writes to that path by any tool); path rules for writes are Edit(…) rules')]);
     expect(ruleWarnings([parseRule("Edit(src/**)", "allow", "f.json")])).toEqual([]);
     expect(ruleWarnings([parseRule("Bash(ls *)", "allow", "f.json"), parseRule("mcp__gh__x", "deny", "f")])).toEqual([]);
   });

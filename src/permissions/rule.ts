@@ -161,12 +161,14 @@ export function ruleWarnings(rules: readonly PermissionRule[], knownToolNames: I
     }
     if (r.ruleContent !== undefined && EDIT_FAMILY.has(r.toolName)) {
       // Path rules for writes are Edit rules: they cover Write, MultiEdit and NotebookEdit too.
-      // "Write Write alone" would allow every write, the opposite of what was meant.
-      const instead = `path rules for writes are Edit(…) rules, which cover Write, MultiEdit and NotebookEdit: write ${formatRule({ toolName: "Edit", ruleContent: r.ruleContent })}`;
+      // A deny/ask one is read as that Edit rule (match.ts, isWritePathRule); an allow one is not
+      // taken ("Write alone" would allow every write, the opposite of what was meant).
+      const edit = formatRule({ toolName: "Edit", ruleContent: r.ruleContent });
+      const instead = `path rules for writes are Edit(…) rules, which cover Write, MultiEdit and NotebookEdit: write ${edit}`;
       out.push(
         r.behavior === "allow"
           ? `${where}: ${JSON.stringify(r.raw)} never matches; ${instead}`
-          : `${where}: ${JSON.stringify(r.raw)} applies to every ${r.toolName} call (${r.toolName} takes no specifier); ${instead}`,
+          : `${where}: ${JSON.stringify(r.raw)} is read as ${edit} (writes to that path by any tool); ${instead}`,
       );
       continue;
     }

@@ -237,7 +237,7 @@ export function createSession(options: SessionOptions): Session {
   const sandbox = sandboxStatus(options.sandbox === false ? { ...DEFAULT_SANDBOX_SETTINGS, enabled: false } : options.sandbox, process.env);
   const effectiveSandbox = options.sandbox === false ? { ...sandbox, enabled: false, available: false } : sandbox;
   rootContext.permissionContext = { ...rootContext.permissionContext, sandbox: effectiveSandbox };
-  const outputs = backgroundOutputRules(rootContext.session.dir);
+  const outputs = sessionReadBackRules(rootContext.session.dir);
   if (outputs.length > 0) rootContext.permissionContext = { ...rootContext.permissionContext, rules: [...rootContext.permissionContext.rules, ...outputs] };
   const rootController = rootContext.abortController;
   const permissions = permissionServices(options, rootContext.workspace.projectDir);
@@ -580,15 +580,25 @@ function summarize(outcomes: ToolCallOutcome[]): TurnResult {
 }
 
 /**
- * Background commands and sub-agents write to files in the session folder, and their results
- * tell the model to check them with Read or TaskOutput (as the reference agent's do): reading
- * them needs no approval. Deny rules still apply. Left out when the folder's path holds glob
- * characters (the rule would not name it).
+ * Background commands and sub-agents write to files in the session folder, and so does the
+ * result budget (a result too large to send whole is saved to `tool-results/`); their results
+ * tell the model to read them back with Read (Grep, Glob) or TaskOutput, as the reference
+ * agent's do: reading them needs no approval. Only these folders of this session, only reads:
+ * an allow rule names the folder and its files, and a file is covered only when both its
+ * written and its real name are inside (a symlink placed there that leads elsewhere, or the
+ * folder swapped for one, still asks). Deny rules still apply. Left out when the folder's path
+ * holds glob characters (the rule would not name it).
  */
-function backgroundOutputRules(sessionDir: string): PermissionRule[] {
-  return ["shell-output", "agents"].flatMap((sub) => {
+function sessionReadBackRules(sessionDir: string): PermissionRule[] {
+  return (
+    [
+      ["shell-output", "background task output files"],
+      ["agents", "background task output files"],
+      ["tool-results", "saved tool results"],
+    ] as const
+  ).flatMap(([sub, what]) => {
     const dir = join(sessionDir, sub);
     if (/[*?[\]{}()!\\,]/.test(dir)) return [];
-    return [parseRule(`Read(/${dir}/**)`, "allow", "session: background task output files")];
+    return [parseRule(`Read(/${dir})`, "allow", `session: ${what}`), parseRule(`Read(/${dir}/**)`, "allow", `session: ${what}`)];
   });
 }
