@@ -111,14 +111,20 @@ function mayCompileLiftoffOnly(): boolean {
  * package's own (a devDependency).
  */
 function bashGrammarPath(): string {
-  const shipped = fileURLToPath(new URL("../grammar/tree-sitter-bash.wasm", import.meta.url));
-  return existsSync(shipped) ? shipped : require.resolve("tree-sitter-bash/tree-sitter-bash.wasm");
+  return shippedOr(new URL("../grammar/tree-sitter-bash.wasm", import.meta.url), "tree-sitter-bash/tree-sitter-bash.wasm");
+}
+
+/** A .wasm the build copied to dist/grammar/, else (running from the sources) the package's own. */
+function shippedOr(url: URL, packagePath: string): string {
+  const shipped = fileURLToPath(url);
+  return existsSync(shipped) ? shipped : require.resolve(packagePath);
 }
 
 async function loadGrammar(): Promise<void> {
   const started = performance.now();
   const { Language: LanguageClass, Parser: ParserClass } = await import("web-tree-sitter");
-  const runtimeWasm = require.resolve("web-tree-sitter/tree-sitter.wasm");
+  // The runtime's own .wasm: web-tree-sitter's module is bundled, its .wasm shipped beside the grammar.
+  const runtimeWasm = shippedOr(new URL("../grammar/tree-sitter.wasm", import.meta.url), "web-tree-sitter/tree-sitter.wasm");
   const moduleOptions: Record<string, unknown> = { locateFile: () => runtimeWasm };
   const bytes = readFileSync(bashGrammarPath());
   let language: Language;
