@@ -21,6 +21,7 @@ import { walkScript } from "./walk.js";
 import { judgeShellState, loopVariables, substituteLoopVariables } from "./shell-state.js";
 import { GIT_AFTER_CD, MAX_ANALYSED_COMMAND_LENGTH, MAX_READ_ONLY_COMMAND_LENGTH, MAX_READ_ONLY_SUBCOMMANDS, normalizeCommandText, substitutedText } from "./shared.js";
 import { fileNameProducer, objectNameProducer } from "./producers.js";
+import { hiddenOperandReads } from "./hidden-operands.js";
 import { jqReadTargets } from "./lang/jq.js";
 
 
@@ -93,6 +94,7 @@ export function analyzeCommand(command: string): ShellCommandFacts {
     }
     const gitDir = name0(cmd) === "git" ? gitChangeDirectory(cmd) : undefined;
     const targets = commandTargets(judged, backup);
+    targets.read.push(...hiddenOperandReads(judged, targets, (t) => substituteLoopVariables(state, t)));
     const sub = toSubcommand(cmd, targets);
     const why = objection ?? refused;
     sub.readOnly = why === undefined ? true : { objection: why };
