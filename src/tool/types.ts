@@ -200,6 +200,9 @@ export interface ShellCommandFacts {
   producers?: Record<string, string[]>;
 }
 
+/** What the producers of one call printed, by the word they stand for (`$(git ls-files)`), or why that cannot be judged. */
+export type ProducedNames = Readonly<Record<string, readonly string[] | { readonly unknown: string }>>;
+
 /**
  * What a call touches, in the terms permission rules speak. Derived from the parsed input
  * once (the backfill stage) and carried through the pipeline.
@@ -216,7 +219,16 @@ export type PermissionSubject =
        */
       canonical?: string[];
     }
-  | { kind: "shell"; facts: ShellCommandFacts }
+  | {
+      kind: "shell";
+      facts: ShellCommandFacts;
+      /**
+       * What the command's producers (`facts.producers`) printed, run once for this call before
+       * it is decided (the Bash tool's check does it); a producer's word missing here is a read
+       * not known in advance.
+       */
+      produced?: ProducedNames;
+    }
   | { kind: "url"; url: string };
 
 // ---------------------------------------------------------------------------
