@@ -15,7 +15,7 @@ import { suggestRules } from "./suggest.js";
 import { protectedBelow, treeContentsReason } from "./tree-writes.js";
 import { treePlan } from "../shell/tree-contents.js";
 import type { TreePlan } from "../shell/tree-plan.js";
-import { gitShowsNoRestrictedPath, ignoreFilesMayUnhide } from "./read-narrowing.js";
+import { gitShowsNoRestrictedPath, ignoreFilesMayUnhide, listsNoRestrictedDirectory } from "./read-narrowing.js";
 import type { PermissionDecision, PermissionRequest } from "./types.js";
 
 export type { ResolveOptions } from "./scope.js";
@@ -364,6 +364,10 @@ function symlinkMatching(forms: readonly PathForms[], match: (name: string) => b
  * files for rg/tree/ls -R, what git never tracked for git diff/show/log -p/grep.
  */
 function readerSkipsRestricted(scope: Scope, t: Target, rules: readonly PermissionRule[]): boolean {
+  if (t.limit === "names" || t.limit === "visible-names") {
+    if (t.limit === "visible-names" && readerSkipsRestricted(scope, { ...t, limit: "visible" }, rules)) return true;
+    return t.forms.every((f) => listsNoRestrictedDirectory(rules, f, scope.request.projectDir, scope.home));
+  }
   if (t.limit === "visible") {
     const visible = (segment: string): boolean => !segment.startsWith(".");
     if (ruleReachingBelow(rules, scope, t.forms, visible)) return false;

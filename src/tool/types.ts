@@ -152,8 +152,12 @@ export interface ShellReaderFacts {
   recursive: string[];
   /** The walk reads through the symlinks below the roots. */
   follows: boolean;
-  /** What it reads below its roots: everything, what git tracks, or what is not hidden. */
-  limit: "all" | "git" | "visible";
+  /**
+   * What it reads below its roots: everything, what git tracks, what is not hidden; or only
+   * names and metadata (`find`, `du`, `tree -a`, `ls -aR`), and of what is not hidden only
+   * (`tree`, `ls -R`): listing a file's name is not reading it, listing below a directory is.
+   */
+  limit: "all" | "git" | "visible" | "names" | "visible-names";
 }
 
 /**
