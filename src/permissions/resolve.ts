@@ -6,7 +6,8 @@ import { normaliseBashSpec } from "../shell/bash-rules.js";
 import { commandFacts } from "../shell/command-facts.js";
 import { allowRuleForCall, allowRuleForSubcommand, allowRuleForTarget, firstRestrictiveRule, nameGlob, restrictiveEditRules, restrictiveReadRules, ruleReachingBelow } from "./match.js";
 import { decideByMode, forcedAsk, isReadOnlyCall } from "./modes.js";
-import { pathForms, type PathForms } from "./paths.js";
+import { pathForms, type Canonicalize, type PathForms } from "./paths.js";
+import { gitOptionsStayInRepository } from "../shell/git-repo.js";
 import { hasBrace, hasGlob, isDynamicWord } from "../shell/shared.js";
 import { criticalRemoval, gitDirCreatedBy, globMayNameProtected, protectedPathReason, UNLINKERS, type CriticalContext } from "./safety.js";
 import { chooseBoundary } from "../sandbox/boundary.js";
@@ -212,7 +213,7 @@ function safetyCheck(scope: Scope): string | null {
     if (critical) return `Removing a critical path needs approval (${critical})`;
     const unseen = opaqueSafetyReason(sub, ctx);
     if (unseen) return unseen;
-    const otherGitDir = gitDirRedirection(sub);
+    const otherGitDir = gitDirRedirection(sub, ctx);
     if (otherGitDir) return otherGitDir;
   }
   const unknownWrite = scope.writes.find((t) => t.unknown && !removedGlobOnly(scope, t.written));
@@ -236,7 +237,7 @@ function safetyCheck(scope: Scope): string | null {
 const GIT_DIR_VARIABLES = new Set(["GIT_DIR", "GIT_COMMON_DIR", "GIT_WORK_TREE", "GIT_OBJECT_DIRECTORY", "GIT_INDEX_FILE", "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"]);
 const GIT_DIR_OPTION = /^--(git-dir|work-tree)(=|$)/;
 
-function gitDirRedirection(sub: ShellSubcommand): string | null {
+function gitDirRedirection(sub: ShellSubcommand, ctx: { cwd: string; bases: readonly string[]; cdUnknown: boolean; canonicalize: Canonicalize }): string | null {
   const variable = Object.keys(sub.env).find((name) => GIT_DIR_VARIABLES.has(name));
   if (variable !== undefined) {
     return `${variable}=${sub.env[variable]} points git at another git directory, whose config and hooks can run programs and where git writes: a human must approve it`;
@@ -245,7 +246,7 @@ function gitDirRedirection(sub: ShellSubcommand): string | null {
   if (program !== "git") return null;
   for (const word of argv.slice(1)) {
     if (word === "--") break;
-    if (GIT_DIR_OPTION.test(word)) return `git ${word} points git at another git directory, whose config and hooks can run programs and where git writes: a human must approve it`;
+    if (GIT_DIR_OPTION.test(word) && !(!ctx.cdUnknown && gitOptionsStayInRepository(argv, ctx.cwd, ctx.bases, ctx.canonicalize))) return `git ${word} points git at another git directory, whose config and hooks can run programs and where git writes: a human must approve it`;
   }
   return null;
 }

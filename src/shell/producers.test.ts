@@ -63,8 +63,14 @@ describe("git -C", () => {
     expect(analyzeCommand("git -C a -C b status").cdTargets).toEqual(["a/b"]);
   });
 
-  it("with a directory not known in advance, or --git-dir / --work-tree, is not read-only", () => {
-    for (const c of ['git -C "$d" status', "git --git-dir=x log", "git --work-tree=x status"]) {
+  it("--git-dir=…/.git and --work-tree=dir are judged like -C (the decision requires the cwd's own repository)", () => {
+    expect(analyzeCommand("git --git-dir=x/.git log").cdTargets).toEqual(["x"]);
+    expect(analyzeCommand("git --work-tree=x status").cdTargets).toEqual(["x"]);
+    expect(analyzeCommand("git -C a --git-dir=../.git --work-tree=.. status").cdTargets).toEqual(["."]);
+  });
+
+  it("with a directory not known in advance, or a --git-dir that is not a .git, is not read-only", () => {
+    for (const c of ['git -C "$d" status', "git --git-dir=x log", 'git --work-tree="$d" status', 'git --git-dir="$d/.git" log']) {
       const facts = analyzeCommand(c);
       expect(facts.reasons.some((r) => r !== GIT_AFTER_CD), c).toBe(true);
     }
