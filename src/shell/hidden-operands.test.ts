@@ -23,6 +23,8 @@ describe("hidden operands", () => {
     ["for o in -r; do grep $o SECRET .; done", "a loop value that is an option"],
     ['for o in -r; do grep "$o" SECRET .; done', "the same, quoted"],
     ['grep "$(printf -- -r)" SECRET .', "a quoted substitution in an operand's place may be an option"],
+    ['for o in -r; do grep -e x "$o" .; done', "a loop value that is an option where a file is read"],
+    ["for o in -r; do cat $o; done", "the same for cat"],
     ["head -n $(echo 1 .env) README.md", "head -n"],
     ["cut -d $(echo , .env) -f1 README.md", "cut -d"],
     ["diff --label $(echo x .env) a b", "diff --label"],

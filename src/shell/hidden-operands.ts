@@ -38,12 +38,12 @@ export function hiddenOperandReads(cmd: SimpleCommand, targets: Targets, valuesO
   const { operands, end } = operandWords(name, cmd.words);
   const out: string[] = [];
   cmd.words.forEach((w, i) => {
-    if (i === 0 || w.isStatic || named.has(w.text) || /^[<>]\(/.test(w.raw)) return;
+    if (i === 0 || w.isStatic || /^[<>]\(/.test(w.raw)) return;
     // A glob alone is a read of its own already (and of its matches that look like options).
     if (w.glob && !w.split) return;
     // Where an option's value is, one word is only a value; an operand before `--` may be an option.
     const optionPlace = operands.has(w) && i < end && !NO_OPTIONS.has(name);
-    const why = hiddenWords(w, optionPlace, valuesOf);
+    const why = hiddenWords(w, optionPlace, valuesOf, named.has(w.text));
     if (why) out.push(unnamedFiles(`${why}, given to ${name}`));
   });
   return out;
@@ -60,17 +60,21 @@ function operandWords(name: string, words: readonly Word[]): { operands: Set<Wor
   return { operands: new Set(parsed.operands.map((o) => o.word)), end: parsed.dashDash ?? words.length };
 }
 
-/** Why this word may give the command words not seen in its argv, or undefined. */
-function hiddenWords(w: Word, optionPlace: boolean, valuesOf: (text: string) => string[]): string | undefined {
+/**
+ * Why this word may give the command words not seen in its argv, or undefined. `named`: the
+ * model reads it as a path already (its values are judged as paths; one that is an option is not).
+ */
+function hiddenWords(w: Word, optionPlace: boolean, valuesOf: (text: string) => string[], named: boolean): string | undefined {
   const values = w.brace ? [] : valuesOf(w.text);
   const known = values.length > 0 && values.every((v) => v !== w.text && isStaticWord(v) && !/\s/.test(v));
   if (known) {
     // `for p in -r; do grep $p x .; done`: the values are known; one that is an option (or, split
-    // and unquoted, a glob) is still not judged.
+    // and unquoted, a glob where no path is read) is still not judged.
     if (optionPlace && values.some((v) => /^[-@]/.test(v))) return `${w.raw} read as an option`;
-    if (w.split && values.some((v) => hasGlob(v))) return `the files ${w.raw} matches`;
+    if (!named && w.split && values.some((v) => hasGlob(v))) return `the files ${w.raw} matches`;
     return undefined;
   }
+  if (named) return undefined;
   if (w.split) return `the words ${w.raw} splits into`;
   // One word that begins with what is not known may begin with `-` or `@`.
   if (optionPlace && /^[$`]/.test(w.text)) return `${w.raw} read as an option`;
