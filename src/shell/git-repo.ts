@@ -3,8 +3,7 @@
 // worktree/submodule file) between the directory and the repository's top starts another one.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { posix } from "node:path";
-import { literalWord } from "./command.js";
-import { parseGit } from "./git-argv.js";
+import { analysisArgv } from "./index.js";
 
 /** The nearest directory at or above `dir` holding a `.git` entry, or undefined. */
 export function repositoryTop(dir: string): string | undefined {
@@ -52,7 +51,9 @@ export function gitOptionsStayInRepository(
   bases: readonly string[],
   canonicalize: (path: string) => string,
 ): boolean {
-  const options = parseGit(argv.map(literalWord)).globals.options.map((o) => ({ name: o.name, value: o.value?.text }));
+  // The parsers load with the analysis (a call with shell facts has loaded it), not with this module.
+  const { gitGlobalOptions, literalWord } = analysisArgv();
+  const options = gitGlobalOptions(argv.map(literalWord)).map((o) => ({ name: o.name, value: o.value?.text }));
   const top = repositoryTop(canonicalize(cwd));
   const gitDir = top === undefined ? undefined : gitDirOf(top);
   if (top === undefined || gitDir === undefined) return false;
