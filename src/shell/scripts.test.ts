@@ -82,7 +82,7 @@ describe("git invocations", () => {
 
   it.each([
     "git -c core.pager=x log", "git --config-env=a=b log", "git --git-dir=x log",
-    'git --work-tree="$d" status', 'git --git-dir="$d/.git" log', "git --exec-path=x log", "git log --output=x", "git diff --out=x",
+    "git --work-tree= status", "git --git-dir=x/.git/hooks log", "git --exec-path=x log", "git log --output=x", "git diff --out=x",
     "git diff --ext-diff", "git log --ext", "git grep -O x", "git grep -Ovim x", "git grep --open-files-in-pager=x y",
     "git fetch --upload-pack=x", "git ls-remote origin", "git remote show origin", "git branch x",
     "git branch -d x", "git branch -Dx", "git branch --set-upstream-to=o/x", "git tag v1", "git tag -a v1",
