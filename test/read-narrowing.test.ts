@@ -79,8 +79,23 @@ describe("recursive readers that skip the denied path", () => {
   });
 
   it("asks for readers that read hidden files or objects git may hold outside its history", async () => {
-    const cmds = ["find . -print", "rg --hidden TODO", "rg -uu TODO", "tree -a", "ls -Ra", "git show 1a2b3c4", "git grep --untracked TODO", "git grep --no-index TODO", "grep -rn TODO .", "cat .env"];
+    const cmds = ["find . -exec cat {} +", "rg --hidden TODO", "rg -uu TODO", "git show 1a2b3c4", "git grep --untracked TODO", "git grep --no-index TODO", "grep -rn TODO .", "cat .env"];
     const got = await decide(join(root, "clean"), cmds);
     expect(got.every((b) => b !== "allow"), JSON.stringify(got)).toBe(true);
+  });
+
+  // Issue 19: listers print names and metadata. .env is a plain file: listing its name is not
+  // reading it. Where the denied path is a directory, listing below it is.
+  const LISTERS = ["find . -print", "find . -name '*.ts'", "du -sh .", "du -a", "tree -a", "ls -Ra"];
+  it("allows listers where the denied path is a file, tracked or not", async () => {
+    expect(await decide(join(root, "clean"), LISTERS)).toEqual(LISTERS.map(() => "allow"));
+    expect(await decide(join(root, "tracked"), LISTERS)).toEqual(LISTERS.map(() => "allow"));
+  });
+
+  it("asks for listers where the denied path is a directory", async () => {
+    const dir = join(root, "env-dir");
+    mkdirSync(join(dir, ".env"), { recursive: true });
+    writeFileSync(join(dir, ".env", "key"), "k\n");
+    expect(await decide(dir, LISTERS)).toEqual(LISTERS.map(() => "ask"));
   });
 });

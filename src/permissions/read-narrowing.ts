@@ -5,13 +5,13 @@
 // git at decision time, bounded; anything unsure keeps the ask.
 import { execFileSync } from "node:child_process";
 import { engineCommand } from "../sandbox/engine-process.js";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, type Dirent } from "node:fs";
 import { posix } from "node:path";
 import type { PermissionRule } from "../tool/types.js";
 import { cachedPathPattern, pathMatches } from "./path-rules.js";
 
 /** What a recursive root reads below it. */
-export type RootLimit = "all" | "git" | "visible";
+export type RootLimit = "all" | "git" | "visible" | "names" | "visible-names";
 
 /** Paths git may print, past which (or past the time) the check gives up. */
 const GIT_MAX_PATHS = 200_000;
@@ -72,4 +72,44 @@ export function ignoreFilesMayUnhide(root: string, home: string): boolean {
       return false;
     }
   });
+}
+
+/** An entry name no rule names literally. */
+const ANY_ENTRY = "\u0001armature-any-entry\u0001";
+
+/** Directories a listing check walks below one root before it gives up (and the call asks). */
+const LISTING_MAX_DIRECTORIES = 20_000;
+
+/**
+ * Whether a command that lists names and metadata below `root` (`find`, `du`, `tree -a`) lists
+ * nothing these rules protect: no directory at or below the root, by its real or its written
+ * name, is one a rule matches or one whose every entry a rule matches. Listing a file's name is not reading the file; listing what a
+ * matched directory holds is reading that directory. Symlinks are not followed (the roots of a
+ * lister that follows them are judged through where they lead). Past the bound: unsure.
+ */
+export function listsNoRestrictedDirectory(rules: readonly PermissionRule[], root: { lexical: string; canonical: string }, projectDir: string, home: string): boolean {
+  const patterns = rules.map((r) => cachedPathPattern(r, projectDir, home));
+  // A directory is restricted when a rule matches it, or matches whatever it holds (`secrets/*`):
+  // a name only a wildcard matches stands for any entry.
+  const restricted = (rel: string): boolean =>
+    [root.canonical, root.lexical].some((top) => {
+      const dir = rel === "" ? top : `${top}/${rel}`;
+      return patterns.some((p) => pathMatches(p, dir, true) || pathMatches(p, `${dir}/${ANY_ENTRY}`, true));
+    });
+  const pending = [""];
+  let seen = 0;
+  while (pending.length > 0) {
+    const rel = pending.pop() as string;
+    if (restricted(rel)) return false;
+    if (++seen > LISTING_MAX_DIRECTORIES) return false;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(rel === "" ? root.canonical : `${root.canonical}/${rel}`, { withFileTypes: true });
+    } catch {
+      if (rel === "") return false; // the root itself cannot be listed now: unsure
+      continue;
+    }
+    for (const e of entries) if (e.isDirectory()) pending.push(rel === "" ? e.name : `${rel}/${e.name}`);
+  }
+  return true;
 }

@@ -6,7 +6,8 @@ import { normaliseBashSpec } from "../shell/bash-rules.js";
 import { commandFacts, commandWords } from "../shell/command-facts.js";
 import { allowRuleForCall, allowRuleForSubcommand, allowRuleForTarget, firstRestrictiveRule, nameGlob, restrictiveEditRules, restrictiveReadRules, ruleReachingBelow } from "./match.js";
 import { decideByMode, forcedAsk, isReadOnlyCall } from "./modes.js";
-import { pathForms, type PathForms } from "./paths.js";
+import { pathForms, type Canonicalize, type PathForms } from "./paths.js";
+import { gitOptionsStayInRepository } from "../shell/git-repo.js";
 import { hasBrace, hasGlob, isDynamicWord } from "../shell/shared.js";
 import { criticalDeletion, criticalRemoval, gitDirCreatedBy, globMayNameProtected, protectedPathReason, UNLINKERS, type CriticalContext } from "./safety.js";
 import { chooseBoundary } from "../sandbox/boundary.js";
@@ -15,7 +16,7 @@ import { suggestRules } from "./suggest.js";
 import { protectedBelow, treeContentsReason } from "./tree-writes.js";
 import { treePlan } from "../shell/tree-contents.js";
 import type { TreePlan } from "../shell/tree-plan.js";
-import { gitShowsNoRestrictedPath, ignoreFilesMayUnhide } from "./read-narrowing.js";
+import { gitShowsNoRestrictedPath, ignoreFilesMayUnhide, listsNoRestrictedDirectory } from "./read-narrowing.js";
 import type { PermissionDecision, PermissionRequest } from "./types.js";
 
 export type { ResolveOptions } from "./scope.js";
@@ -212,7 +213,7 @@ function safetyCheck(scope: Scope): string | null {
     if (critical) return `Removing a critical path needs approval (${critical})`;
     const unseen = opaqueSafetyReason(sub, ctx);
     if (unseen) return unseen;
-    const otherGitDir = gitDirRedirection(sub);
+    const otherGitDir = gitDirRedirection(sub, ctx);
     if (otherGitDir) return otherGitDir;
   }
   const unknownWrite = scope.writes.find((t) => t.unknown && !removedGlobOnly(scope, t.written));
@@ -234,14 +235,17 @@ function safetyCheck(scope: Scope): string | null {
  * directory acts as a git dir wherever it is. Asked in every mode, like writes into `.git/`.
  */
 const GIT_DIR_VARIABLES = new Set(["GIT_DIR", "GIT_COMMON_DIR", "GIT_WORK_TREE", "GIT_OBJECT_DIRECTORY", "GIT_INDEX_FILE", "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"]);
-function gitDirRedirection(sub: ShellSubcommand): string | null {
+function gitDirRedirection(sub: ShellSubcommand, ctx: { cwd: string; bases: readonly string[]; cdUnknown: boolean; canonicalize: Canonicalize }): string | null {
   const variable = Object.keys(sub.env).find((name) => GIT_DIR_VARIABLES.has(name));
   if (variable !== undefined) {
     return `${variable}=${sub.env[variable]} points git at another git directory, whose config and hooks can run programs and where git writes: a human must approve it`;
   }
-  const option = commandFacts(sub).gitDirOption;
-  if (option !== null) return `git ${option} points git at another git directory, whose config and hooks can run programs and where git writes: a human must approve it`;
-  return null;
+  const facts = commandFacts(sub);
+  const option = facts.gitDirOption;
+  if (option === null) return null;
+  // --git-dir=<this repository's git dir> and --work-tree=<a folder of it> are git in this repository.
+  if (!ctx.cdUnknown && gitOptionsStayInRepository(facts.canonicalArgv, ctx.cwd, ctx.bases, ctx.canonicalize)) return null;
+  return `git ${option} points git at another git directory, whose config and hooks can run programs and where git writes: a human must approve it`;
 }
 
 /**
@@ -358,6 +362,10 @@ function symlinkMatching(forms: readonly PathForms[], match: (name: string) => b
  * files for rg/tree/ls -R, what git never tracked for git diff/show/log -p/grep.
  */
 function readerSkipsRestricted(scope: Scope, t: Target, rules: readonly PermissionRule[]): boolean {
+  if (t.limit === "names" || t.limit === "visible-names") {
+    if (t.limit === "visible-names" && readerSkipsRestricted(scope, { ...t, limit: "visible" }, rules)) return true;
+    return t.forms.every((f) => listsNoRestrictedDirectory(rules, f, scope.request.projectDir, scope.home));
+  }
   if (t.limit === "visible") {
     const visible = (segment: string): boolean => !segment.startsWith(".");
     if (ruleReachingBelow(rules, scope, t.forms, visible)) return false;

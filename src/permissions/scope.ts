@@ -18,7 +18,6 @@ import { derivedShellReads } from "./shell-reads.js";
 import { isDirectory, procPath, walkLinks, LINK_WALK_MAX_ENTRIES } from "../fs/path-identity.js";
 import { expandGlob } from "../shell/glob-expand.js";
 import { hasBrace, hasGlob, isDynamicWord, isStaticWord, localeLiteral } from "../shell/shared.js";
-import { runProducer } from "../shell/index.js";
 import { commandFacts } from "../shell/command-facts.js";
 import type { RootLimit } from "./read-narrowing.js";
 import { treeWriteTargets, type TreeWriter } from "./tree-writes.js";
@@ -193,10 +192,11 @@ export function buildScope(request: PermissionRequest, options: ResolveOptions =
       for (const word of words) {
         const producer = !cdUnknown && facts.producers && Object.hasOwn(facts.producers, word) ? facts.producers[word] : undefined;
         if (producer) {
-          // `wc -l $(git ls-files)`, `git ls-files | xargs wc -l`: the names the producer prints now.
-          const names = runProducer(producer, cwd);
-          if (Array.isArray(names)) out.push(...relTargets(names));
-          else out.push({ written: `${word} (${names.unknown})`, unknown: true, forms: bases.map((b) => pathForms(word, b, home, canonicalize)) });
+          // `wc -l $(git ls-files)`, `git ls-files | xargs wc -l`: the names the producer printed
+          // when the call was checked (the Bash tool runs it, once per call).
+          const names = subject.produced && Object.hasOwn(subject.produced, word) ? subject.produced[word] : undefined;
+          if (names && !("unknown" in names)) out.push(...relTargets(names));
+          else out.push({ written: `${word} (${names?.unknown ?? "it was not run for this decision"})`, unknown: true, forms: bases.map((b) => pathForms(word, b, home, canonicalize)) });
           continue;
         }
         const glob = hasGlob(word) && !isDynamicWord(word) && !hasBrace(word) && !word.includes("\0");

@@ -20,7 +20,7 @@ describe("analyzeCommand: simple commands", () => {
         { op: "2>&", target: "1" },
       ],
       targets: { read: ["a b"], write: [] },
-      reader: { listed: ["a b"], recursive: [], follows: false, limit: "all" },
+      reader: { listed: ["a b"], recursive: [], follows: false, limit: "names" },
       // The canonical readings deny rules also see: clusters split, each option once first.
       ruleTexts: ["ls -l -a a b", "ls -a -l a b"],
     });

@@ -22,6 +22,7 @@ import { walkScript } from "./walk.js";
 import { judgeShellState, loopVariables, substituteLoopVariables } from "./shell-state.js";
 import { GIT_AFTER_CD, MAX_ANALYSED_COMMAND_LENGTH, MAX_READ_ONLY_COMMAND_LENGTH, MAX_READ_ONLY_SUBCOMMANDS, normalizeCommandText, substitutedText } from "./shared.js";
 import { fileNameProducer, objectNameProducer } from "./producers.js";
+import { hiddenOperandReads } from "./hidden-operands.js";
 import { jqReadTargets } from "./lang/jq.js";
 
 
@@ -94,6 +95,7 @@ export function analyzeCommand(command: string): ShellCommandFacts {
     }
     const gitDir = name0(cmd) === "git" ? gitChangeDirectory(cmd) : undefined;
     const targets = commandTargets(judged, backup);
+    targets.read.push(...hiddenOperandReads(judged, targets, (t) => substituteLoopVariables(state, t)));
     const sub = toSubcommand(cmd, targets);
     const why = objection ?? refused;
     sub.readOnly = why === undefined ? true : { objection: why };
@@ -103,7 +105,7 @@ export function analyzeCommand(command: string): ShellCommandFacts {
       // directory git runs in: after `-C dir` they read at least what they read without it.
       if (sub.reader?.limit === "git" && !sub.reader.recursive.includes(".")) sub.reader = { ...sub.reader, recursive: [...sub.reader.recursive, "."] };
       // Where `git -C dir` runs is a directory git reads its configuration from, as after a cd.
-      for (const v of substituteLoopVariables(state, gitDir)) dirs.addResolved(v, cd);
+      for (const d of gitDir) for (const v of substituteLoopVariables(state, d)) dirs.addResolved(v, cd);
       runsGit = true;
     }
     for (const p of targets.write) for (const v of substituteLoopVariables(state, p)) dirs.addResolved(v, write);
@@ -209,14 +211,26 @@ function name0(cmd: SimpleCommand): string | undefined {
   return cmd.words[0]?.isStatic === true ? cmd.words[0].text : undefined;
 }
 
-/** The directory `git -C a -C b …` runs in (`a/b`), when every -C is static; git ignores an empty one. */
-function gitChangeDirectory(cmd: SimpleCommand): string | undefined {
+/**
+ * The directories `git -C a -C b …` runs in (`a/b`), when every -C is static (git ignores an
+ * empty one), and the repository `--git-dir=X/.git` and `--work-tree=Y` name there (`X`, `Y`).
+ */
+function gitChangeDirectory(cmd: SimpleCommand): string[] | undefined {
   let dir: string | undefined;
-  for (const o of parseGit(cmd.words).globals.options) {
+  const globals = parseGit(cmd.words).globals.options;
+  for (const o of globals) {
     if (o.name !== "-C" || o.value === undefined || !o.value.isStatic || o.value.text === "") continue;
     dir = dir === undefined || o.value.text.startsWith("/") ? o.value.text : posix.join(dir, o.value.text);
   }
-  return dir;
+  const at = (p: string): string => (dir === undefined || p.startsWith("/") ? p : posix.join(dir, p));
+  const named: string[] = [];
+  for (const o of globals) {
+    if (o.value === undefined || !o.value.isStatic || o.value.text === "") continue;
+    if (o.name === "--git-dir") named.push(at(posix.dirname(o.value.text.replace(/\/+$/, ""))));
+    if (o.name === "--work-tree") named.push(at(o.value.text));
+  }
+  if (named.length > 0) return named;
+  return dir === undefined ? undefined : [dir];
 }
 
 /**

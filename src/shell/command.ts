@@ -51,7 +51,7 @@ export function newWalkState(): WalkState {
 }
 
 export function literalWord(text: string): Word {
-  return { text, isStatic: true, glob: false, brace: false, ifs: false, unsafeExpansion: false, raw: text };
+  return { text, isStatic: true, glob: false, brace: false, ifs: false, unsafeExpansion: false, split: false, raw: text };
 }
 
 /** The text of the stage before this command's in its pipeline, when a plain `|` joins them. */

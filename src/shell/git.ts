@@ -41,6 +41,10 @@ export function gitObjection(words: Word[]): string | undefined {
     if (o.name === "-c" || o.name === "--config-env") return "git -c / --config-env sets configuration that can run commands";
     // `git -C dir` is judged like `cd dir && git` (analyze.ts): read-only when dir is in the cwd's repository.
     if (o.name === "-C" && o.value?.isStatic === true) continue;
+    // `--git-dir=…/.git`, `--work-tree=dir`: the same, and the permission check requires the
+    // very git directory (and a work tree) of the cwd's repository (git-repo.ts).
+    if (o.name === "--git-dir" && o.value?.isStatic === true && /(^|\/)\.git\/*$/.test(o.value.text)) continue;
+    if (o.name === "--work-tree" && o.value?.isStatic === true && o.value.text !== "") continue;
     if (!SAFE_GLOBAL.has(o.name)) return `git global option ${o.name} is not known to be read-only`;
   }
   const sub = git.sub;

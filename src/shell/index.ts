@@ -4,6 +4,7 @@
 // `analyzeCommand` is synchronous.
 import type { ShellCommandFacts } from "../tool/types.js";
 
+
 export {
   GIT_AFTER_CD,
   normalizeCommandText,
@@ -65,8 +66,8 @@ export function analysisArgv(): typeof import("./argv.js") {
   return loaded.argv;
 }
 
-/** Runs a file-name producer (`git ls-files`, `find`) for a decision; loaded with the analysis. */
-export function runProducer(argv: readonly string[], cwd: string): ReturnType<typeof import("./producers.js").runProducer> {
+/** Runs a call's file-name producers (`git ls-files`, `find`) before it is decided; loaded with the analysis. */
+export function runProducers(...args: Parameters<typeof import("./producers.js").runProducers>): ReturnType<typeof import("./producers.js").runProducers> {
   if (!loaded) throw new Error(NOT_LOADED);
-  return loaded.producers.runProducer(argv, cwd);
+  return loaded.producers.runProducers(...args);
 }

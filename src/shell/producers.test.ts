@@ -2,7 +2,7 @@
 // names they print, judged when deciding; `git -C`; literal shell variables.
 import { describe, expect, it } from "vitest";
 import { analyzeCommand, GIT_AFTER_CD } from "./index.js";
-import { producedNames } from "./producers.js";
+import { gitLocationVariable, producedNames } from "./producers.js";
 
 describe("file-name producers", () => {
   it.each([
@@ -63,8 +63,14 @@ describe("git -C", () => {
     expect(analyzeCommand("git -C a -C b status").cdTargets).toEqual(["a/b"]);
   });
 
-  it("with a directory not known in advance, or --git-dir / --work-tree, is not read-only", () => {
-    for (const c of ['git -C "$d" status', "git --git-dir=x log", "git --work-tree=x status"]) {
+  it("--git-dir=…/.git and --work-tree=dir are judged like -C (the decision requires the cwd's own repository)", () => {
+    expect(analyzeCommand("git --git-dir=x/.git log").cdTargets).toEqual(["x"]);
+    expect(analyzeCommand("git --work-tree=x status").cdTargets).toEqual(["x"]);
+    expect(analyzeCommand("git -C a --git-dir=../.git --work-tree=.. status").cdTargets).toEqual(["."]);
+  });
+
+  it("with a directory not known in advance, or a --git-dir that is not a .git, is not read-only", () => {
+    for (const c of ['git -C "$d" status', "git --git-dir=x log", 'git --work-tree="$d" status', 'git --git-dir="$d/.git" log']) {
       const facts = analyzeCommand(c);
       expect(facts.reasons.some((r) => r !== GIT_AFTER_CD), c).toBe(true);
     }
@@ -109,5 +115,27 @@ describe("jq over a loop of produced names", () => {
     for (const c of ['for f in $(git ls-files); do jq "$f"; done', 'for f in $(git ls-files); do jq --args . "$f"; done', 'for f in $(cat list); do jq empty "$f"; done', "for f in $(git ls-files); do jq empty $f; done"]) {
       expect(analyzeCommand(c).readOnly, c).toBe(false);
     }
+  });
+});
+
+describe("git's variables where the command runs", () => {
+  const own = { HOME: "/home/u", PATH: "/usr/bin" };
+  it.each([
+    ["GIT_DIR", { GIT_DIR: "/elsewhere/.git" }],
+    ["GIT_WORK_TREE", { GIT_WORK_TREE: "/elsewhere" }],
+    ["GIT_COMMON_DIR", { GIT_COMMON_DIR: "/x" }],
+    ["GIT_INDEX_FILE", { GIT_INDEX_FILE: "/x/index" }],
+    ["GIT_CONFIG_COUNT", { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "core.worktree", GIT_CONFIG_VALUE_0: "/x" }],
+    ["GIT_CONFIG_PARAMETERS", { GIT_CONFIG_PARAMETERS: "'core.worktree'='/x'" }],
+    ["GIT_ICASE_PATHSPECS", { GIT_ICASE_PATHSPECS: "1" }],
+    ["HOME", { HOME: "/home/other" }],
+    ["XDG_CONFIG_HOME", { XDG_CONFIG_HOME: "/x" }],
+  ])("%s makes git's listing another one than armature's", (name, extra) => {
+    expect(gitLocationVariable({ ...own, ...extra }, own)).toBe(name);
+  });
+
+  it("transport, identity and trace variables do not", () => {
+    const env = { ...own, GIT_SSL_CAINFO: "/ca", GIT_SSH_COMMAND: "ssh", GIT_AUTHOR_NAME: "a", GIT_TRACE: "1", GIT_PAGER: "cat", GIT_EDITOR: "true", GIT_TERMINAL_PROMPT: "0" };
+    expect(gitLocationVariable(env, own)).toBeUndefined();
   });
 });

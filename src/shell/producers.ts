@@ -14,8 +14,9 @@
 // counts them, is not read-only with a word not known in advance: `STRICT_ARGUMENTS`). Each
 // name is then judged as a read like a literal one: deny rules (`Read(./.env)`), the working
 // directories, and symlinks (a tracked `link -> ~/.ssh/id_rsa` reads the key).
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { engineCommand } from "../sandbox/engine-process.js";
+import type { ProducedNames } from "../tool/types.js";
 import type { SimpleCommand } from "./command.js";
 import { getopt } from "./getopt.js";
 import { gitSubcommandTable } from "./commands/index.js";
@@ -104,17 +105,91 @@ export function producedNames(output: string): string[] | { unknown: string } {
 
 /** How long a producer may take when the permission check runs it. */
 const PRODUCER_TIMEOUT_MS = 5_000;
+/** Most output read from a producer (10,000 names of a long path each). */
+const PRODUCER_MAX_BYTES = 16 * 1024 * 1024;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export interface ProducerRun {
+  /** Where the command runs. */
+  cwd: string;
+  /** The environment the command itself will run with (its GIT_* variables decide whose files git lists). */
+  commandEnv?: Env;
+  /** Stops the producers (the call was aborted while it was being decided). */
+  signal?: AbortSignal;
+}
 
 /**
- * Runs a producer now, in `cwd`, as armature's own program (a trusted binary; git hardened; in
- * the read-only boundary where the sandbox runs), and returns the names it printed.
+ * Runs every producer of one call once, side by side and without blocking the event loop, as
+ * armature's own program (a trusted binary; git hardened; in the read-only boundary where the
+ * sandbox runs), and returns the names each printed or why they cannot be judged. The
+ * permission check reads them from the call's subject; nothing runs while it decides.
  */
-export function runProducer(argv: readonly string[], cwd: string): string[] | { unknown: string } {
+export async function runProducers(producers: Readonly<Record<string, readonly string[]>>, run: ProducerRun): Promise<ProducedNames> {
+  const byArgv = new Map<string, Promise<string[] | { unknown: string }>>();
+  const entries = Object.entries(producers).map(([word, argv]) => {
+    const key = JSON.stringify(argv);
+    let names = byArgv.get(key);
+    if (!names) byArgv.set(key, (names = runProducer(argv, run)));
+    return names.then((n) => [word, n] as const);
+  });
+  return Object.freeze(Object.fromEntries(await Promise.all(entries)));
+}
+
+/** Runs one producer now (see runProducers). */
+export async function runProducer(argv: readonly string[], run: ProducerRun): Promise<string[] | { unknown: string }> {
   const [program, ...args] = argv;
   if (program === undefined) return { unknown: "no producer" };
-  const cmd = engineCommand(program, args, { cwd });
+  const elsewhere = program === "git" && run.commandEnv ? gitLocationVariable(run.commandEnv, process.env) : undefined;
+  if (elsewhere !== undefined) return { unknown: `${elsewhere} is set where the command runs, so git may list another repository's files than the one that can be checked now` };
+  const cmd = engineCommand(program, args, { cwd: run.cwd });
   if (!cmd) return { unknown: `${program} is not installed where the project cannot plant one` };
-  const r = spawnSync(cmd.file, cmd.args, { cwd, env: cmd.env, encoding: "utf8", timeout: PRODUCER_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024, stdio: ["ignore", "pipe", "ignore"] });
-  if (r.error || r.status !== 0) return { unknown: `running it now failed (${r.error?.message ?? `exit ${r.status ?? r.signal}`})` };
+  const r = await collect(cmd.file, cmd.args, { cwd: run.cwd, env: cmd.env, ...(run.signal ? { signal: run.signal } : {}) });
+  if (r.failed !== undefined) return { unknown: `running it now failed (${r.failed})` };
   return producedNames(r.stdout);
+}
+
+/**
+ * Variables of the command's environment that change which files git lists or how it prints
+ * them (`GIT_DIR`, `GIT_WORK_TREE`, `GIT_INDEX_FILE`, `GIT_CONFIG_*`, the pathspec switches…):
+ * armature's own git runs without them, so with any of them set its listing is not the command's.
+ * Only variables known to change nothing of a listing pass (a ceiling only stops the search for
+ * the same repository earlier). So does a HOME other than armature's own.
+ */
+export function gitLocationVariable(commandEnv: Env, ownEnv: Env): string | undefined {
+  for (const [name, value] of Object.entries(commandEnv)) {
+    if (value === undefined || !name.startsWith("GIT_")) continue;
+    if (!GIT_LISTING_NEUTRAL.test(name)) return name;
+  }
+  // Where git finds the user's own configuration (core.excludesFile, core.quotePath…).
+  for (const name of ["HOME", "XDG_CONFIG_HOME"]) if (commandEnv[name] !== ownEnv[name]) return name;
+  return undefined;
+}
+
+const GIT_LISTING_NEUTRAL =
+  /^GIT_(PAGER|EDITOR|SEQUENCE_EDITOR|TERMINAL_PROMPT|ASKPASS|SSH[A-Z_]*|(SSL|HTTP|CURL|PROXY)_[A-Z_]+|AUTHOR_(NAME|EMAIL|DATE)|COMMITTER_(NAME|EMAIL|DATE)|MERGE_[A-Z_]+|REFLOG_ACTION|OPTIONAL_LOCKS|NO_LAZY_FETCH|TRACE[A-Z0-9_]*|REDACT_COOKIES|PROGRESS_DELAY|FLUSH|PROTOCOL[A-Z_]*|ALLOW_PROTOCOL|CONFIG_NOSYSTEM|CEILING_DIRECTORIES)$/;
+
+/** A child's standard output, read without blocking: at most PRODUCER_MAX_BYTES, within PRODUCER_TIMEOUT_MS. */
+function collect(file: string, args: readonly string[], options: { cwd: string; env: Record<string, string>; signal?: AbortSignal }): Promise<{ stdout: string; failed?: string }> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    const child = spawn(file, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "ignore"], ...(options.signal ? { signal: options.signal } : {}) });
+    const finish = (failed?: string): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (failed !== undefined) child.kill("SIGKILL");
+      resolve(failed === undefined ? { stdout: Buffer.concat(chunks).toString("utf8") } : { stdout: "", failed });
+    };
+    const timer = setTimeout(() => finish(`it took more than ${PRODUCER_TIMEOUT_MS / 1000} s`), PRODUCER_TIMEOUT_MS);
+    child.stdout.on("data", (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > PRODUCER_MAX_BYTES) finish(`it printed more than ${PRODUCER_MAX_BYTES} bytes`);
+      else chunks.push(chunk);
+    });
+    child.on("error", (err) => finish(err.message));
+    child.on("close", (code, signal) => finish(code === 0 ? undefined : `exit ${code ?? signal}`));
+  });
 }

@@ -68,6 +68,8 @@ export function readerFacts(words: readonly Word[], own: readonly string[] | und
     out.listed.push(...roots);
     out.recursive.push(...roots);
     out.follows = words.slice(1).some((w) => w.text === "-L" || w.text === "-follow");
+    // find prints names and metadata (-printf, -ls) unless it runs a program on what it finds.
+    out.limit = words.slice(1).some((w) => /^-(exec|execdir|ok|okdir)$/.test(w.text)) ? "all" : "names";
     return out;
   }
   if (name === "git") {
@@ -107,8 +109,10 @@ export function readerFacts(words: readonly Word[], own: readonly string[] | und
     const recursive = name === "du" || name === "tree" || (name === "ls" && has(p, "-R", "--recursive"));
     if (recursive) out.recursive.push(...(operands.length > 0 ? operands : ["."]));
     out.follows = name === "tree" ? has(p, "-l") : has(p, "-L", "--dereference");
-    if (name === "tree") out.limit = has(p, "-a", "--fromfile", "--fromtabfile") ? "all" : "visible";
-    if (name === "ls") out.limit = has(p, "-a", "-A", "--all", "--almost-all") ? "all" : "visible";
+    // Listers print names and metadata; `tree --fromfile` reads the listings its operands hold.
+    if (name === "du") out.limit = "names";
+    if (name === "tree") out.limit = has(p, "--fromfile", "--fromtabfile") ? "all" : has(p, "-a") ? "names" : "visible-names";
+    if (name === "ls") out.limit = has(p, "-a", "-A", "--all", "--almost-all") ? "names" : "visible-names";
     return out.listed.length > 0 || out.recursive.length > 0 ? out : undefined;
   }
   if (GREPS.has(name)) {

@@ -74,13 +74,15 @@ describe("git invocations", () => {
     "git config --get user.name", "git config -l", "git config user.name", "git config get user.name", "git reflog",
     "git stash list", "git worktree list", "git rev-parse HEAD", "git ls-files -o", "git --no-pager log",
     "git diff --output-indicator-new=+", "git log --exclude=x --all", "git symbolic-ref HEAD",
+    // Judged as git in that directory; the decision requires the cwd's own repository (git-repo.ts).
+    "git --work-tree=x status", "git --git-dir=x/.git log",
   ])("%j is read-only", (command) => {
     expect(git(command)).toBeUndefined();
   });
 
   it.each([
     "git -c core.pager=x log", "git --config-env=a=b log", "git --git-dir=x log",
-    "git --work-tree=x status", "git --exec-path=x log", "git log --output=x", "git diff --out=x",
+    "git --work-tree= status", "git --git-dir=x/.git/hooks log", "git --exec-path=x log", "git log --output=x", "git diff --out=x",
     "git diff --ext-diff", "git log --ext", "git grep -O x", "git grep -Ovim x", "git grep --open-files-in-pager=x y",
     "git fetch --upload-pack=x", "git ls-remote origin", "git remote show origin", "git branch x",
     "git branch -d x", "git branch -Dx", "git branch --set-upstream-to=o/x", "git tag v1", "git tag -a v1",

@@ -570,7 +570,7 @@ function xargsInput(cmd: SimpleCommand): Word {
   const table = wrapperTable("xargs");
   const plain = table !== undefined && getopt(cmd.words, table).options.every((o) => /^(-[rnLPsxt]|--(no-run-if-empty|max-args|max-lines|max-procs|max-chars|exit|verbose))$/.test(o.name));
   const text = plain && cmd.pipedFrom !== undefined ? `$(${cmd.pipedFrom})` : "$(xargs's standard input)";
-  return { text, raw: text, isStatic: false, glob: false, brace: false, ifs: false, unsafeExpansion: false };
+  return { text, raw: text, isStatic: false, glob: false, brace: false, ifs: false, unsafeExpansion: false, split: true };
 }
 
 function splitOnIfs(word: Word): Word[] {

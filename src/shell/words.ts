@@ -16,6 +16,12 @@ export interface Word {
   ifs: boolean;
   /** Contains a parameter expansion bash evaluates with side effects or indirection. */
   unsafeExpansion: boolean;
+  /**
+   * May become a number of words not known in advance: an unquoted parameter expansion or
+   * command substitution (its result is split on blanks, then each piece is a glob), a brace
+   * pattern, or `"$@"` / `"${a[@]}"` even in double quotes. Arithmetic and `<(…)` stay one word.
+   */
+  split: boolean;
   /** The source text of the word. */
   raw: string;
 }
@@ -32,10 +38,11 @@ interface Acc {
   isStatic: boolean;
   ifs: boolean;
   unsafeExpansion: boolean;
+  split: boolean;
 }
 
 export function evaluateWord(node: Node): Word {
-  const acc: Acc = { text: "", unquoted: "", isStatic: true, ifs: false, unsafeExpansion: false };
+  const acc: Acc = { text: "", unquoted: "", isStatic: true, ifs: false, unsafeExpansion: false, split: false };
   appendPart(node, acc, false);
   const glob = /[*?[]/.test(acc.unquoted);
   const brace = /\{[^{}]*(,|\.\.)[^{}]*\}/.test(acc.unquoted);
@@ -46,6 +53,7 @@ export function evaluateWord(node: Node): Word {
     brace,
     ifs: acc.ifs,
     unsafeExpansion: acc.unsafeExpansion,
+    split: acc.split || brace || acc.ifs,
     raw: node.text,
   };
 }
@@ -121,6 +129,7 @@ function appendPart(node: Node, acc: Acc, inDoubleQuotes: boolean): void {
         return;
       }
       if (node.type === "expansion" && !isPlainExpansion(node)) acc.unsafeExpansion = true;
+      if (!inDoubleQuotes || expandsToAllElements(node)) acc.split = true;
       appendDynamic(acc, node);
       return;
     }
@@ -132,6 +141,7 @@ function appendPart(node: Node, acc: Acc, inDoubleQuotes: boolean): void {
         acc.isStatic = false;
         return;
       }
+      if (!inDoubleQuotes && node.type !== "arithmetic_expansion" && node.type !== "process_substitution") acc.split = true;
       appendDynamic(acc, node);
   }
 }
@@ -187,6 +197,11 @@ export function unescapeDoubleQuoted(s: string): string {
     out += c;
   }
   return out;
+}
+
+/** `$@`, `${@…}`, `${name[@]…}`, `${!prefix@}`: one word per element even in double quotes. */
+function expandsToAllElements(node: Node): boolean {
+  return /^\$(@|\{@|\{!?[A-Za-z_][A-Za-z0-9_]*(\[@\]|@\}))/.test(node.text);
 }
 
 function isIfsExpansion(node: Node): boolean {

@@ -152,8 +152,12 @@ export interface ShellReaderFacts {
   recursive: string[];
   /** The walk reads through the symlinks below the roots. */
   follows: boolean;
-  /** What it reads below its roots: everything, what git tracks, or what is not hidden. */
-  limit: "all" | "git" | "visible";
+  /**
+   * What it reads below its roots: everything, what git tracks, what is not hidden; or only
+   * names and metadata (`find`, `du`, `tree -a`, `ls -aR`), and of what is not hidden only
+   * (`tree`, `ls -R`): listing a file's name is not reading it, listing below a directory is.
+   */
+  limit: "all" | "git" | "visible" | "names" | "visible-names";
 }
 
 /**
@@ -200,6 +204,9 @@ export interface ShellCommandFacts {
   producers?: Record<string, string[]>;
 }
 
+/** What the producers of one call printed, by the word they stand for (`$(git ls-files)`), or why that cannot be judged. */
+export type ProducedNames = Readonly<Record<string, readonly string[] | { readonly unknown: string }>>;
+
 /**
  * What a call touches, in the terms permission rules speak. Derived from the parsed input
  * once (the backfill stage) and carried through the pipeline.
@@ -216,7 +223,16 @@ export type PermissionSubject =
        */
       canonical?: string[];
     }
-  | { kind: "shell"; facts: ShellCommandFacts }
+  | {
+      kind: "shell";
+      facts: ShellCommandFacts;
+      /**
+       * What the command's producers (`facts.producers`) printed, run once for this call before
+       * it is decided (the Bash tool's check does it); a producer's word missing here is a read
+       * not known in advance.
+       */
+      produced?: ProducedNames;
+    }
   | { kind: "url"; url: string };
 
 // ---------------------------------------------------------------------------

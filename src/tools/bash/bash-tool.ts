@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { ShellCommandFacts, Tool, ToolUseContext } from "../../tool/types.js";
-import { analyzeCommand, bashGrammarLoaded, ensureBashGrammar } from "../../shell/index.js";
-import { backgroundTasksDisabled, HARD_MAX_OUTPUT_CHARS } from "./config.js";
+import { analyzeCommand, bashGrammarLoaded, ensureBashGrammar, runProducers } from "../../shell/index.js";
+import { backgroundTasksDisabled, commandEnv, HARD_MAX_OUTPUT_CHARS } from "./config.js";
 import { executeBash, type BashToolOptions, type CallSandbox } from "./execute.js";
 import { sandboxActive } from "../../sandbox/boundary.js";
 import {
@@ -119,9 +119,20 @@ export function createBashTool(options: BashToolOptions = {}): Tool<typeof bashI
       return input;
     },
 
-    checkPermissions(input, context) {
+    async checkPermissions(input, context) {
       const sandbox = sandboxFor(context).status;
-      if (!input.dangerouslyDisableSandbox || !sandboxActive(sandbox)) return { behavior: "passthrough" };
+      if (!input.dangerouslyDisableSandbox || !sandboxActive(sandbox)) {
+        // `wc -l $(git ls-files)`: what the producers print now is what the decision judges;
+        // they run here, once for the call, without holding up the event loop.
+        const facts = commandFacts(input.command);
+        if (!facts.producers) return { behavior: "passthrough" };
+        const produced = await runProducers(facts.producers, {
+          cwd: context.workspace.cwd,
+          commandEnv: commandEnv(options.baseEnv ?? process.env, context.session.env),
+          signal: context.abortController.signal,
+        });
+        return { behavior: "passthrough", subject: { kind: "shell", facts, produced } };
+      }
       if (!sandbox.allowUnsandboxedCommands) {
         return {
           behavior: "deny",
