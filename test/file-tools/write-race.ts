@@ -55,7 +55,7 @@ export async function runRace(kind: RaceKind, tool: RacedTool, calls: number): P
     // link and is refused, so the suite would show refusals only, never that writes still land.
     const script =
       kind === "parent"
-        ? `cd "${proj}" && while :; do mv sub sub.away; ln -s "${outside}" sub; rm sub; mv sub.away sub; sleep 0.01; done`
+        ? `cd "${proj}" && while :; do mv -T sub sub.away; ln -s "${outside}" sub; rm sub; mv -T sub.away sub; sleep 0.01; done`
         : `cd "${proj}" && while :; do cp "${outside}/${name}" ${name}.real; mv ${name}.real ${name}; sleep 0.01; ln -sfn "${outside}/${name}" ${name}; rm -f ${name}; ln -sfn "${outside}/created" ${name}; rm -f ${name}; done`;
     const s = fileSession(proj, [createWriteTool(unread), createEditTool(unread), createMultiEditTool(unread), createNotebookEditTool(unread)], {
       permissionMode: "acceptEdits",
