@@ -51,7 +51,7 @@ export async function runRace(kind: RaceKind, tool: RacedTool, calls: number): P
     const path = kind === "parent" ? join(proj, "sub", name) : join(proj, name);
     if (kind === "parent") writeFileSync(path, seed);
     // The parent racer removes what a Write made at the missing name (its own folder, inside) before
-    // putting the real folder back; \`mv -T\` never moves one folder into the other.
+    // putting the real folder back; `mv -T` never moves one folder into the other.
     // Each round leaves the real file in place for a moment (sleep 0.01): a tool call takes about
     // as long as one of the racer's steps, and without a calm moment nearly every call meets a
     // link and is refused, so the suite would show refusals only, never that writes still land.
