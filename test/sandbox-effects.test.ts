@@ -112,6 +112,48 @@ describe.skipIf(skipReason !== undefined)("effect corpus: attacks through exec w
     });
   }, 30_000);
 
+  it("default mode: a read-only git producer feeding an unknown tool through xargs or a loop runs read-only without asking; none of its effects happen", async () => {
+    await withTempDir(async (dir) => {
+      const outside = mkdtempSync("/var/tmp/armature-effects-");
+      try {
+        maliciousRepo(dir, outside);
+        execFileSync("git", ["-C", dir, "add", "-A"]);
+        execFileSync("git", ["-C", dir, "commit", "-qm", "init"]);
+        writeFileSync(join(dir, "package.json"), "{}\n");
+        const before = received;
+        const exec = startExec(["--cwd", dir]);
+        for (const [i, command] of [
+          "git diff --name-only HEAD | xargs ./tool.sh",
+          `for f in $(git diff --name-only HEAD); do ./tool.sh "$f"; done`,
+          "git status --porcelain | cut -c4- | xargs ./tool.sh",
+        ].entries()) {
+          const r = await exec.turn(call(`p${i}`, command));
+          expect(text(r), command).not.toContain("denied");
+          expect(text(r), command).toContain("tool-finished");
+          noEffect(dir, outside);
+          expect(received, `${command}: the listener on 127.0.0.1 got a request`).toBe(before);
+        }
+        expect(readdirSync(outside)).toEqual([]);
+        const exit = await exec.end();
+        expect(exit.code, exit.stderr).toBe(0);
+      } finally {
+        rmSync(outside, { recursive: true, force: true });
+      }
+    });
+  }, 30_000);
+
+  it("bypassPermissions: a call of local programs only gets no network proxy (nothing in it could use one); an unknown program still does", async () => {
+    await withTempDir(async (dir) => {
+      const exec = startExec(["--cwd", dir, "--mode", "bypassPermissions"]);
+      const local = text(await exec.turn(call("a", `echo "proxy=[$HTTP_PROXY]" > out.txt && cat out.txt`)));
+      expect(local).toContain("proxy=[]");
+      const other = text(await exec.turn(call("b", `bash -c 'echo "proxy=[$HTTP_PROXY]"'`)));
+      expect(other).toMatch(/proxy=\[http:\/\/127\.0\.0\.1:\d+\]/);
+      const exit = await exec.end();
+      expect(exit.code, exit.stderr).toBe(0);
+    });
+  }, 30_000);
+
   it("bypassPermissions (workspace-write): the project is writable, protected paths and outside are not; builds, npm test and git commit work", async () => {
     await withTempDir(async (dir) => {
       const outside = mkdtempSync("/var/tmp/armature-effects-");

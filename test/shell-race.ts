@@ -6,14 +6,19 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
+import { expect } from "vitest";
 import { createBashTool } from "../src/tools/bash/index.js";
 import { callsDuringRace, fileSession, outsideChanges } from "./file-tools/harness.js";
 
 export type ShellWrite = ">" | ">>" | "cp";
 
 export interface ShellRaceReport {
+  /** Calls that exited 0: the shell opened the name and wrote (inside, as nothing outside changed). */
   written: number;
+  /** Calls that failed: the name led outside when the shell opened it (read-only file system there). */
   failed: number;
+  /** Why calls failed, with how many: the boundary's refusal of the link outside, or something else (its text). */
+  failures: Record<string, number>;
   /** What appeared or changed outside. */
   outside: string[];
   sandboxed: boolean;
@@ -24,6 +29,23 @@ const COMMANDS: Record<ShellWrite, string> = {
   ">>": "echo pwned >> f.txt",
   cp: "cp payload.txt f.txt",
 };
+
+/**
+ * A suite where nothing was written proves nothing (every call may have failed for another
+ * reason), and one where nothing failed never met the racer's links: both must have happened.
+ */
+export function assertRaced(r: ShellRaceReport): void {
+  expect(r.written, "some raced calls wrote").toBeGreaterThan(0);
+  expect(r.failures[READ_ONLY] ?? 0, `some raced calls met a link outside (failures: ${JSON.stringify(r.failures)})`).toBeGreaterThan(0);
+}
+
+const READ_ONLY = "read-only file system outside";
+
+/** The boundary's refusal (EROFS through the link, cp's dangling-link refusal), else the text itself. */
+function failureKind(text: string): string {
+  if (/Read-only file system|not writing through dangling symlink/.test(text)) return READ_ONLY;
+  return text.replace(/\s+/g, " ").slice(0, 200);
+}
 
 export async function runShellRace(op: ShellWrite, calls: number): Promise<ShellRaceReport> {
   const root = realpathSync(mkdtempSync("/var/tmp/armature-shell-race-"));
@@ -38,8 +60,13 @@ export async function runShellRace(op: ShellWrite, calls: number): Promise<Shell
   // moment it looks (acceptEdits asks when it sees the link); only the boundary holds.
   const s = fileSession(proj, [createBashTool()]);
   const sandboxed = s.info().sandbox.available;
-  const { ok, errors } = await callsDuringRace(s, script, calls, "Bash", () => ({ command: COMMANDS[op] }));
-  const report: ShellRaceReport = { written: ok, failed: errors, outside: outsideChanges(outside, "f.txt", "original\n"), sandboxed };
+  const failures = new Map<string, number>();
+  const { ok, errors } = await callsDuringRace(s, script, calls, "Bash", () => ({ command: COMMANDS[op] }), (block) => {
+    if (!block.is_error) return;
+    const why = failureKind(typeof block.content === "string" ? block.content : JSON.stringify(block.content));
+    failures.set(why, (failures.get(why) ?? 0) + 1);
+  });
+  const report: ShellRaceReport = { written: ok, failed: errors, failures: Object.fromEntries(failures), outside: outsideChanges(outside, "f.txt", "original\n"), sandboxed };
   rmSync(root, { recursive: true, force: true });
   return report;
 }

@@ -81,7 +81,12 @@ function readOnlyInSandbox(scope: Scope): boolean {
   if (request.input.dangerouslyDisableSandbox === true) return false;
   if (scope.writes.length > 0 || scope.treeWrites.length > 0) return false;
   const commands = commandWords(facts.subcommands);
-  return containsNothingKnownToWrite(facts, commands) && !isExcludedCommand(commands, sandbox.excludedCommands);
+  // A part judged read-only on its own counts as writing nothing, unless the whole command has an
+  // objection of its own (`cd sub && git status`: another repository's configured programs).
+  const objections = new Set(facts.subcommands.flatMap((s) => (typeof s.readOnly === "object" ? [s.readOnly.objection] : [])));
+  const wholeCommandObjects = facts.reasons.some((r) => !objections.has(r)) && !gitStaysInRepository(scope);
+  const judged = facts.subcommands.map((s) => !wholeCommandObjects && s.readOnly === true);
+  return containsNothingKnownToWrite(facts, commands, judged) && !isExcludedCommand(commands, sandbox.excludedCommands);
 }
 
 function fromMode(scope: Scope, behavior: PermissionDecision["behavior"], reason: string): PermissionDecision {

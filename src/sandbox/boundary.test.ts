@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chooseBoundary, containsNothingKnownToWrite, isExcludedCommand, networkApproved, type SandboxState } from "./boundary.js";
+import { chooseBoundary, containsNothingKnownToWrite, isExcludedCommand, networkApproved, usesNoNetwork, type SandboxState } from "./boundary.js";
 import { bwrapArgs, type BwrapPlan } from "./bwrap-args.js";
 import { protectedRelativePaths } from "./protected-paths.js";
 import { applySandboxEnv, DEFAULT_SANDBOX_SETTINGS, mergeSandboxLayers, type SandboxLayer } from "./settings.js";
@@ -51,9 +51,41 @@ describe("containsNothingKnownToWrite (pure)", () => {
     expect(containsNothingKnownToWrite(facts, commands)).toBe(expected);
   });
 
+  it.each<[string, string[][], boolean[], boolean]>([
+    ["git judged read-only feeding xargs", [["git", "diff", "--name-only"], ["xargs", "grep", "TODO"], ["grep", "TODO"]], [true, true, true], true],
+    ["git not judged read-only", [["git", "diff", "--output=x"], ["xargs", "wc"]], [false, true], false],
+    ["a judged reader beside a known writer", [["git", "diff", "--name-only"], ["xargs", "sed", "-i", "s/a/b/"], ["sed", "-i", "s/a/b/"]], [true, false, false], false],
+    ["xargs running git stays known to run a writer", [["git", "log"], ["xargs", "git", "show"], ["git", "show"]], [true, false, true], false],
+  ])("judged read-only parts: %s", (_n, commands, judged, expected) => {
+    expect(containsNothingKnownToWrite(facts, commands, judged)).toBe(expected);
+  });
+
   it("never with a write target or an incomplete analysis", () => {
     expect(containsNothingKnownToWrite({ complete: true, writeTargets: ["out.txt"] }, [["mytool"]])).toBe(false);
     expect(containsNothingKnownToWrite({ complete: false, writeTargets: [] }, [["mytool"]])).toBe(false);
+  });
+});
+
+describe("usesNoNetwork (pure): the calls that get no proxy even when approved", () => {
+  const facts = { complete: true };
+  it.each<[string, string[][], boolean]>([
+    ["echo into a file", [["echo", "x"]], true],
+    ["cp and mkdir", [["mkdir", "-p", "b"], ["cp", "a", "b/"]], true],
+    ["find without -exec", [["find", ".", "-name", "*.ts"]], true],
+    ["find -exec", [["find", ".", "-exec", "curl", "x", ";"]], false],
+    ["env alone", [["env"]], true],
+    ["env running a program", [["env", "A=1", "curl", "x"]], false],
+    ["a network client", [["curl", "http://x"]], false],
+    ["an interpreter", [["python3", "x.py"]], false],
+    ["sed (its e command runs a shell)", [["sed", "e curl x", "f"]], false],
+    ["a program named by a variable", [["$cmd"]], false],
+    ["no command", [], false],
+  ])("%s", (_n, commands, expected) => {
+    expect(usesNoNetwork(facts, commands)).toBe(expected);
+  });
+
+  it("never with an incomplete analysis", () => {
+    expect(usesNoNetwork({ complete: false }, [["echo"]])).toBe(false);
   });
 });
 

@@ -78,17 +78,58 @@ const RUNS_ITS_ARGUMENTS = new Set(["xargs", "timeout", "nice", "ionice", "env",
 
 /**
  * Nothing in the call is known to write: no write target, and no program (nor a program a
- * wrapper such as xargs runs) from the list of known effects. Substitutions, loop variables,
- * globs and unknown read-only-looking tools pass; the read-only boundary is what holds them.
+ * wrapper such as xargs runs) from the list of known effects, unless the analysis judged that
+ * command read-only on its own (`judgedReadOnly[i]`: `git diff --name-only`, `sed -n 5p f`,
+ * `tar -tf a.tar` feeding an `xargs` or a loop). Substitutions, loop variables, globs and unknown
+ * read-only-looking tools pass; the read-only boundary is what holds them.
  */
-export function containsNothingKnownToWrite(facts: { complete: boolean; writeTargets: readonly string[] }, commands: ReadonlyArray<readonly string[]>): boolean {
+export function containsNothingKnownToWrite(
+  facts: { complete: boolean; writeTargets: readonly string[] },
+  commands: ReadonlyArray<readonly string[]>,
+  judgedReadOnly: readonly boolean[] = [],
+): boolean {
   if (!facts.complete || facts.writeTargets.length > 0 || commands.length === 0) return false;
-  for (const argv of commands) {
+  for (const [i, argv] of commands.entries()) {
     const name = posix.basename(argv[0] ?? "");
-    if (name === "" || KNOWN_EFFECTS.has(name)) return false;
+    if (name === "") return false;
+    if (judgedReadOnly[i] === true) continue;
+    if (KNOWN_EFFECTS.has(name)) return false;
     if (RUNS_ITS_ARGUMENTS.has(name) && argv.slice(1).some((w) => KNOWN_EFFECTS.has(posix.basename(w)) || w.includes("$"))) return false;
   }
   return true;
+}
+
+/**
+ * Programs that never speak HTTP or open a connection: shell builtins and the file and text tools.
+ * A call made only of them gets no network proxy even when approved to reach hosts — it could not
+ * use one, and the proxy (a node bridge inside the sandbox) costs more than the command.
+ */
+const LOCAL_ONLY = new Set([
+  "true", "false", ":", "echo", "printf", "test", "[", "[[", "cd", "pwd", "export", "unset", "set", "shift", "read", "exit",
+  "return", "local", "declare", "typeset", "readonly", "let", "type", "hash", "alias", "unalias", "umask", "wait", "trap",
+  "cat", "tac", "head", "tail", "wc", "sort", "uniq", "cut", "paste", "join", "tr", "fold", "fmt", "nl", "expand", "unexpand",
+  "rev", "tee", "grep", "egrep", "fgrep", "comm", "diff", "cmp", "ls", "stat", "file", "du", "df", "find", "basename",
+  "dirname", "realpath", "readlink", "mkdir", "rmdir", "touch", "rm", "mv", "cp", "ln", "chmod", "truncate", "date", "sleep",
+  "seq", "yes", "md5sum", "sha1sum", "sha256sum", "sha512sum", "base64", "od", "xxd", "hexdump", "whoami", "id", "uname",
+  "env", "printenv", "nproc", "mktemp", "split", "csplit", "shuf", "tsort", "numfmt",
+]);
+
+/**
+ * Every simple command of the call is one of the programs above, named before it runs. (`env`
+ * counts only with no command after it: transparent wrappers are already removed from argv.)
+ */
+export function usesNoNetwork(facts: { complete: boolean }, commands: ReadonlyArray<readonly string[]>): boolean {
+  if (!facts.complete || commands.length === 0) return false;
+  return commands.every((argv) => {
+    const word = argv[0] ?? "";
+    if (word === "" || word.includes("$") || word.includes("`")) return false;
+    const name = posix.basename(word);
+    if (!LOCAL_ONLY.has(name)) return false;
+    // Those that may start another program: only without one (`find -exec`, `env cmd`).
+    if (name === "env") return argv.slice(1).every((w) => w.includes("=") || w.startsWith("-"));
+    if (name === "find") return !argv.some((w) => /^-(exec|execdir|ok|okdir)$/.test(w));
+    return true;
+  });
 }
 
 /**

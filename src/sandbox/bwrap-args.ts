@@ -45,7 +45,11 @@ export function bwrapArgs(plan: BwrapPlan, argv: readonly string[]): string[] {
   if (plan.proxy) args.push("--bind", plan.proxy.socket, plan.proxy.socket);
   for (const dir of plan.pinned) args.push("--bind", dir, dir);
   for (const path of plan.readOnly) args.push("--ro-bind", path, path);
-  if (plan.report !== undefined) args.push("--bind", plan.report, plan.report);
+  // Again only where a read-only mount or a mask above covered it (once is enough otherwise).
+  const report = plan.report;
+  if (report !== undefined && [...plan.readOnly, ...plan.masked.map((m) => m.path)].some((p) => report === p || report.startsWith(`${p}/`))) {
+    args.push("--bind", report, report);
+  }
   for (const m of plan.masked) {
     if (m.directory) args.push("--tmpfs", m.path, "--remount-ro", m.path);
     else args.push("--ro-bind", "/dev/null", m.path);

@@ -1,6 +1,6 @@
 // The OS boundary every process armature starts runs in. The decision (permissions/) says which
 // boundary a call gets; this module makes it true.
-export { chooseBoundary, containsNothingKnownToWrite, isExcludedCommand, sandboxActive, type Boundary, type BoundaryInput, type BoundaryReport, type SandboxState } from "./boundary.js";
+export { chooseBoundary, containsNothingKnownToWrite, isExcludedCommand, sandboxActive, usesNoNetwork, type Boundary, type BoundaryInput, type BoundaryReport, type SandboxState } from "./boundary.js";
 export { bwrapArgs, type BwrapPlan } from "./bwrap-args.js";
 export { CALL_MARK_VARIABLE, ensureWatchdog, newCallMark, processesMarked } from "./call-mark.js";
 export { sandboxPlan, type PlanDirs } from "./plan.js";

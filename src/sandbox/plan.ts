@@ -3,7 +3,7 @@ import { lstatSync, realpathSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join, sep } from "node:path";
 import type { BwrapPlan } from "./bwrap-args.js";
-import { protectedRelativePaths } from "./protected-paths.js";
+import { mayExist, protectedRelativePaths, topNames } from "./protected-paths.js";
 import type { SandboxSettings } from "./settings.js";
 
 export interface PlanDirs {
@@ -19,8 +19,11 @@ export interface PlanDirs {
   env?: Readonly<Record<string, string | undefined>>;
 }
 
+// Every call plans again (the disk changes between calls), and most names asked about do not
+// exist: each lookup answers "missing" without an exception, which costs more than the lstat.
 function canonical(path: string): string | undefined {
   try {
+    if (lstatSync(path, { throwIfNoEntry: false }) === undefined) return undefined;
     return realpathSync.native(path);
   } catch {
     return undefined;
@@ -30,12 +33,14 @@ function canonical(path: string): string | undefined {
 type Kind = "dir" | "file" | "link" | "socket" | undefined;
 function kindOf(path: string): Kind {
   try {
-    const s = lstatSync(path);
+    const s = lstatSync(path, { throwIfNoEntry: false });
+    if (s === undefined) return undefined;
     return s.isSymbolicLink() ? "link" : s.isDirectory() ? "dir" : s.isSocket() ? "socket" : "file";
   } catch {
     return undefined;
   }
 }
+
 
 function inside(path: string, dir: string): boolean {
   return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
@@ -87,10 +92,13 @@ export function sandboxPlan(boundary: BwrapPlan["boundary"], network: boolean, s
   const addReadOnly = (path: string): void => {
     if (!readOnly.includes(path) && writable.some((w) => inside(path, w))) readOnly.push(path);
   };
+  const reportReal = canonical(dirs.reportDir);
   for (const root of writable) {
-    if (root === canonical(dirs.reportDir)) continue;
-    for (const vcs of VCS_DIRS) if (kindOf(join(root, vcs)) === "dir") pinned.push(join(root, vcs));
+    if (root === reportReal) continue;
+    const names = topNames(root);
+    for (const vcs of VCS_DIRS) if (mayExist(names, vcs) && kindOf(join(root, vcs)) === "dir") pinned.push(join(root, vcs));
     for (const rel of PROTECTED) {
+      if (!mayExist(names, rel)) continue;
       const path = join(root, rel);
       const kind = kindOf(path);
       // A symlink's name cannot be pinned (the mount lands on its target); its target is judged where it is.
@@ -118,7 +126,7 @@ export function sandboxPlan(boundary: BwrapPlan["boundary"], network: boolean, s
   }
   for (const path of [...settings.denyRead, ...(dirs.deniedReads ?? [])]) mask(path);
   const sockets = settings.allowUnixSockets.filter((s) => kindOf(s) === "socket");
-  const report = canonical(dirs.reportDir);
+  const report = reportReal;
   return {
     boundary,
     writable,

@@ -1,7 +1,7 @@
 // What stays read-only inside a writable directory, in every boundary: the protected-path table
 // the permission engine reads too (one list, src/fs/protected-names.ts), with each version-control
 // directory narrowed to the parts that run programs, so that `git commit` still writes objects and refs.
-import { lstatSync, rmdirSync, rmSync } from "node:fs";
+import { lstatSync, readdirSync, rmdirSync, rmSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
 import { PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_SEQUENCES } from "../fs/protected-names.js";
 
@@ -28,6 +28,28 @@ export function protectedRelativePaths(): string[] {
   return [...new Set(out)];
 }
 
+/**
+ * The names at the top of `dir`, to skip looking up protected paths whose first part is not
+ * there (one readdir instead of seventy lookups per writable root). Undefined when unreadable:
+ * then every path is looked up.
+ */
+export function topNames(dir: string): ReadonlySet<string> | undefined {
+  try {
+    return new Set(readdirSync(dir));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `rel`'s first part is among `names` (always, when the names are not known). */
+export function mayExist(names: ReadonlySet<string> | undefined, rel: string): boolean {
+  if (names === undefined) return true;
+  const slash = rel.indexOf("/");
+  return names.has(slash < 0 ? rel : rel.slice(0, slash));
+}
+
+const RELATIVE = protectedRelativePaths();
+
 /** Protected paths missing before a call, and the folders above them that were missing too. */
 export interface AbsentProtected {
   paths: string[];
@@ -43,11 +65,13 @@ export interface AbsentProtected {
 export function absentProtectedPaths(roots: readonly string[]): AbsentProtected {
   const out: AbsentProtected = { paths: [], parents: [] };
   for (const root of roots) {
-    for (const rel of protectedRelativePaths()) {
+    const names = topNames(root);
+    for (const rel of RELATIVE) {
       const vcs = Object.keys(VCS_INTERNALS).find((name) => rel.startsWith(`${name}/`));
-      if (vcs !== undefined && !isDirectory(join(root, vcs))) continue;
+      if (vcs !== undefined && (!mayExist(names, vcs) || !isDirectory(join(root, vcs)))) continue;
       const path = join(root, rel);
-      if (exists(path)) continue;
+      // A first part missing from the listing: the path and its parents below the root are missing.
+      if (mayExist(names, rel) && exists(path)) continue;
       out.paths.push(path);
       for (let dir = dirname(path); dir.startsWith(root + sep) && !exists(dir); dir = dirname(dir)) if (!out.parents.includes(dir)) out.parents.push(dir);
     }
@@ -83,8 +107,7 @@ export function removeCreatedProtectedPaths(absent: AbsentProtected): string[] {
 
 function exists(path: string): boolean {
   try {
-    lstatSync(path);
-    return true;
+    return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
   } catch {
     return false;
   }
@@ -92,7 +115,7 @@ function exists(path: string): boolean {
 
 function isDirectory(path: string): boolean {
   try {
-    return lstatSync(path).isDirectory();
+    return lstatSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
   } catch {
     return false;
   }

@@ -42,14 +42,26 @@ export async function callsDuringRace(
   calls: number,
   name: string,
   inputFor: (i: number) => Record<string, unknown>,
+  onResult?: (block: ToolResultBlock) => void,
 ): Promise<{ ok: number; errors: number }> {
   // Its own process group, so a `cp` or `ln` in flight when it is stopped dies with it (a survivor
   // could still write into the folder the caller then removes).
-  const child = spawn("bash", ["-c", racer], { stdio: "ignore", detached: true });
+  const child = spawn("bash", ["-c", `echo ready; ${racer}`], { stdio: ["ignore", "pipe", "ignore"], detached: true });
   const counts = { ok: 0, errors: 0 };
   try {
+    // Calls made before the racer runs race nothing (a fast tool's 40 calls can end first).
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.once("data", () => resolve());
+      child.once("error", reject);
+      child.once("exit", () => reject(new Error("the racer exited before it started")));
+    });
+    child.stdout.resume();
     for (let i = 0; i < calls; i++) {
+      // 0–2 ms between calls: a fast tool's calls spread over many of the racer's rounds
+      // instead of meeting the same state one after another.
+      await new Promise((resolve) => setTimeout(resolve, i % 3));
       const block = await call(session, name, inputFor(i));
+      onResult?.(block);
       if (block.is_error) counts.errors++;
       else counts.ok++;
     }

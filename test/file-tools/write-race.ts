@@ -50,10 +50,15 @@ export async function runRace(kind: RaceKind, tool: RacedTool, calls: number): P
     writeFileSync(join(outside, name), seed);
     const path = kind === "parent" ? join(proj, "sub", name) : join(proj, name);
     if (kind === "parent") writeFileSync(path, seed);
+    // The parent racer removes what a Write made at the missing name (its own folder, inside) before
+    // putting the real folder back; `mv -T` never moves one folder into the other.
+    // Each round leaves the real file in place for a moment (sleep 0.01): a tool call takes about
+    // as long as one of the racer's steps, and without a calm moment nearly every call meets a
+    // link and is refused, so the suite would show refusals only, never that writes still land.
     const script =
       kind === "parent"
-        ? `cd "${proj}" && while :; do mv sub sub.away; ln -s "${outside}" sub; rm sub; mv sub.away sub; done`
-        : `cd "${proj}" && while :; do cp "${outside}/${name}" ${name}.real; mv ${name}.real ${name}; ln -sfn "${outside}/${name}" ${name}; rm -f ${name}; ln -sfn "${outside}/created" ${name}; rm -f ${name}; done`;
+        ? `cd "${proj}" && while :; do mv -T sub sub.away; ln -s "${outside}" sub; rm sub; rm -rf sub; mv -T sub.away sub; sleep 0.01; done`
+        : `cd "${proj}" && while :; do cp "${outside}/${name}" ${name}.real; mv ${name}.real ${name}; sleep 0.01; ln -sfn "${outside}/${name}" ${name}; rm -f ${name}; ln -sfn "${outside}/created" ${name}; rm -f ${name}; done`;
     const s = fileSession(proj, [createWriteTool(unread), createEditTool(unread), createMultiEditTool(unread), createNotebookEditTool(unread)], {
       permissionMode: "acceptEdits",
     });

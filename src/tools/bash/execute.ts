@@ -12,7 +12,7 @@ import { parseImageOutput, toImageOutput } from "./image.js";
 import { formatBytes, readImageCandidate, readOutputRange } from "./output.js";
 import type { BashOutput } from "./result.js";
 import { startShell, type RunningShell, type ShellOutcome } from "./run-shell.js";
-import { bwrapArgs, chooseBoundary, newCallMark, sandboxPlan, sandboxUnavailableMessage, type BoundaryReport, type SandboxStatus } from "../../sandbox/index.js";
+import { bwrapArgs, chooseBoundary, newCallMark, sandboxPlan, sandboxUnavailableMessage, usesNoNetwork, type BoundaryReport, type SandboxStatus } from "../../sandbox/index.js";
 import { commandWords } from "../../shell/command-facts.js";
 import { absentProtectedPaths, removeCreatedProtectedPaths, type AbsentProtected } from "../../sandbox/protected-paths.js";
 import { domainPolicy, startNetworkProxy, type NetworkProxy } from "../../sandbox/network-proxy.js";
@@ -139,7 +139,9 @@ export async function executeBash(
       env: baseEnv,
     });
     // Approved to reach hosts: still no network of its own, only the proxy of the allowed ones.
-    if (boundary === "workspace-write" && sandboxed.network === undefined && context.sandboxNetwork === true) {
+    // A call of programs that open no connection (`echo > f`, `cp a b`) needs no proxy either.
+    const commands = commandWords(facts.subcommands);
+    if (boundary === "workspace-write" && sandboxed.network === undefined && context.sandboxNetwork === true && !usesNoNetwork(facts, commands)) {
       try {
         proxy = await startNetworkProxy(domainPolicy(status.settings.allowedDomains, context.permissionContext.rules), baseEnv);
       } catch (err) {
