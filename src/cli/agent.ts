@@ -385,6 +385,8 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   const session = createSession({
     sessionId,
     sessionDir: join(sessionsDir, sessionId),
+    // --resume / --continue bring it back: its worktree stays for them.
+    resumable: true,
     hooks,
     cwd,
     tools,
