@@ -251,7 +251,7 @@ async function backgroundReports(context: ToolUseContext, signal: AbortSignal | 
   if (!registry) return [];
   // Only the agents this agent started: a background sub-agent must not wait for itself.
   // Commands moved to the background at their timeout count too: the model was promised their end.
-  const agents = registry.running().filter((t) => (t.type === "local_agent" || t.awaitedByRun === true) && t.ownerAgentId === context.agent.agentId);
+  const agents = registry.promised(context.agent.agentId);
   if (agents.length > 0) {
     const aborted = new Promise<void>((resolve) => signal?.addEventListener("abort", () => resolve(), { once: true }));
     await Promise.race([Promise.all(agents.map((t) => t.done)), aborted]);

@@ -7,7 +7,9 @@ import { DEFERRED_TOOL_PLACEHOLDER } from "../registry/definitions.js";
 import { hostApprovals } from "../session/host-approvals.js";
 import { neutralToolDefinitions } from "../session/neutral-tools.js";
 import type { Session } from "../session/session.js";
-import type { Tool, ToolResultBlock, ToolUseBlock } from "../tool/types.js";
+import type { ConversationMessage, Tool, ToolResultBlock, ToolUseBlock } from "../tool/types.js";
+
+export { aiSdkNotifications, type AiSdkNotifications } from "./notifications.js";
 
 export interface AiSdkToolsOptions {
   /** Aborts every call started through the tool set (besides each call's own abortSignal). */
@@ -38,9 +40,19 @@ export interface AiSdkToolProgress {
 }
 
 /**
+ * A tool's output (its last yield): the tool_result, and what the call's turn adds to the
+ * conversation after it — a background task's end notification, a skill's instructions, a
+ * plan-mode reminder. The model gets them in the call's result, after its text (the AI SDK's loop
+ * has no other place between steps); `armature exec` prints them as lines of their own.
+ */
+export type AiSdkToolOutput = ToolResultBlock & { newMessages?: ConversationMessage[] };
+
+/**
  * The session's tools (those the model may see) as an AI SDK `ToolSet`. Each `execute` runs the
  * call through armature's pipeline — validation, hooks, permissions, result budgets — as one
- * turn of the session, yielding its progress as preliminary results and the tool_result last.
+ * turn of the session, yielding its progress as preliminary results and the tool_result last
+ * (with the turn's new messages, see `AiSdkToolOutput`; ends that come while no call runs:
+ * `aiSdkNotifications`).
  * A call that would ask is marked `needsApproval` (see `approvals`). Calls the SDK runs in
  * parallel keep armature's ordering rule: a call that is not concurrency-safe waits for the
  * running ones and runs alone. A failed call reaches the model as an `error-text` output, never
@@ -78,20 +90,21 @@ export async function aiSdkTools(session: Session, options: AiSdkToolsOptions = 
         try {
           const progress = new AsyncQueue<AiSdkToolProgress>();
           const running = session
-            .runTurn([block(toolCallId, input)], {
+            .runTurnDetailed([block(toolCallId, input)], {
               ...(signal ? { signal } : {}),
               ...(approved ? { approvedToolUseIds: [toolCallId] } : {}),
               onProgress: ({ toolUseId, data }) => progress.push({ type: "progress", toolUseId, data }),
             })
             .finally(() => progress.close());
           yield* progress;
-          const [result] = await running;
-          yield result!;
+          const { results, newMessages } = await running;
+          const output: AiSdkToolOutput = newMessages.length > 0 ? { ...results[0]!, newMessages } : results[0]!;
+          yield output;
         } finally {
           release();
         }
       },
-      toModelOutput: ({ output }) => toModelOutput(output as ToolResultBlock),
+      toModelOutput: ({ output }) => toModelOutput(output as AiSdkToolOutput),
     });
   }
   return set;
@@ -120,19 +133,33 @@ async function anthropicDefinitions(session: Session): Promise<Definition[]> {
 
 type ModelOutput = Awaited<ReturnType<NonNullable<Parameters<typeof dynamicTool>[0]["toModelOutput"]>>>;
 
-/** A tool_result as the AI SDK's model output: text, an error text, or text and images. */
-export function toModelOutput(block: ToolResultBlock): ModelOutput {
-  const text = typeof block.content === "string" ? block.content : block.content.map((b) => (b.type === "text" ? b.text : "")).filter((t) => t !== "").join("\n");
+/**
+ * A tool_result as the AI SDK's model output: text, an error text, or text and images. The
+ * turn's new messages follow the result's text, each a paragraph of its own (a text output stays
+ * text: some providers send anything else as JSON).
+ */
+export function toModelOutput(block: AiSdkToolOutput): ModelOutput {
+  const own = typeof block.content === "string" ? [{ type: "text" as const, text: block.content }] : block.content;
+  const added = (block.newMessages ?? []).flatMap(messageBlocks);
+  const parts = [...own, ...added];
+  const textOf = (blocks: typeof parts): string => blocks.map((b) => (b.type === "text" ? b.text : "")).filter((t) => t !== "").join("\n");
+  const text = [textOf(own), ...added.map((b) => textOf([b]))].filter((t) => t !== "").join("\n\n");
   if (block.is_error) return { type: "error-text", value: text };
-  if (typeof block.content === "string" || !block.content.some((b) => b.type === "image")) return { type: "text", value: text };
+  if (!parts.some((b) => b.type === "image")) return { type: "text", value: text };
   return {
     type: "content",
-    value: block.content.map((b) =>
+    value: parts.map((b) =>
       b.type === "image"
         ? { type: "image-data" as const, data: b.source.data, mediaType: b.source.media_type }
         : { type: "text" as const, text: b.type === "text" ? b.text : b.type === "document" ? documentPlaceholder(b) : `Tool loaded: ${b.tool_name}` },
     ),
   };
+}
+
+/** A new message's text and image blocks (a message in a tool result carries no calls or results of its own). */
+function messageBlocks(message: ConversationMessage): Array<Extract<ToolResultBlock["content"], unknown[]>[number]> {
+  if (typeof message.content === "string") return [{ type: "text", text: message.content }];
+  return message.content.filter((b): b is Extract<typeof b, { type: "text" | "image" }> => b.type === "text" || b.type === "image");
 }
 
 function isSafe(tool: Tool | undefined, input: unknown): boolean {

@@ -22,6 +22,8 @@ export interface InitInfo {
   mcpServers?: () => Array<{ name: string; status: string }>;
   /** Sub-agent types the model may start. */
   agents?: string[];
+  /** Names of the skills the model may load with the Skill tool. */
+  skills?: string[];
   /** Reference flags accepted with no effect here (listed so a host can tell). */
   ignoredFlags?: string[];
   /** `--include-partial-messages`: `stream_event` lines with the model's deltas. */
@@ -88,7 +90,7 @@ export class AgentOutput {
       provider: this.info.provider,
       output_style: "default",
       agents: this.info.agents ?? [],
-      skills: [],
+      skills: this.info.skills ?? [],
       plugins: [],
       ...(this.info.ignoredFlags && this.info.ignoredFlags.length > 0 ? { armature_ignored_flags: this.info.ignoredFlags } : {}),
       uuid: randomUUID(),

@@ -1,5 +1,5 @@
-import { readdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { anthropicReply, apiError, chatReply, startMockModelServer, type MockModelServer } from "../../test/mock-model-server.js";
 import { captureIO, useTestApiKey, withTempDir } from "../../test/helpers.js";
@@ -227,6 +227,48 @@ describe("armature agent -p", () => {
       const bad4 = captureIO();
       expect(await main(["agent", "-p", "hi", "--thinking", "lots", "--cwd", dir], bad4)).toBe(2);
       expect(bad4.err).toContain("--thinking");
+    });
+  });
+});
+
+describe("armature agent: the user's folder", () => {
+  it("sub-agents and skills come from ARMATURE_CONFIG_DIR (not ~/.armature); init lists them (skills: names, as the reference)", async () => {
+    await withTempDir(async (dir) => {
+      const config = join(dir, "config");
+      const home = join(dir, "home");
+      const put = async (path: string, text: string): Promise<void> => {
+        await mkdir(dirname(path), { recursive: true });
+        await writeFile(path, text);
+      };
+      await put(join(config, "agents", "reviewer.md"), "---\nname: reviewer\ndescription: Reviews a diff.\n---\nReview it.\n");
+      await put(join(config, "skills", "tidy", "SKILL.md"), "---\nname: tidy\ndescription: Tidies imports.\n---\nSort them.\n");
+      // The default folder of that home: not read while ARMATURE_CONFIG_DIR names another.
+      await put(join(home, ".armature", "agents", "stale.md"), "---\nname: stale\ndescription: Should not load.\n---\nNo.\n");
+      const project = join(dir, "project");
+      await mkdir(project);
+      const saved = { config: process.env.ARMATURE_CONFIG_DIR, home: process.env.HOME };
+      process.env.ARMATURE_CONFIG_DIR = config;
+      process.env.HOME = home;
+      try {
+        server = await startMockModelServer([anthropicReply([{ type: "text", text: "ok" }])]);
+        const io = captureIO();
+        const code = await main(["agent", "-p", "hi", "--output-format", "stream-json", "--verbose", "--base-url", server.url, "--model", "claude-mock", "--cwd", project], io);
+        expect(io.err).toBe("");
+        expect(code).toBe(0);
+        const init = JSON.parse(io.out.split("\n")[0]!) as Json;
+        expect(init.subtype).toBe("init");
+        expect(init.agents).toEqual(["general-purpose", "Explore", "reviewer"]);
+        expect(init.skills).toEqual(["tidy"]);
+        expect(init.tools).toContain("Skill");
+        // The model was told of both.
+        const system = JSON.stringify(server.requests[0]!.body.system);
+        expect(system).toContain("tidy");
+      } finally {
+        for (const [key, value] of [["ARMATURE_CONFIG_DIR", saved.config], ["HOME", saved.home]] as const) {
+          if (value === undefined) delete process.env[key];
+          else process.env[key] = value;
+        }
+      }
     });
   });
 });

@@ -12,6 +12,7 @@ import { isDeniedOutright } from "../registry/pool.js";
 import { createSession, type Session } from "../session/session.js";
 import { conversationsDir, sessionKey } from "../session/session-home.js";
 import { openSessionDir, SessionDirError, type SessionDirHandle } from "../session/state-dir.js";
+import { userDirFor } from "../settings/load.js";
 import { trustedProjectDirs } from "../settings/project-inputs.js";
 import { loadAgentDefinitions } from "../tools/agent/index.js";
 import { builtinTools } from "../tools/index.js";
@@ -335,7 +336,7 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   const home = settingsInput.home ?? homedir();
   const claude = (values["settings-from"] ?? []).includes("claude");
   const agentDirs = [
-    join(home, ".armature", "agents"),
+    join(userDirFor(settingsInput, home), "agents"),
     ...(claude ? [join(home, ".claude", "agents")] : []),
     ...trustedProjectDirs(cwd, "agents", { trusted: settings.loaded.trust.trusted, claude }),
   ];
@@ -384,6 +385,8 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   const session = createSession({
     sessionId,
     sessionDir: join(sessionsDir, sessionId),
+    // --resume / --continue bring it back: its worktree stays for them.
+    resumable: true,
     hooks,
     cwd,
     tools,
@@ -432,6 +435,8 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
     provider: config.provider,
     mcpServers: () => (toolSource?.servers() ?? []).map((s) => ({ name: s.name, status: s.status })),
     agents: ["general-purpose", "Explore", ...agents.map((a) => a.name)],
+    // The skills the model can load (the reference lists their names here).
+    skills: visible.includes("Skill") ? skills.map((s) => s.name) : [],
     ignoredFlags: ignoredFlagsGiven(values as Record<string, unknown>),
     includePartialMessages: values["include-partial-messages"] === true,
     task: (id: string) => findTaskRegistry(session.context)?.get(id),

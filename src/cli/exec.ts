@@ -112,6 +112,7 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
   const session: Session = createSession({
     sessionId,
     sessionDir,
+    resumable: stateDir !== undefined,
     hooks,
     cwd,
     tools,

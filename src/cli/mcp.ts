@@ -7,6 +7,8 @@ import { createSession, type DynamicToolSource, type Session } from "../session/
 import { builtinTools } from "../tools/index.js";
 import { UsageError, type CliIO } from "./io.js";
 import { connectCliMcp, MCP_CONFIG_HELP, MCP_CONFIG_OPTIONS, mcpServerEntries } from "./mcp-config.js";
+import type { Skill } from "../skills/load-skills.js";
+import { cliSkills, skillToolOptions } from "./skills.js";
 import { loadExecSettings, SETTINGS_HELP, SETTINGS_OPTIONS, settingsHooks, settingsInputFrom, settingsWarnings, type ExecSettings } from "./settings.js";
 
 export const MCP_LOGIN_HELP = `Usage: armature mcp login NAME [options]
@@ -28,7 +30,8 @@ export const MCP_HELP = `Usage: armature mcp serve [options]
 Serves armature's tools to an MCP client, over stdio (default) or Streamable HTTP. Every call
 runs through the permission engine and hooks of the served directory (--cwd); a call that
 needs approval is asked through the client (MCP elicitation) when it supports that, and is
-denied with the reason otherwise.
+denied with the reason otherwise. Skills (the user's, the project's once trusted) are served
+through the Skill tool; their listing is the server's instructions.
 
 Options:
 ${SETTINGS_HELP}${MCP_CONFIG_HELP}  --include-mcp-tools    also serve the tools of the MCP servers armature connects to
@@ -64,13 +67,13 @@ function sharedSource(manager: McpManager | undefined): DynamicToolSource | unde
   return { tools: () => manager.tools(), onToolsChanged: (l) => manager.onToolsChanged(l), close: async () => {} };
 }
 
-function sessionFactory(settings: ExecSettings, cwd: string, manager: McpManager | undefined, io: CliIO): (approver: Approver) => Session {
+function sessionFactory(settings: ExecSettings, cwd: string, manager: McpManager | undefined, io: CliIO, skills: readonly Skill[]): (approver: Approver) => Session {
   return (approver) => {
     const holder: { session?: Session } = {};
     const hooks = settingsHooks(settings, cwd, () => holder.session!.context, io);
     const session = createSession({
       cwd,
-      tools: builtinTools(),
+      tools: builtinTools(skillToolOptions(skills)),
       toolSource: sharedSource(manager),
       rules: settings.rules,
       permissionMode: settings.mode,
@@ -139,14 +142,16 @@ export async function mcpCommand(argv: string[], io: CliIO, stop: Promise<void> 
   if (settings.mode === "plan") {
     io.stderr.write("armature: serving in plan mode: a client without elicitation is not offered ExitPlanMode, so for it the tools stay read-only\n");
   }
-  const makeSession = sessionFactory(settings, cwd, undefined, io);
+  // The skills as `exec` and `agent` have them: the user's, the project's once trusted.
+  const skills = await cliSkills(settings, settingsInput);
+  const makeSession = sessionFactory(settings, cwd, undefined, io, skills);
   // Hook configuration errors show before anything is served.
   await makeSession(async () => ({ behavior: "deny" })).close();
   const manager = await connectCliMcp(values, settings, cwd, io);
-  const options = { includeMcpTools: values["include-mcp-tools"] === true };
+  const options = { includeMcpTools: values["include-mcp-tools"] === true, skills };
   const { serveHttp, serveStdio } = await import("../mcp/serve-transports.js");
   try {
-    const factory = sessionFactory(settings, cwd, manager, io);
+    const factory = sessionFactory(settings, cwd, manager, io, skills);
     if (!http) {
       const stopping = new AbortController();
       void stop.then(() => stopping.abort());

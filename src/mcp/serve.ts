@@ -6,7 +6,8 @@ import type { Approver } from "../permissions/types.js";
 import { toolJsonSchema } from "../registry/definitions.js";
 import { isDeniedOutright } from "../registry/pool.js";
 import type { Session } from "../session/session.js";
-import type { Tool, ToolResultBlock } from "../tool/types.js";
+import { skillListing, type Skill } from "../skills/load-skills.js";
+import type { ConversationMessage, Tool, ToolResultBlock } from "../tool/types.js";
 import { CLIENT_INFO } from "./connection.js";
 import { approvalForm, canElicitForms } from "./serve-elicitation.js";
 
@@ -15,6 +16,12 @@ export interface ServeToolsOptions {
   includeMcpTools?: boolean;
   /** Wait this long for the user's answer to an elicitation (ms, default 10 minutes). */
   elicitationTimeoutMs?: number;
+  /**
+   * The skills the sessions' Skill tool offers (`loadSkills`, which applies the trust gate). Where
+   * the agent has them in its system prompt, an MCP client gets the listing (names and
+   * descriptions) as the server's instructions and in the Skill tool's description.
+   */
+  skills?: readonly Skill[];
 }
 
 /** The armature session one MCP connection works in, built with the approver that asks that client. */
@@ -75,7 +82,8 @@ export function toCallToolResult(block: ToolResultBlock): CallToolResult {
 export async function createToolServer(makeSession: SessionFactory, options: ServeToolsOptions = {}): Promise<{ server: Server; session: Session }> {
   // logging: what a call adds to the conversation (a background task's end notification, a
   // skill's instructions) is sent as a notifications/message the client can pass on to its model.
-  const server = new Server(CLIENT_INFO, { capabilities: { tools: { listChanged: false }, logging: {} } });
+  // The session first: what it serves decides the server's instructions. Its approver asks the
+  // server, created below (calls, and so approvals, come only once it is connected).
   const canElicit = (): boolean => canElicitForms(server.getClientCapabilities());
   const approver: Approver = async (request) => {
     if (!canElicit()) {
@@ -92,12 +100,15 @@ export async function createToolServer(makeSession: SessionFactory, options: Ser
     }
   };
   const session = await makeSession(approver);
+  const listing = servesSkills(session, options) ? skillListing(options.skills!) : "";
+  const server = new Server(CLIENT_INFO, { capabilities: { tools: { listChanged: false }, logging: {} }, ...(listing !== "" ? { instructions: listing } : {}) });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const tools: McpToolInfo[] = [];
     for (const tool of servedTools(session, options, canElicit())) {
       const schema = toolJsonSchema(tool) as McpToolInfo["inputSchema"];
-      tools.push({ name: tool.name, description: await tool.description(session.context), inputSchema: { ...schema, type: "object" }, annotations: toolAnnotations(tool) });
+      const description = await tool.description(session.context);
+      tools.push({ name: tool.name, description: tool.name === SKILL_TOOL && listing !== "" ? `${description}\n\n${listing}` : description, inputSchema: { ...schema, type: "object" }, annotations: toolAnnotations(tool) });
     }
     return { tools };
   });
@@ -120,12 +131,34 @@ export async function createToolServer(makeSession: SessionFactory, options: Ser
               };
             })(),
     });
+    // What the call adds to the conversation (a skill's instructions, a background task's end)
+    // also follows its result: a client passes a result to its model, seldom a log message.
     for (const message of newMessages) {
       await extra
         .sendNotification({ method: "notifications/message", params: { level: "info", logger: "armature", data: { type: "message", role: message.role, content: message.content } } })
         .catch(() => undefined);
     }
-    return toCallToolResult(results[0]!);
+    const result = toCallToolResult(results[0]!);
+    for (const message of newMessages) result.content.push(...messageContent(message));
+    return result;
   });
   return { server, session };
+}
+
+const SKILL_TOOL = "Skill";
+
+/** Skills are offered when there are some and the session serves its Skill tool. */
+function servesSkills(session: Session, options: ServeToolsOptions): boolean {
+  return (options.skills?.length ?? 0) > 0 && servedTools(session, options, true).some((t) => t.name === SKILL_TOOL);
+}
+
+/** A new message's text and images as MCP content (a message in a result carries no calls of its own). */
+function messageContent(message: ConversationMessage): CallToolResult["content"] {
+  if (typeof message.content === "string") return [{ type: "text", text: message.content }];
+  const content: CallToolResult["content"] = [];
+  for (const b of message.content) {
+    if (b.type === "text") content.push({ type: "text", text: b.text });
+    else if (b.type === "image") content.push({ type: "image", data: b.source.data, mimeType: b.source.media_type });
+  }
+  return content;
 }

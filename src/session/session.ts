@@ -108,6 +108,12 @@ export interface SessionOptions {
    */
   restore?: SessionSnapshot;
   /**
+   * The host saves `snapshot()` for another process to resume (`exec --session-dir`, `agent`):
+   * close then leaves a worktree the session made as it is, locked, for the resumed session
+   * (default false: an unchanged one is removed, one with work unlocked).
+   */
+  resumable?: boolean;
+  /**
    * Keep a transcript in the session dir (`transcript.jsonl`: each assistant turn's tool_use
    * blocks, then its tool_result blocks); hooks get its path as `transcript_path`. Default: on
    * when `hooks` are given (without a transcript, hooks get no `transcript_path`).
@@ -214,6 +220,7 @@ export function createSession(options: SessionOptions): Session {
     additionalDirectories: options.additionalDirectories,
     sessionId: options.sessionId ?? options.restore?.sessionId,
     sessionDir: options.sessionDir,
+    resumable: options.resumable,
     env: options.env,
     model: options.model,
     canAskUser: options.canUseTool !== undefined || options.hooks?.has("PermissionRequest") === true,

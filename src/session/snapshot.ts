@@ -6,6 +6,7 @@ import { realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve } from "node:path";
 import type { ReadFileEntry } from "../tool/read-file-state.js";
 import type { PermissionRule, ToolUseContext } from "../tool/types.js";
+import { restoreWorktree, within, worktreeRecord, type WorktreeRecord } from "../worktrees/restore.js";
 import { TaskRegistry, taskRegistry, findTaskRegistry, type BackgroundTask, type TaskStatus } from "../tasks/registry.js";
 
 export const SESSION_SNAPSHOT_VERSION = 1;
@@ -34,6 +35,8 @@ export interface SessionSnapshot {
   /** Rules remembered for the session by an "always allow" answer. */
   rememberedRules: PermissionRule[];
   tasks: TaskRecord[];
+  /** The worktree the session was in (EnterWorktree); `projectDir` is then the project it came from. */
+  worktree?: WorktreeRecord;
 }
 
 export class SnapshotError extends Error {
@@ -44,14 +47,16 @@ export class SnapshotError extends Error {
 }
 
 export function takeSnapshot(context: ToolUseContext, rememberedRules: readonly PermissionRule[]): SessionSnapshot {
+  const worktree = worktreeRecord(context);
   return {
     version: SESSION_SNAPSHOT_VERSION,
     sessionId: context.session.id,
-    projectDir: context.workspace.projectDir,
+    projectDir: worktree?.back.projectDir ?? context.workspace.projectDir,
     cwd: context.workspace.cwd,
     readFiles: context.readFileState.list(),
     rememberedRules: rememberedRules.filter((r) => r.source === "session").map((r) => ({ ...r })),
     tasks: (findTaskRegistry(context)?.list() ?? []).map(taskRecord),
+    ...(worktree ? { worktree } : {}),
   };
 }
 
@@ -79,7 +84,11 @@ function taskRecord(task: BackgroundTask): TaskRecord {
  */
 export function applySnapshot(context: ToolUseContext, snapshot: SessionSnapshot): void {
   for (const [path, entry] of snapshot.readFiles) context.readFileState.set(path, { ...entry });
-  if (snapshot.projectDir === context.workspace.projectDir && snapshot.cwd !== context.workspace.cwd && isDirectory(snapshot.cwd)) {
+  // The working directory only inside the project (or the worktree, checked by git): a snapshot
+  // naming another folder must not move the session there.
+  const sameProject = snapshot.projectDir === context.workspace.projectDir;
+  const worktreeRefused = sameProject && snapshot.worktree ? restoreWorktree(context, snapshot.worktree, snapshot.sessionId, snapshot.cwd) : "none";
+  if (sameProject && worktreeRefused !== undefined && snapshot.cwd !== context.workspace.cwd && isDirectory(snapshot.cwd) && within(realOrResolved(snapshot.cwd), realOrResolved(context.workspace.projectDir))) {
     context.workspace.cwd = snapshot.cwd;
   }
   if (snapshot.tasks.length === 0) return;
@@ -141,6 +150,11 @@ export function parseSessionSnapshot(value: unknown): SessionSnapshot {
       throw new SnapshotError(`tasks[${i}] must be a task record {id, type, description, outputPath, status, …}`);
     }
   }
+  const w = value.worktree;
+  if (w !== undefined) {
+    const ok = isRecord(w) && typeof w.path === "string" && typeof w.branch === "string" && typeof w.base === "string" && typeof w.created === "boolean" && isRecord(w.back) && typeof w.back.projectDir === "string" && typeof w.back.cwd === "string";
+    if (!ok) throw new SnapshotError("worktree must be {path, branch, base, created, back: {projectDir, cwd}}");
+  }
   return value as unknown as SessionSnapshot;
 }
 
@@ -187,5 +201,10 @@ export function vetSnapshot(snapshot: SessionSnapshot, options: { verified: bool
     if (!ok) dropped.push(`task ${t.id}: its output file ${t.outputPath} is not in the session's folder`);
     return ok;
   });
-  return { snapshot: { ...snapshot, rememberedRules, readFiles, tasks }, dropped };
+  let worktree = snapshot.worktree;
+  if (worktree?.created && !options.verified) {
+    dropped.push(`the right to remove the worktree ${worktree.path} (it is entered, and left as it is): it was not written by your armature (no valid signature)`);
+    worktree = { ...worktree, created: false };
+  }
+  return { snapshot: { ...snapshot, rememberedRules, readFiles, tasks, ...(worktree ? { worktree } : {}) }, dropped };
 }

@@ -120,7 +120,8 @@ async function readSettingsFile(path: string, mustExist: boolean): Promise<Setti
   return validateSettings(json, path);
 }
 
-function userDirFor(options: LoadSettingsOptions, home: string): string {
+/** armature's user folder: `userDir`, else env ARMATURE_CONFIG_DIR, else `~/.armature`. */
+export function userDirFor(options: { userDir?: string }, home: string): string {
   return options.userDir ?? process.env.ARMATURE_CONFIG_DIR ?? join(home, ".armature");
 }
 

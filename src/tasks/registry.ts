@@ -44,6 +44,7 @@ export const TASK_REGISTRY_KEY = "armature.tasks";
 
 export class TaskRegistry {
   private readonly tasks = new Map<string, BackgroundTask>();
+  private readonly endListeners = new Set<(task: BackgroundTask) => void>();
 
   /** A short id that is not in use (`b` and 8 hex digits). */
   newId(): string {
@@ -55,6 +56,15 @@ export class TaskRegistry {
 
   add(task: BackgroundTask): void {
     this.tasks.set(task.id, task);
+    void task.done.then(() => {
+      for (const listener of [...this.endListeners]) listener(task);
+    });
+  }
+
+  /** Calls `listener` after each task ends (its status and notification are final then); returns a function that removes it. */
+  onEnd(listener: (task: BackgroundTask) => void): () => void {
+    this.endListeners.add(listener);
+    return () => this.endListeners.delete(listener);
   }
 
   get(id: string): BackgroundTask | undefined {
@@ -82,6 +92,15 @@ export class TaskRegistry {
       notes.push(task.notification ?? taskNotification(task));
     }
     return notes;
+  }
+
+  /**
+   * Running tasks of `ownerAgentId` whose end the model was promised: background agents (their
+   * report is the answer) and commands moved to the background at their timeout. A loop waits for
+   * these before it ends; other background commands (a dev server) may run on.
+   */
+  promised(ownerAgentId?: string): BackgroundTask[] {
+    return this.running().filter((t) => (t.type === "local_agent" || t.awaitedByRun === true) && t.ownerAgentId === ownerAgentId);
   }
 
   /** Stops every running task (session close). */

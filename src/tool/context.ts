@@ -23,6 +23,8 @@ export interface CreateContextOptions {
   sessionId?: string;
   /** Where session files go; default `<tmpdir>/armature-<sessionId>`. */
   sessionDir?: string;
+  /** The host keeps the session's state for another process (see SessionState.resumable). */
+  resumable?: boolean;
   env?: Record<string, string>;
   model?: string;
   debug?: boolean;
@@ -43,6 +45,7 @@ export function createToolUseContext(options: CreateContextOptions): ToolUseCont
     dir: options.sessionDir ?? join(tmpdir(), `armature-${id}`),
     env: { ...(options.env ?? {}) },
     cleanups: new Set(),
+    ...(options.resumable === true ? { resumable: true } : {}),
   };
   const permissionContext: PermissionContext = {
     mode: options.permissionMode ?? "default",

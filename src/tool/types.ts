@@ -339,6 +339,8 @@ export interface SessionState {
   readonly env: Readonly<Record<string, string>>;
   /** Clean-up callbacks run by `session.close()` (background tasks register here). */
   readonly cleanups: Set<() => void | Promise<void>>;
+  /** Its state is kept for another process to resume (a `sessionDir` was given): close leaves what a resumed session needs (its worktree). */
+  readonly resumable?: boolean;
   /** The transcript file (JSON Lines of the turns), once the session has written it. */
   transcriptPath?: string;
   /**

@@ -166,7 +166,8 @@ describe("mcp serve: user-facing tools only for clients that can answer forms", 
       expect((await write()).isError).toBe(true);
       expect(existsSync(target)).toBe(false);
       const approved = await c.callTool({ name: "ExitPlanMode", arguments: { plan: "1. write planned.txt\n2. test it" } });
-      expect(text(approved)).toBe("User has approved exiting plan mode. You can now proceed.");
+      // The result, then what the call adds to the conversation (the plan-mode reminder) as an item of its own.
+      expect((approved.content as Array<{ text: string }>).map((c) => c.text)).toEqual(["User has approved exiting plan mode. You can now proceed.", expect.stringMatching(/^<system-reminder>\n## Exited Plan Mode\n/)]);
       expect((await write()).isError).toBeFalsy();
       expect(existsSync(target)).toBe(true);
       const planForms = forms.filter((f) => "decision" in f.requestedSchema.properties);

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -11,10 +11,15 @@ import { FIXTURE, tempDir } from "./helpers.js";
 
 const BIN = resolve(import.meta.dirname, "../../bin/armature.js");
 
-function stdioClient(cwd: string, extra: string[] = [], elicit?: (message: string) => { action: "accept" | "decline"; content?: Record<string, unknown> }) {
+function stdioClient(cwd: string, extra: string[] = [], elicit?: (message: string) => { action: "accept" | "decline"; content?: Record<string, unknown> }, env?: Record<string, string>) {
   const client = new Client({ name: "test-client", version: "1" }, { capabilities: elicit ? { elicitation: { form: {} } } : {} });
   if (elicit) client.setRequestHandler(ElicitRequestSchema, async (req) => elicit(req.params.message));
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", "serve", "--cwd", cwd, ...extra], stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, "mcp", "serve", "--cwd", cwd, ...extra],
+    stderr: "pipe",
+    ...(env ? { env: { ...(process.env as Record<string, string>), ...env } } : {}),
+  });
   return { client, transport };
 }
 
@@ -121,6 +126,69 @@ describe("armature mcp serve (stdio), through the SDK's own client", () => {
       expect(text(await client.callTool({ name: "mcp__fx__add", arguments: { a: 1, b: 2 } }))).toBe('{"sum":3}');
     } finally {
       await client.close();
+    }
+  }, 60_000);
+});
+
+describe("armature mcp serve: skills", () => {
+  const tmp = tempDir();
+  const config = join(tmp.dir, "config");
+  const project = join(tmp.dir, "project");
+  const put = (path: string, body: string): void => {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, body);
+  };
+  beforeAll(() => {
+    put(join(config, "skills", "tidy", "SKILL.md"), "---\nname: tidy\ndescription: Tidies imports.\nallowed-tools: Write\n---\nSort the imports of $ARGUMENTS.\n");
+    put(join(project, ".armature", "skills", "house-style", "SKILL.md"), "---\nname: house-style\ndescription: The project's style.\n---\nTabs.\n");
+  });
+  afterAll(() => tmp.cleanup());
+  const env = { ARMATURE_CONFIG_DIR: config };
+
+  it("the Skill tool and the listing (server instructions, Skill's description); the reference's texts; allowed-tools pre-approves; an untrusted project's skills are not offered", async () => {
+    const { client, transport } = stdioClient(project, [], undefined, env);
+    await client.connect(transport);
+    try {
+      const listing = "The following skills are available for use with the Skill tool:\n\n- tidy: Tidies imports.";
+      expect(client.getInstructions()).toBe(listing);
+      const skill = (await client.listTools()).tools.find((t) => t.name === "Skill");
+      expect(skill?.description).toMatch(new RegExp(`\n\n${listing.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`));
+      // Before the skill: a Write would ask, and this client cannot be asked.
+      const before = await client.callTool({ name: "Write", arguments: { file_path: join(project, "a.ts"), content: "x" } });
+      expect(before.isError).toBe(true);
+      const loaded = await client.callTool({ name: "Skill", arguments: { skill: "tidy", args: "src/a.ts" } });
+      expect(loaded.isError).toBeFalsy();
+      const parts = (loaded.content as Array<{ type: string; text: string }>).map((c) => c.text);
+      expect(parts).toEqual(["Launching skill: tidy", `Base directory for this skill: ${join(config, "skills", "tidy")}\n\nSort the imports of src/a.ts.\n`]);
+      const after = await client.callTool({ name: "Write", arguments: { file_path: join(project, "a.ts"), content: "x" } });
+      expect(after.isError).toBeFalsy();
+      expect(readFileSync(join(project, "a.ts"), "utf8")).toBe("x");
+      const unknown = await client.callTool({ name: "Skill", arguments: { skill: "house-style" } });
+      expect(unknown.isError).toBe(true);
+      expect(text(unknown)).toContain("Unknown skill: house-style");
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it("a trusted project's skills are offered too, listed first; with no skill at all there is no Skill tool and no instructions", async () => {
+    const trusted = spawnSync(process.execPath, [BIN, "trust", project], { encoding: "utf8", env: { ...process.env, ...env } });
+    expect(trusted.status, trusted.stderr).toBe(0);
+    const { client, transport } = stdioClient(project, [], undefined, env);
+    await client.connect(transport);
+    try {
+      expect(client.getInstructions()).toBe("The following skills are available for use with the Skill tool:\n\n- house-style: The project's style.\n- tidy: Tidies imports.");
+      expect(text(await client.callTool({ name: "Skill", arguments: { skill: "/house-style" } }))).toContain("Tabs.");
+    } finally {
+      await client.close();
+    }
+    const bare = stdioClient(tmp.dir, [], undefined, { ARMATURE_CONFIG_DIR: join(tmp.dir, "empty-config") });
+    await bare.client.connect(bare.transport);
+    try {
+      expect(bare.client.getInstructions()).toBeUndefined();
+      expect((await bare.client.listTools()).tools.map((t) => t.name)).not.toContain("Skill");
+    } finally {
+      await bare.client.close();
     }
   }, 60_000);
 });

@@ -17,8 +17,8 @@ import type { Tool, ToolUseContext } from "../../tool/types.js";
 import { taskRegistry, type BackgroundTask, type TaskStatus } from "../../tasks/registry.js";
 import { BUILTIN_AGENTS, type AgentDefinition } from "./agent-types.js";
 import { AGENT_TOOL_NAME, agentDescription, handBack, launchedText, taskNotification, worktreeNote } from "./prompt.js";
-import { commitsSince, uncommittedFiles } from "../worktree/git.js";
-import { createWorktree, removeWorktree, unlockWorktree, type Worktree } from "../worktree/worktree.js";
+import { commitsSince, uncommittedFiles } from "../../worktrees/git.js";
+import { createWorktree, removeWorktree, unlockWorktree, type Worktree } from "../../worktrees/worktree.js";
 
 
 export interface AgentToolOptions {

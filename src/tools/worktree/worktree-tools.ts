@@ -3,7 +3,8 @@ import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import { ToolUseError } from "../../tool/tool-use-error.js";
 import type { Tool, ToolUseContext } from "../../tool/types.js";
-import { commitsSince, gitRead, uncommittedFiles } from "./git.js";
+import { commitsSince, gitRead, uncommittedFiles } from "../../worktrees/git.js";
+import { activeWorktree, cleanUpOnClose, setActiveWorktree, worktreeLockReason, type WorktreeState } from "../../worktrees/state.js";
 import {
   ALREADY_IN_WORKTREE,
   createdText,
@@ -23,19 +24,7 @@ import {
   WORKTREE_NAME_DESCRIPTION,
   WORKTREE_PATH_DESCRIPTION,
 } from "./prompt.js";
-import { createWorktree, invalidNameMessage, listWorktrees, randomWorktreeName, removeWorktree, unlockWorktree, validWorktreeName, type Worktree } from "./worktree.js";
-
-/** The worktree an agent is in: what it made (or entered), and where it came from. */
-interface WorktreeSession {
-  tree: Worktree;
-  /** Made by EnterWorktree (ExitWorktree may remove it); false: entered with `path`. */
-  created: boolean;
-  back: { projectDir: string; cwd: string };
-}
-
-const SESSION_KEY = "armature.worktree";
-const keyOf = (context: ToolUseContext): string => `${SESSION_KEY}:${context.agent.agentId ?? "main"}`;
-const activeSession = (context: ToolUseContext): WorktreeSession | undefined => context.extensions.get(keyOf(context)) as WorktreeSession | undefined;
+import { createWorktree, invalidNameMessage, listWorktrees, randomWorktreeName, removeWorktree, unlockWorktree, validWorktreeName } from "../../worktrees/worktree.js";
 
 /** The working directory and the project root both move: the worktree is the folder the tools may change. */
 function workIn(projectDir: string, cwd: string): (context: ToolUseContext) => ToolUseContext {
@@ -66,22 +55,6 @@ export interface ExitWorktreeData {
   text: string;
 }
 
-/** On session close: an unchanged worktree this session made is removed; one with work stays for the user. */
-function cleanUpOnClose(context: ToolUseContext, state: WorktreeSession): void {
-  const cleanup = async (): Promise<void> => {
-    if (activeSession(context) !== state) return;
-    context.extensions.delete(keyOf(context));
-    try {
-      const unchanged = (await uncommittedFiles(state.tree.path)) === 0 && (await commitsSince(state.tree.path, state.tree.base)) === 0;
-      if (unchanged) await removeWorktree(state.tree);
-      else await unlockWorktree(state.tree);
-    } catch {
-      // A worktree that cannot be checked is left as it is: nothing of it is lost.
-    }
-  };
-  context.session.cleanups.add(cleanup);
-}
-
 export function createEnterWorktreeTool(): Tool<typeof enterWorktreeInputSchema, EnterWorktreeData> {
   return buildTool({
     name: ENTER_WORKTREE_TOOL_NAME,
@@ -94,14 +67,14 @@ export function createEnterWorktreeTool(): Tool<typeof enterWorktreeInputSchema,
         const issues = [{ code: "custom", message: invalidNameMessage(input.name), path: ["name"] }];
         return { result: false, message: `InputValidationError: ${JSON.stringify(issues, null, 2)}`, errorCode: "invalid_name" };
       }
-      if (activeSession(context) && input.path === undefined) return { result: false, message: ALREADY_IN_WORKTREE, errorCode: "already_in_worktree" };
+      if (activeWorktree(context) && input.path === undefined) return { result: false, message: ALREADY_IN_WORKTREE, errorCode: "already_in_worktree" };
       return { result: true };
     },
 
     async call(input, context) {
-      const before = activeSession(context);
+      const before = activeWorktree(context);
       const back = before?.back ?? { projectDir: context.workspace.projectDir, cwd: context.workspace.cwd };
-      let state: WorktreeSession;
+      let state: WorktreeState;
       if (input.path !== undefined) {
         let path: string;
         try {
@@ -115,13 +88,13 @@ export function createEnterWorktreeTool(): Tool<typeof enterWorktreeInputSchema,
         const root = [...trees.keys()][0]!;
         state = { tree: { path, branch: trees.get(path)!, base: base.stdout.trim(), root }, created: false, back };
       } else {
-        const tree = await createWorktree(context.workspace.cwd, input.name ?? randomWorktreeName(), `armature session ${context.session.id}`);
+        const tree = await createWorktree(context.workspace.cwd, input.name ?? randomWorktreeName(), worktreeLockReason(context.session.id));
         state = { tree, created: true, back };
         cleanUpOnClose(context, state);
       }
       // Switching away from a worktree this session made leaves it as it is, unlocked, for the user.
       if (before?.created && before.tree.path !== state.tree.path) await unlockWorktree(before.tree);
-      context.extensions.set(keyOf(context), state);
+      setActiveWorktree(context, state);
       return {
         data: { worktreePath: state.tree.path, worktreeBranch: state.tree.branch, created: state.created },
         contextModifier: workIn(state.tree.path, state.tree.path),
@@ -145,12 +118,12 @@ export function createExitWorktreeTool(): Tool<typeof exitWorktreeInputSchema, E
     // Going back changes nothing; removal refuses to lose work unless told to (discard_changes).
     checkPermissions: () => ({ behavior: "allow", reason: "ExitWorktree only leaves (or removes) the worktree this session made" }),
     validateInput(_input, context) {
-      if (!activeSession(context)) return { result: false, message: NO_WORKTREE_SESSION, errorCode: "no_worktree_session" };
+      if (!activeWorktree(context)) return { result: false, message: NO_WORKTREE_SESSION, errorCode: "no_worktree_session" };
       return { result: true };
     },
 
     async call(input, context) {
-      const state = activeSession(context)!;
+      const state = activeWorktree(context)!;
       const { tree, back } = state;
       let text: string;
       if (input.action === "keep" || !state.created) {
@@ -162,7 +135,7 @@ export function createExitWorktreeTool(): Tool<typeof exitWorktreeInputSchema, E
         await removeWorktree(tree);
         text = removedText(tree.path, work, back.cwd);
       }
-      context.extensions.delete(keyOf(context));
+      setActiveWorktree(context, undefined);
       return {
         data: { action: input.action, worktreePath: tree.path, worktreeBranch: tree.branch, originalCwd: back.cwd, text },
         contextModifier: workIn(back.projectDir, back.cwd),

@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { dirname } from "node:path";
-import { engineCommand, engineGitWriteCommand, type EngineCommand } from "../../sandbox/engine-process.js";
+import { engineCommand, engineGitWriteCommand, type EngineCommand } from "../sandbox/engine-process.js";
 
 export interface GitResult {
   code: number;
