@@ -49,6 +49,13 @@ export interface RunAgentOptions {
   /** A successful call of one of these tools ends the run, with no further request (StructuredOutput). */
   endAfterTools?: readonly string[];
   /**
+   * When the model ends its turn while background agents or promised commands still run (or
+   * ended unreported), wait for them and give the model a turn for their ends, in this run
+   * (default true). `false`: the run ends there; the host reports them (`armature agent -p`
+   * does, in a run of its own after the result, as the reference CLI).
+   */
+  awaitBackground?: boolean;
+  /**
    * Characters of tool results the conversation may hold before the oldest large ones are
    * replaced by a placeholder naming the file that keeps them (microcompact; default 400,000;
    * `false` turns it off). A PreCompact hook runs first and may block it.

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { AgentEvent, AgentResult } from "../agent/types.js";
 import { addUsage, emptyUsage, type Usage } from "../providers/model.js";
 import type { CliIO } from "./io.js";
-import type { BackgroundTask } from "../tasks/registry.js";
+import type { BackgroundTask, TaskRegistry } from "../tasks/registry.js";
 import type { ApiRetry } from "../providers/retry-observer.js";
 import { usageCostUsd } from "./agent/prices.js";
 import { toolUseResult } from "./agent/tool-use-result.js";
@@ -28,8 +28,11 @@ export interface InitInfo {
   includePartialMessages?: boolean;
   /** Set by the output: where the provider's retries go (`system/api_retry`). */
   retries?: { emit?: (retry: ApiRetry) => void };
-  /** The session's background task of an id (its end becomes `task_updated` and `task_notification`). */
-  task?: (id: string) => BackgroundTask | undefined;
+  /**
+   * The session's task registry: a task the stream announced (`task_started`) becomes
+   * `task_updated` and `task_notification` when the model is told of its end.
+   */
+  tasks?: () => TaskRegistry;
 }
 
 /** What the result line adds beyond the loop's result (structured output, a budget stop). */
@@ -63,6 +66,7 @@ export class AgentOutput {
   ) {
     this.model = info.model;
     if (info.retries && format === "stream-json") info.retries.emit = (retry) => this.apiRetry(retry);
+    if (info.tasks && format === "stream-json") info.tasks().onReported.add((task) => this.taskReported(task));
   }
 
   /** The reference's `system/api_retry`: a failed model request the SDK is about to send again. */
@@ -163,6 +167,9 @@ export class AgentOutput {
   /** The main thread's tool results since the last result line (the reference's num_turns counts them). */
   private toolResults = 0;
 
+  /** Result lines written so far (the reference's `result_index`). */
+  private results = 0;
+
   /** Tokens of the sub-agents' requests, per model: the result's usage includes them. */
   private readonly subagentUsage = new Map<string, Usage>();
 
@@ -218,8 +225,13 @@ export class AgentOutput {
     } else if (event.type === "tool_result") {
       const started = taskStarted(event.toolName, event.result.tool_use_id, event.outcome?.data);
       if (started) {
-        this.pendingResults.push({ type: "system", subtype: "task_started", ...started, session_id: this.info.sessionId, uuid: randomUUID() });
-        this.watchTask(String(started.task_id), event.result.tool_use_id);
+        const taskId = String(started.task_id);
+        // The task's own description (the Bash call's `description`, else its command).
+        const registered = this.info.tasks?.().get(taskId);
+        if (registered) started.description = registered.description;
+        this.announced.set(taskId, { task_id: taskId, task_type: started.task_type, description: started.description, tool_use_id: event.result.tool_use_id });
+        this.pendingResults.push(this.backgroundTasksChanged());
+        this.pendingResults.push({ type: "system", subtype: "task_started", ...started, is_backgrounded: true, session_id: this.info.sessionId, uuid: randomUUID() });
       }
       // A call the permission rules or mode refused (not a hook's): the reference's permission_denied.
       const permission = event.outcome?.permission;
@@ -239,28 +251,41 @@ export class AgentOutput {
     }
   }
 
-  /** When a background task ends: the reference's task_updated and task_notification lines. */
-  private watchTask(taskId: string, toolUseId: string): void {
-    const task = this.info.task?.(taskId);
-    if (!task) return;
-    void task.done.then(() => {
-      const status = task.status === "killed" ? "stopped" : task.status;
-      const code = task.exitCode === undefined || task.exitCode === null ? "" : ` (exit code ${task.exitCode})`;
-      const what = task.type === "local_bash" ? `Background command "${task.description}"` : `Background task "${task.description}"`;
-      const common = { session_id: this.info.sessionId };
-      this.line({ type: "system", subtype: "task_updated", task_id: taskId, patch: { status: task.status, end_time: task.endedAt ?? Date.now() }, uuid: randomUUID(), ...common });
-      this.line({
-        type: "system",
-        subtype: "task_notification",
-        task_id: taskId,
-        tool_use_id: toolUseId,
-        status,
-        output_file: task.outputPath,
-        summary: `${what} ${task.status === "killed" ? "was stopped" : `${task.status}${code}`}`,
-        uuid: randomUUID(),
-        ...common,
-      });
+  /** Background tasks announced with `task_started` whose end the model has not been told yet. */
+  private readonly announced = new Map<string, { task_id: string; task_type: unknown; description: unknown; tool_use_id: string }>();
+
+  /** The reference's `background_tasks_changed`: the background tasks still open. */
+  private backgroundTasksChanged(): Record<string, unknown> {
+    const tasks = [...this.announced.values()].map(({ tool_use_id: _id, ...task }) => task);
+    return { type: "system", subtype: "background_tasks_changed", tasks, uuid: randomUUID(), session_id: this.info.sessionId };
+  }
+
+  /**
+   * The model is told of an announced task's end (its notification joins the conversation,
+   * TaskOutput read it, TaskStop stopped it): the reference's task_updated, task_notification
+   * and background_tasks_changed lines, at that moment as in its stream.
+   */
+  private taskReported(task: BackgroundTask): void {
+    const open = this.announced.get(task.id);
+    if (!open) return;
+    this.announced.delete(task.id);
+    const status = task.status === "killed" ? "stopped" : task.status;
+    const code = task.exitCode === undefined || task.exitCode === null ? "" : ` (exit code ${task.exitCode})`;
+    const what = task.type === "local_bash" ? `Background command "${task.description}"` : `Background task "${task.description}"`;
+    const common = { session_id: this.info.sessionId };
+    this.line({ type: "system", subtype: "task_updated", task_id: task.id, patch: { status: task.status, end_time: task.endedAt ?? Date.now() }, uuid: randomUUID(), ...common });
+    this.line({
+      type: "system",
+      subtype: "task_notification",
+      task_id: task.id,
+      tool_use_id: open.tool_use_id,
+      status,
+      output_file: task.outputPath,
+      summary: `${what} ${task.status === "killed" ? "was stopped" : `${task.status}${code}`}`,
+      uuid: randomUUID(),
+      ...common,
     });
+    this.line(this.backgroundTasksChanged());
   }
 
   private result(result: AgentResult, extras: ResultExtras = {}): void {
@@ -285,6 +310,7 @@ export class AgentOutput {
     // note the loop added (a background task's end), so never fewer than the model requests.
     const numTurns = Math.max(1 + this.toolResults, result.num_turns);
     this.toolResults = 0;
+    const resultIndex = this.results++;
     const error = extras.error ?? result.error;
     this.line({
       type: "result",
@@ -304,6 +330,7 @@ export class AgentOutput {
       api_error_status: result.api_error_status ?? null,
       ...(error !== undefined ? { errors: [error] } : {}),
       ...("structuredOutput" in extras ? { structured_output: extras.structuredOutput } : {}),
+      result_index: resultIndex,
       session_id: this.info.sessionId,
       uuid: randomUUID(),
     });
