@@ -194,9 +194,21 @@ export class AgentOutput {
           uuid: randomUUID(),
         });
       }
+      this.flushSubagent(parentToolUseId);
     } else if (event.type === "tool_result") {
-      this.line({ type: "user", message: { role: "user", content: [event.result] }, ...common, tool_use_result: toolUseResult(event.toolName, event.result, event.outcome?.data) });
+      // Its calls start while the reply streams: their results follow the reply's blocks, as on the main thread.
+      const held = this.subagentResults.get(parentToolUseId) ?? [];
+      held.push({ type: "user", message: { role: "user", content: [event.result] }, ...common, tool_use_result: toolUseResult(event.toolName, event.result, event.outcome?.data) });
+      this.subagentResults.set(parentToolUseId, held);
     }
+  }
+
+  /** A sub-agent's tool results held until its reply's blocks are out (see subagent). */
+  private readonly subagentResults = new Map<string, Array<Record<string, unknown>>>();
+
+  private flushSubagent(parentToolUseId: string): void {
+    for (const held of this.subagentResults.get(parentToolUseId) ?? []) this.line(held);
+    this.subagentResults.delete(parentToolUseId);
   }
 
   private streamJson(event: AgentEvent): void {
@@ -223,6 +235,7 @@ export class AgentOutput {
       // as in the reference's stream: every assistant block first, then the user events.
       for (const pending of this.pendingResults.splice(0)) this.line(pending);
     } else if (event.type === "tool_result") {
+      this.flushSubagent(event.result.tool_use_id);
       const started = taskStarted(event.toolName, event.result.tool_use_id, event.outcome?.data);
       if (started) {
         const taskId = String(started.task_id);
