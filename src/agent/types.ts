@@ -100,6 +100,8 @@ export interface AgentResult {
 export type AgentEvent =
   | { type: "text_delta"; text: string }
   | { type: "thinking_delta"; text: string }
+  /** A piece of a tool call's input JSON as the model streams it (Anthropic); the call starts at its `assistant_block`. */
+  | { type: "tool_input_delta"; id: string; name: string; partialJson: string }
   /** One completed content block of the reply, as it finishes streaming. */
   | { type: "assistant_block"; block: AssistantContentBlock; messageId: string; /** The usage reported at the start of the message. */ usage: Usage }
   | { type: "assistant_message"; message: Extract<AgentMessage, { role: "assistant" }>; messageId: string; stopReason: StopReason; usage: Usage }

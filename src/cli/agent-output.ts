@@ -120,7 +120,8 @@ export class AgentOutput {
   /**
    * `--include-partial-messages`: the reference's `stream_event` lines, the Anthropic stream's own
    * events: message_start, content_block_start / _delta / _stop per block (text and thinking as
-   * they stream; a tool call's input as an input_json_delta once the block is complete), then
+   * they stream; a tool call's input as input_json_deltas as it streams — or, from a provider
+   * that gives no pieces, one once the block is complete), then
    * message_delta and message_stop.
    */
   private partial(event: AgentEvent): void {
@@ -141,6 +142,13 @@ export class AgentOutput {
         wrap({ type: "content_block_start", index: this.blockIndex, content_block: event.type === "text_delta" ? { type: "text", text: "" } : { type: "thinking", thinking: "", signature: "" } });
       }
       wrap({ type: "content_block_delta", index: this.blockIndex, delta: event.type === "text_delta" ? { type: "text_delta", text: event.text } : { type: "thinking_delta", thinking: event.text } });
+    } else if (event.type === "tool_input_delta") {
+      start(undefined, undefined);
+      if (!this.blockOpen) {
+        this.blockOpen = true;
+        wrap({ type: "content_block_start", index: this.blockIndex, content_block: { type: "tool_use", id: event.id, name: event.name, input: {} } });
+      }
+      wrap({ type: "content_block_delta", index: this.blockIndex, delta: { type: "input_json_delta", partial_json: event.partialJson } });
     } else if (event.type === "assistant_block") {
       start(event.messageId, event.usage);
       const block = event.block;

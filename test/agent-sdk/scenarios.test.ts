@@ -229,7 +229,7 @@ describe("Agent SDK scenarios on armature", () => {
     expect(tools.find((t) => t.name === "StructuredOutput")?.input_schema).toMatchObject({ required: ["answer"] });
   });
 
-  it("includePartialMessages: stream_event lines with the Anthropic stream's events, a tool call's input as input_json_delta", async () => {
+  it("includePartialMessages: stream_event lines with the Anthropic stream's events, a tool call's input as the input_json_deltas the model streamed", async () => {
     const ctx = await setup([]);
     await writeFile(join(ctx.cwd, "a.txt"), "alpha\n");
     ctx.server.push(anthropicReply([{ type: "text", text: "Reading it." }, { type: "tool_use", id: "toolu_p", name: "Read", input: { file_path: join(ctx.cwd, "a.txt") } }]), text("alpha"));
@@ -243,6 +243,9 @@ describe("Agent SDK scenarios on armature", () => {
       ...first.filter((e) => e.type === "content_block_delta" && e.delta.type === "text_delta").map(() => "content_block_delta:text_delta"),
       "content_block_stop",
       "content_block_start",
+      // The scripted server sends the input in three pieces: each is passed on as it arrives.
+      "content_block_delta:input_json_delta",
+      "content_block_delta:input_json_delta",
       "content_block_delta:input_json_delta",
       "content_block_stop",
       "message_delta",
