@@ -25,6 +25,7 @@ export type {
 } from "./session/index.js";
 export type { SessionInfo } from "./session/session.js";
 export type { ToolUseCheck } from "./pipeline/check-tool-use.js";
+export type { Refusal, RefusalText } from "./pipeline/run-tool-use.js";
 
 // Defining tools.
 export {

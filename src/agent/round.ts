@@ -81,6 +81,9 @@ export async function* runRound(
             output.produced = true;
             out.push(event);
             break;
+          case "tool_input_delta":
+            out.push(event);
+            break;
           case "block": {
             const block = event.block;
             output.produced = true;

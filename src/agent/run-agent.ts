@@ -216,7 +216,7 @@ async function* loop(options: RunAgentOptions, transcript: TranscriptWriter, tra
     yield { type: "turn_end", turn: turns, stopReason };
     if (stopReason === "pause_turn") continue; // the server paused a long turn: send it back to go on
     // Background agents still working: wait for their reports and give them to the model.
-    const reports = await backgroundReports(session.context, signal);
+    const reports = options.awaitBackground === false ? [] : await backgroundReports(session.context, signal);
     if (reports.length > 0) {
       const note: AgentMessage = { role: "user", content: reports.map((text) => ({ type: "text" as const, text })) };
       messages.push(note);

@@ -49,6 +49,13 @@ export interface RunAgentOptions {
   /** A successful call of one of these tools ends the run, with no further request (StructuredOutput). */
   endAfterTools?: readonly string[];
   /**
+   * When the model ends its turn while background agents or promised commands still run (or
+   * ended unreported), wait for them and give the model a turn for their ends, in this run
+   * (default true). `false`: the run ends there; the host reports them (`armature agent -p`
+   * does, in a run of its own after the result, as the reference CLI).
+   */
+  awaitBackground?: boolean;
+  /**
    * Characters of tool results the conversation may hold before the oldest large ones are
    * replaced by a placeholder naming the file that keeps them (microcompact; default 400,000;
    * `false` turns it off). A PreCompact hook runs first and may block it.
@@ -93,6 +100,8 @@ export interface AgentResult {
 export type AgentEvent =
   | { type: "text_delta"; text: string }
   | { type: "thinking_delta"; text: string }
+  /** A piece of a tool call's input JSON as the model streams it (Anthropic); the call starts at its `assistant_block`. */
+  | { type: "tool_input_delta"; id: string; name: string; partialJson: string }
   /** One completed content block of the reply, as it finishes streaming. */
   | { type: "assistant_block"; block: AssistantContentBlock; messageId: string; /** The usage reported at the start of the message. */ usage: Usage }
   | { type: "assistant_message"; message: Extract<AgentMessage, { role: "assistant" }>; messageId: string; stopReason: StopReason; usage: Usage }

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { AgentEvent, AgentResult } from "../agent/types.js";
 import { addUsage, emptyUsage, type Usage } from "../providers/model.js";
 import type { CliIO } from "./io.js";
-import type { BackgroundTask } from "../tasks/registry.js";
+import type { BackgroundTask, TaskRegistry } from "../tasks/registry.js";
 import type { ApiRetry } from "../providers/retry-observer.js";
 import { usageCostUsd } from "./agent/prices.js";
 import { toolUseResult } from "./agent/tool-use-result.js";
@@ -30,8 +30,11 @@ export interface InitInfo {
   includePartialMessages?: boolean;
   /** Set by the output: where the provider's retries go (`system/api_retry`). */
   retries?: { emit?: (retry: ApiRetry) => void };
-  /** The session's background task of an id (its end becomes `task_updated` and `task_notification`). */
-  task?: (id: string) => BackgroundTask | undefined;
+  /**
+   * The session's task registry: a task the stream announced (`task_started`) becomes
+   * `task_updated` and `task_notification` when the model is told of its end.
+   */
+  tasks?: () => TaskRegistry;
 }
 
 /** What the result line adds beyond the loop's result (structured output, a budget stop). */
@@ -65,6 +68,7 @@ export class AgentOutput {
   ) {
     this.model = info.model;
     if (info.retries && format === "stream-json") info.retries.emit = (retry) => this.apiRetry(retry);
+    if (info.tasks && format === "stream-json") info.tasks().onReported.add((task) => this.taskReported(task));
   }
 
   /** The reference's `system/api_retry`: a failed model request the SDK is about to send again. */
@@ -118,7 +122,8 @@ export class AgentOutput {
   /**
    * `--include-partial-messages`: the reference's `stream_event` lines, the Anthropic stream's own
    * events: message_start, content_block_start / _delta / _stop per block (text and thinking as
-   * they stream; a tool call's input as an input_json_delta once the block is complete), then
+   * they stream; a tool call's input as input_json_deltas as it streams — or, from a provider
+   * that gives no pieces, one once the block is complete), then
    * message_delta and message_stop.
    */
   private partial(event: AgentEvent): void {
@@ -139,6 +144,13 @@ export class AgentOutput {
         wrap({ type: "content_block_start", index: this.blockIndex, content_block: event.type === "text_delta" ? { type: "text", text: "" } : { type: "thinking", thinking: "", signature: "" } });
       }
       wrap({ type: "content_block_delta", index: this.blockIndex, delta: event.type === "text_delta" ? { type: "text_delta", text: event.text } : { type: "thinking_delta", thinking: event.text } });
+    } else if (event.type === "tool_input_delta") {
+      start(undefined, undefined);
+      if (!this.blockOpen) {
+        this.blockOpen = true;
+        wrap({ type: "content_block_start", index: this.blockIndex, content_block: { type: "tool_use", id: event.id, name: event.name, input: {} } });
+      }
+      wrap({ type: "content_block_delta", index: this.blockIndex, delta: { type: "input_json_delta", partial_json: event.partialJson } });
     } else if (event.type === "assistant_block") {
       start(event.messageId, event.usage);
       const block = event.block;
@@ -165,6 +177,9 @@ export class AgentOutput {
   /** The main thread's tool results since the last result line (the reference's num_turns counts them). */
   private toolResults = 0;
 
+  /** Result lines written so far (the reference's `result_index`). */
+  private results = 0;
+
   /** Tokens of the sub-agents' requests, per model: the result's usage includes them. */
   private readonly subagentUsage = new Map<string, Usage>();
 
@@ -189,9 +204,21 @@ export class AgentOutput {
           uuid: randomUUID(),
         });
       }
+      this.flushSubagent(parentToolUseId);
     } else if (event.type === "tool_result") {
-      this.line({ type: "user", message: { role: "user", content: [event.result] }, ...common, tool_use_result: toolUseResult(event.toolName, event.result, event.outcome?.data) });
+      // Its calls start while the reply streams: their results follow the reply's blocks, as on the main thread.
+      const held = this.subagentResults.get(parentToolUseId) ?? [];
+      held.push({ type: "user", message: { role: "user", content: [event.result] }, ...common, tool_use_result: toolUseResult(event.toolName, event.result, event.outcome?.data) });
+      this.subagentResults.set(parentToolUseId, held);
     }
+  }
+
+  /** A sub-agent's tool results held until its reply's blocks are out (see subagent). */
+  private readonly subagentResults = new Map<string, Array<Record<string, unknown>>>();
+
+  private flushSubagent(parentToolUseId: string): void {
+    for (const held of this.subagentResults.get(parentToolUseId) ?? []) this.line(held);
+    this.subagentResults.delete(parentToolUseId);
   }
 
   private streamJson(event: AgentEvent): void {
@@ -218,10 +245,16 @@ export class AgentOutput {
       // as in the reference's stream: every assistant block first, then the user events.
       for (const pending of this.pendingResults.splice(0)) this.line(pending);
     } else if (event.type === "tool_result") {
+      this.flushSubagent(event.result.tool_use_id);
       const started = taskStarted(event.toolName, event.result.tool_use_id, event.outcome?.data);
       if (started) {
-        this.pendingResults.push({ type: "system", subtype: "task_started", ...started, session_id: this.info.sessionId, uuid: randomUUID() });
-        this.watchTask(String(started.task_id), event.result.tool_use_id);
+        const taskId = String(started.task_id);
+        // The task's own description (the Bash call's `description`, else its command).
+        const registered = this.info.tasks?.().get(taskId);
+        if (registered) started.description = registered.description;
+        this.announced.set(taskId, { task_id: taskId, task_type: started.task_type, description: started.description, tool_use_id: event.result.tool_use_id });
+        this.pendingResults.push(this.backgroundTasksChanged());
+        this.pendingResults.push({ type: "system", subtype: "task_started", ...started, is_backgrounded: true, session_id: this.info.sessionId, uuid: randomUUID() });
       }
       // A call the permission rules or mode refused (not a hook's): the reference's permission_denied.
       const permission = event.outcome?.permission;
@@ -241,28 +274,41 @@ export class AgentOutput {
     }
   }
 
-  /** When a background task ends: the reference's task_updated and task_notification lines. */
-  private watchTask(taskId: string, toolUseId: string): void {
-    const task = this.info.task?.(taskId);
-    if (!task) return;
-    void task.done.then(() => {
-      const status = task.status === "killed" ? "stopped" : task.status;
-      const code = task.exitCode === undefined || task.exitCode === null ? "" : ` (exit code ${task.exitCode})`;
-      const what = task.type === "local_bash" ? `Background command "${task.description}"` : `Background task "${task.description}"`;
-      const common = { session_id: this.info.sessionId };
-      this.line({ type: "system", subtype: "task_updated", task_id: taskId, patch: { status: task.status, end_time: task.endedAt ?? Date.now() }, uuid: randomUUID(), ...common });
-      this.line({
-        type: "system",
-        subtype: "task_notification",
-        task_id: taskId,
-        tool_use_id: toolUseId,
-        status,
-        output_file: task.outputPath,
-        summary: `${what} ${task.status === "killed" ? "was stopped" : `${task.status}${code}`}`,
-        uuid: randomUUID(),
-        ...common,
-      });
+  /** Background tasks announced with `task_started` whose end the model has not been told yet. */
+  private readonly announced = new Map<string, { task_id: string; task_type: unknown; description: unknown; tool_use_id: string }>();
+
+  /** The reference's `background_tasks_changed`: the background tasks still open. */
+  private backgroundTasksChanged(): Record<string, unknown> {
+    const tasks = [...this.announced.values()].map(({ tool_use_id: _id, ...task }) => task);
+    return { type: "system", subtype: "background_tasks_changed", tasks, uuid: randomUUID(), session_id: this.info.sessionId };
+  }
+
+  /**
+   * The model is told of an announced task's end (its notification joins the conversation,
+   * TaskOutput read it, TaskStop stopped it): the reference's task_updated, task_notification
+   * and background_tasks_changed lines, at that moment as in its stream.
+   */
+  private taskReported(task: BackgroundTask): void {
+    const open = this.announced.get(task.id);
+    if (!open) return;
+    this.announced.delete(task.id);
+    const status = task.status === "killed" ? "stopped" : task.status;
+    const code = task.exitCode === undefined || task.exitCode === null ? "" : ` (exit code ${task.exitCode})`;
+    const what = task.type === "local_bash" ? `Background command "${task.description}"` : `Background task "${task.description}"`;
+    const common = { session_id: this.info.sessionId };
+    this.line({ type: "system", subtype: "task_updated", task_id: task.id, patch: { status: task.status, end_time: task.endedAt ?? Date.now() }, uuid: randomUUID(), ...common });
+    this.line({
+      type: "system",
+      subtype: "task_notification",
+      task_id: task.id,
+      tool_use_id: open.tool_use_id,
+      status,
+      output_file: task.outputPath,
+      summary: `${what} ${task.status === "killed" ? "was stopped" : `${task.status}${code}`}`,
+      uuid: randomUUID(),
+      ...common,
     });
+    this.line(this.backgroundTasksChanged());
   }
 
   private result(result: AgentResult, extras: ResultExtras = {}): void {
@@ -287,6 +333,7 @@ export class AgentOutput {
     // note the loop added (a background task's end), so never fewer than the model requests.
     const numTurns = Math.max(1 + this.toolResults, result.num_turns);
     this.toolResults = 0;
+    const resultIndex = this.results++;
     const error = extras.error ?? result.error;
     this.line({
       type: "result",
@@ -306,6 +353,7 @@ export class AgentOutput {
       api_error_status: result.api_error_status ?? null,
       ...(error !== undefined ? { errors: [error] } : {}),
       ...("structuredOutput" in extras ? { structured_output: extras.structuredOutput } : {}),
+      result_index: resultIndex,
       session_id: this.info.sessionId,
       uuid: randomUUID(),
     });

@@ -1,5 +1,8 @@
 import { runAgent } from "../agent/run-agent.js";
 import type { AgentResult, RunAgentOptions } from "../agent/types.js";
+import { runHooks } from "../hooks/runner.js";
+import { hookCommonInput } from "../pipeline/run-tool-use.js";
+import { findTaskRegistry } from "../tasks/registry.js";
 import { AgentOutput, type InitInfo, type OutputFormat, type ResultExtras } from "./agent-output.js";
 import { usageCostUsd } from "./agent/prices.js";
 import type { StructuredOutputHolder } from "./agent/structured-output.js";
@@ -12,9 +15,18 @@ export interface RunOnceExtras {
   maxBudgetUsd?: number | undefined;
 }
 
+/** How long `-p` waits, after its answer, for background work the model was promised to hear of. */
+export const BACKGROUND_WAIT_MS = 10 * 60_000;
+
 /**
  * `-p`: one prompt to the end. Ctrl-C aborts the run (the HTTP stream and running tools); the
  * result is still written. Exit code 0 on success, 1 when the result is an error.
+ *
+ * With stream-json, background work the model started and was told it would hear of (a command
+ * run or moved to the background, a background agent) is waited for after the answer, as the
+ * reference CLI does: the result is written, then, once that work has ended (at most BACKGROUND_WAIT_MS), its
+ * notifications start one more run of their own — a new init line, the model's turn, a second
+ * result. What still runs after the wait is stopped when the session closes.
  */
 export async function runAgentOnce(options: RunAgentOptions, io: CliIO, format: OutputFormat, info: InitInfo, extras: RunOnceExtras = {}): Promise<number> {
   const output = new AgentOutput(io, format, info);
@@ -25,27 +37,60 @@ export async function runAgentOnce(options: RunAgentOptions, io: CliIO, format: 
   output.init();
   let cost = 0;
   let overBudget = false;
+  // stream-json has the reference's shape for it (several results); text and json keep one
+  // result, the loop giving the model its turn for that work within the run.
+  const afterResult = format === "stream-json";
+  let run: RunAgentOptions = { ...options, awaitBackground: !afterResult, sessionEnd: false };
+  let code = 1;
   try {
-    let result: AgentResult | undefined;
-    for await (const event of runAgent({ ...options, signal: controller.signal })) {
-      if (event.type === "assistant_message" && extras.maxBudgetUsd !== undefined) {
-        cost += usageCostUsd(options.model, event.usage) ?? 0;
-        if (cost > extras.maxBudgetUsd && !overBudget) {
-          overBudget = true;
-          controller.abort(new Error("budget"));
+    for (;;) {
+      let result: AgentResult | undefined;
+      for await (const event of runAgent({ ...run, signal: controller.signal })) {
+        if (event.type === "assistant_message" && extras.maxBudgetUsd !== undefined) {
+          cost += usageCostUsd(options.model, event.usage) ?? 0;
+          if (cost > extras.maxBudgetUsd && !overBudget) {
+            overBudget = true;
+            controller.abort(new Error("budget"));
+          }
         }
+        if (event.type === "result") result = event.result;
+        output.event(event, { holdResult: true });
       }
-      if (event.type === "result") result = event.result;
-      output.event(event, { holdResult: true });
+      if (!result) return (code = 1);
+      const more: ResultExtras = {};
+      if (overBudget) Object.assign(more, { subtype: "error_max_budget_usd", error: `stopped: the cost passed --max-budget-usd ${extras.maxBudgetUsd}` });
+      else if (extras.structured?.given) more.structuredOutput = extras.structured.value;
+      else if (extras.structured && !result.is_error) Object.assign(more, { subtype: "error_max_structured_output_retries", error: "the model did not hand in a value for --json-schema" });
+      output.writeResult(result, more);
+      code = result.is_error || more.subtype !== undefined ? 1 : 0;
+      if (!afterResult || code !== 0 || extras.structured?.given) return code;
+      const notes = await backgroundEnds(options, controller.signal);
+      if (notes.length === 0) return code;
+      // The reference: a new init line, then a turn whose prompt carries the notifications.
+      output.init();
+      run = { ...run, messages: result.messages, prompt: `<system-reminder>\n${notes.join("\n\n")}\n</system-reminder>`, sessionStart: "none" };
     }
-    if (!result) return 1;
-    const more: ResultExtras = {};
-    if (overBudget) Object.assign(more, { subtype: "error_max_budget_usd", error: `stopped: the cost passed --max-budget-usd ${extras.maxBudgetUsd}` });
-    else if (extras.structured?.given) more.structuredOutput = extras.structured.value;
-    else if (extras.structured && !result.is_error) Object.assign(more, { subtype: "error_max_structured_output_retries", error: "the model did not hand in a value for --json-schema" });
-    output.writeResult(result, more);
-    return result.is_error || more.subtype !== undefined ? 1 : 0;
   } finally {
     process.removeListener("SIGINT", onInterrupt);
+    await runHooks(options.hooks, "SessionEnd", { ...hookCommonInput(options.session.context), reason: controller.signal.aborted ? "other" : "prompt_input_exit" });
   }
+}
+
+/** Waits for the main agent's background work (at most BACKGROUND_WAIT_MS, or the abort) and takes the notifications of what ended. */
+async function backgroundEnds(options: RunAgentOptions, signal: AbortSignal): Promise<string[]> {
+  const registry = findTaskRegistry(options.session.context);
+  if (!registry) return [];
+  const owner = options.session.context.agent.agentId;
+  const running = registry.running().filter((t) => t.ownerAgentId === owner);
+  if (running.length > 0 && !signal.aborted) {
+    let timer: NodeJS.Timeout | undefined;
+    const stop = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, BACKGROUND_WAIT_MS);
+      signal.addEventListener("abort", () => resolve(), { once: true });
+    });
+    await Promise.race([Promise.all(running.map((t) => t.done)), stop]);
+    clearTimeout(timer);
+  }
+  if (signal.aborted) return [];
+  return registry.takeEndNotifications(owner);
 }

@@ -26,7 +26,7 @@ import { positiveInt, UsageError, type CliIO } from "./io.js";
 import { terminalApprover } from "./prompt.js";
 import { exitOnSignals } from "../session/signals.js";
 import { probeSandboxSoon } from "../sandbox/probe.js";
-import { findTaskRegistry } from "../tasks/registry.js";
+import { taskRegistry } from "../tasks/registry.js";
 import { disabledForSession } from "../tools/util/interactive.js";
 import { ruleNamesTool } from "../permissions/resolve.js";
 import type { ApiRetry } from "../providers/retry-observer.js";
@@ -36,6 +36,7 @@ import type { HookRunner } from "../hooks/types.js";
 import { PERMISSION_MODES, type PermissionMode, type Tool } from "../tool/types.js";
 import { ControlChannel, type ControlRequestEnvelope } from "./agent/control-channel.js";
 import { ignoredFlagsGiven, REFERENCE_FLAG_OPTIONS, REFUSED_FLAGS } from "./agent/reference-flags.js";
+import { referenceRefusalText } from "./agent/reference-texts.js";
 import { sdkApprover } from "./agent/sdk-approver.js";
 import { sdkHookRunner, type SdkHookConfig } from "./agent/sdk-hooks.js";
 import { ControlMcpTransport } from "./agent/sdk-mcp-transport.js";
@@ -401,6 +402,8 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
     // -p: a call that needs approval is denied (no approver); interactive: asked on the terminal;
     // the SDK's stream-json: asked of the host (can_use_tool).
     canUseTool: approver,
+    // A refused call reads as it does in the reference CLI (a hook's deny, an unapproved write).
+    refusalText: referenceRefusalText(cwd),
     toolSource,
     ...(resumeId !== undefined && stateDir.snapshot ? { restore: stateDir.snapshot } : {}),
   });
@@ -439,7 +442,7 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
     skills: visible.includes("Skill") ? skills.map((s) => s.name) : [],
     ignoredFlags: ignoredFlagsGiven(values as Record<string, unknown>),
     includePartialMessages: values["include-partial-messages"] === true,
-    task: (id: string) => findTaskRegistry(session.context)?.get(id),
+    tasks: () => taskRegistry(session.context),
     retries,
   };
   // SIGTERM / SIGINT / SIGHUP: every process the session started is stopped and the state saved,

@@ -144,7 +144,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
       }
       // ask, or too many denials in a row: a human decides.
     }
-    if (!options.approver) return deny(request, cannotAsk(decision), decision.source ?? "approver");
+    if (!options.approver) return { ...deny(request, cannotAsk(decision), decision.source ?? "approver"), unasked: true };
     const answer = await options.approver(request);
     if (answer.behavior === "deny") {
       return deny(request, answer.message ?? "The user declined this call. Do not retry it as is; ask the user what to do instead.", answer.source ?? "approver");

@@ -83,7 +83,14 @@ export type ApprovalAnswer =
       reason?: string;
       source?: string;
     }
-  | { behavior: "deny"; message?: string; reason?: string; source?: string };
+  | {
+      behavior: "deny";
+      message?: string;
+      reason?: string;
+      source?: string;
+      /** Denied because no one could be asked (no approver behind the session's engine). */
+      unasked?: boolean;
+    };
 
 /** Asked when the resolver says `ask`: a terminal prompt, a UI, or the host's `canUseTool`. */
 export type Approver = (request: ApprovalRequest) => Promise<ApprovalAnswer>;

@@ -50,7 +50,30 @@ export interface PipelineServices {
   approvedToolUseIds?: ReadonlySet<string>;
   /** How long a tool that ignores the abort signal is waited for before it is abandoned. */
   abandonGraceMs: number;
+  /** The words of a refused call's result, instead of armature's own (see {@link RefusalText}). */
+  refusalText?: RefusalText;
 }
+
+/**
+ * A call refused before it ran: `unapproved` when it needed an approval no one could give (no
+ * approver, no PermissionRequest hook answered), `hook` when a PreToolUse hook's
+ * permissionDecision denied it (`reason` is the hook's, absent when it gave none).
+ */
+export interface Refusal {
+  kind: "unapproved" | "hook";
+  tool: Tool;
+  input: Record<string, unknown>;
+  reason?: string;
+}
+
+/**
+ * The text the model gets for a refusal (sent as is, with `is_error`), or undefined for
+ * armature's own. `armature agent` passes the reference CLI's words.
+ */
+export type RefusalText = (refusal: Refusal) => string | undefined;
+
+/** Decisions of askForApproval that are a refusal for want of anyone to ask. */
+const UNAPPROVED = new WeakSet<PermissionDecision>();
 
 export function defaultPipelineServices(overrides: Partial<PipelineServices> = {}): PipelineServices {
   return { resolvePermission: (r) => resolvePermission(r), abandonGraceMs: 2_000, ...overrides };
@@ -298,6 +321,14 @@ async function runStages(
         const out = await hooks.run("PermissionDenied", hookInput("PermissionDenied", context, tool, id, observable, { reason: decision.reason }), tool.name, signal);
         collectNotices(out, notices);
       }
+      const refusal: Refusal | undefined =
+        hookDecision?.behavior === "deny" && decision.source === "hook" && asked === undefined
+          ? { kind: "hook", tool, input, ...(hookDecision.reason !== undefined ? { reason: hookDecision.reason } : {}) }
+          : UNAPPROVED.has(decision)
+            ? { kind: "unapproved", tool, input, reason: decision.reason }
+            : undefined;
+      const words = refusal ? services.refusalText?.(refusal) : undefined;
+      if (words !== undefined) return errorOutcome(id, words, { tool, input, notices, permission: decision, preventContinuation }, false);
       return errorOutcome(id, `Permission to use ${tool.name} was denied. ${decision.reason}`, { tool, input, notices, permission: decision, preventContinuation });
     }
 
@@ -460,12 +491,14 @@ async function askForApproval(
     }
   }
   if (!services.approver) {
-    return {
+    const refused: PermissionDecision = {
       behavior: "deny",
       reason: `${decision.reason}, and this run cannot ask for approval. Ask the user to allow it (e.g. an allow rule), or do something that does not need approval.`,
       rule: decision.rule,
       source: decision.source,
     };
+    UNAPPROVED.add(refused);
+    return refused;
   }
   const asking = services.approver({ toolUse: prepared.block, tool, input, decision, agentId: context.agent.agentId, signal });
   const answer = await untilAborted(asking, signal, tool.name, "approval");
@@ -474,10 +507,12 @@ async function askForApproval(
     if (answer.updatedInput) allowed.updatedInput = answer.updatedInput;
     return allowed;
   }
-  return {
+  const denied: PermissionDecision = {
     behavior: "deny",
     reason: answer.message ?? "The user declined this call. Do not retry it as is; ask the user what to do instead.",
     rule: null,
     source: answer.source ?? "approver",
   };
+  if (answer.unasked === true) UNAPPROVED.add(denied);
+  return denied;
 }

@@ -140,6 +140,7 @@ export class AnthropicProvider implements ModelProvider {
               yield { type: "text_delta", text: delta.text as string };
             } else if (delta.type === "input_json_delta") {
               block.json += delta.partial_json as string;
+              if (block.type === "tool_use") yield { type: "tool_input_delta", id: block.id, name: block.name, partialJson: delta.partial_json as string };
             } else if (delta.type === "thinking_delta") {
               block.text += delta.thinking as string;
               yield { type: "thinking_delta", text: delta.thinking as string };

@@ -80,6 +80,8 @@ export type ModelEvent =
   | { type: "message_start"; id: string; model: string; usage: Usage }
   | { type: "text_delta"; text: string }
   | { type: "thinking_delta"; text: string }
+  /** A piece of a tool call's input JSON as it streams (Anthropic); the call still starts at its `block`. */
+  | { type: "tool_input_delta"; id: string; name: string; partialJson: string }
   | {
       type: "block";
       block: AssistantContentBlock;

@@ -13,7 +13,7 @@ import type { Approver, PermissionResolver } from "../permissions/types.js";
 import { findTaskRegistry } from "../tasks/registry.js";
 import { checkToolUse, type ToolUseCheck } from "../pipeline/check-tool-use.js";
 import { pendingToolLoads, prepareTurn } from "../pipeline/prepare.js";
-import { defaultPipelineServices, hookCommonInput, labelHookContext, type PipelineServices, type ToolCallOutcome } from "../pipeline/run-tool-use.js";
+import { defaultPipelineServices, hookCommonInput, labelHookContext, type PipelineServices, type RefusalText, type ToolCallOutcome } from "../pipeline/run-tool-use.js";
 import { toOpenAIToolMessages, type OpenAIToolMessage } from "../providers/openai.js";
 import {
   anthropicToolDefinitions,
@@ -93,6 +93,8 @@ export interface SessionOptions {
   model?: string;
   /** How long a tool that ignores an abort is waited for before it is abandoned (ms, default 2000). */
   abandonGraceMs?: number;
+  /** The words of a refused call's result instead of armature's own (`armature agent` gives the reference CLI's). */
+  refusalText?: RefusalText;
   /**
    * The model reads PDFs as `document` blocks (Anthropic models do): Read of a PDF without
    * `pages` then gives the file whole instead of its extracted text. Default false.
@@ -253,6 +255,7 @@ export function createSession(options: SessionOptions): Session {
     resolvePermission: permissions.resolvePermission,
     approver: permissions.approver,
     ...(options.abandonGraceMs !== undefined ? { abandonGraceMs: options.abandonGraceMs } : {}),
+    ...(options.refusalText ? { refusalText: options.refusalText } : {}),
   });
   // Sub-agents run their calls through the same services (see createContextRunner).
   rootContext.extensions.set("armature.pipelineServices", services);

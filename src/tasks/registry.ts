@@ -45,6 +45,8 @@ export const TASK_REGISTRY_KEY = "armature.tasks";
 export class TaskRegistry {
   private readonly tasks = new Map<string, BackgroundTask>();
   private readonly endListeners = new Set<(task: BackgroundTask) => void>();
+  /** Told of each task whose end the model is told of (a notification, TaskOutput, TaskStop). */
+  readonly onReported = new Set<(task: BackgroundTask) => void>();
 
   /** A short id that is not in use (`b` and 8 hex digits). */
   newId(): string {
@@ -88,7 +90,7 @@ export class TaskRegistry {
     const notes: string[] = [];
     for (const task of this.tasks.values()) {
       if (task.status === "running" || task.endReported || task.ownerAgentId !== ownerAgentId) continue;
-      task.endReported = true;
+      this.reported(task);
       notes.push(task.notification ?? taskNotification(task));
     }
     return notes;
@@ -101,6 +103,13 @@ export class TaskRegistry {
    */
   promised(ownerAgentId?: string): BackgroundTask[] {
     return this.running().filter((t) => (t.type === "local_agent" || t.awaitedByRun === true) && t.ownerAgentId === ownerAgentId);
+  }
+
+  /** Marks an ended task's end as told to the model. */
+  reported(task: BackgroundTask): void {
+    if (task.endReported) return;
+    task.endReported = true;
+    for (const listener of this.onReported) listener(task);
   }
 
   /** Stops every running task (session close). */

@@ -5,6 +5,7 @@
 // blocks), every tool result (text and error flag), the keys of each structured tool_use_result, and
 // the result event's subtype, turns and denials. The fixtures hold no prose of the reference (no
 // system prompt, no tool descriptions): only what its tools and its stream said in these runs.
+// ARMATURE_REFERENCE_VERBOSE=1 prints the differences of the listed scenarios too.
 import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, readFile, realpath, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -240,20 +241,31 @@ describe.runIf(RECORD_WITH !== undefined)("recording the reference's scenarios",
 });
 
 /**
- * Where armature still parts ways with the reference (2.1.332), and why. Every other scenario must
- * agree; one of these that starts to agree is reported, so it can leave the list.
+ * Scenarios where armature parts ways with the reference (2.1.332) by decision: they are recorded
+ * and run, but not counted. The issue's count is "of 25": the 27 recorded less these two.
  */
-const KNOWN_DIFFERENCES: Record<string, string> = {
-  "07-edit-unread": "the reference now edits a file the model has not read (contentNotInModelContext); armature's Edit refuses until it is read",
-  "12-bash-background": "the reference waits for a command the model ran in the background and gives it a second turn (a second init and result); armature ends the -p run",
-  "18-todowrite": "the reference disables TodoWrite in this mode (its task tools replace it); armature runs it",
-  "20-denied-in-print-mode": "the denial's text: the reference's \"Claude requested permissions to write to …, but you haven't granted it yet.\"",
-  "26-hook-denies-bash": "a PreToolUse hook's deny: the reference's text is \"PreToolUse:Bash hook error: <reason>\"",
-  "27-subagent": "the reference starts sub-agents in the background by default (task events, a second result); armature runs them in the foreground",
+const OUT_OF_SCOPE: Record<string, string> = {
+  "07-edit-unread":
+    "the reference now edits a file the model has not read (contentNotInModelContext); armature's Edit refuses until it is read — the seeds' read-before-edit rule, which COMPAT.md keeps where the seeds are stricter",
+  "18-todowrite":
+    "the reference turns TodoWrite off in this mode (its task tools replace it: 'No such tool available: TodoWrite'); armature's tool set has TodoWrite (COMPAT.md §1)",
 };
 
+/**
+ * Where armature still parts ways with the reference, and why. Every other scenario must agree;
+ * one of these that starts to agree is reported, so it can leave the list.
+ */
+const KNOWN_DIFFERENCES: Record<string, string> = {
+  "27-subagent":
+    "the reference starts a sub-agent in the background by default ('Async agent launched', task events, the report in a second run); armature runs it in the foreground unless run_in_background is set",
+};
+
+/** The issue's target: the scenarios in scope that agree. */
+const TARGET = 22;
+
 describe.runIf(RECORD_WITH === undefined)("armature agent against the reference's recorded scenarios", () => {
-  it(`agrees with the reference on every scenario but the known differences (${scenarios.length - Object.keys(KNOWN_DIFFERENCES).length} of ${scenarios.length})`, async () => {
+  const inScope = scenarios.filter((s) => !(s.name in OUT_OF_SCOPE));
+  it(`agrees with the reference on ${inScope.length - Object.keys(KNOWN_DIFFERENCES).length} of the ${inScope.length} scenarios in scope (target ${TARGET})`, async () => {
     const unexpected: string[] = [];
     const known: string[] = [];
     let agreed = 0;
@@ -261,16 +273,21 @@ describe.runIf(RECORD_WITH === undefined)("armature agent against the reference'
       const reference = JSON.parse(await readFile(fixturePath(scenario.name), "utf8")) as Observed;
       const { observed, stderr } = await runScenario(scenario, { file: process.execPath, args: [ARMATURE] });
       const diff = differences(observed, reference);
+      const outOfScope = scenario.name in OUT_OF_SCOPE;
       if (diff.length === 0) {
-        agreed++;
-        if (scenario.name in KNOWN_DIFFERENCES) process.stderr.write(`reference scenarios: ${scenario.name} agrees now; take it off KNOWN_DIFFERENCES\n`);
+        if (!outOfScope) agreed++;
+        if (scenario.name in KNOWN_DIFFERENCES || outOfScope) process.stderr.write(`reference scenarios: ${scenario.name} agrees now; take it off its list\n`);
         continue;
       }
       const report = `${scenario.name}:\n  ${diff.join("\n  ")}${stderr.trim() ? `\n  stderr: ${stderr.trim().slice(0, 500)}` : ""}`;
-      (scenario.name in KNOWN_DIFFERENCES ? known : unexpected).push(report);
+      (scenario.name in KNOWN_DIFFERENCES || outOfScope ? known : unexpected).push(report);
     }
-    process.stderr.write(`reference scenarios: ${agreed} of ${scenarios.length} agree\n`);
+    process.stderr.write(
+      `reference scenarios: ${agreed} of ${inScope.length} in scope agree (target ${TARGET}); out of scope: ${Object.keys(OUT_OF_SCOPE).join(", ")}; known differences: ${Object.keys(KNOWN_DIFFERENCES).join(", ")}\n`,
+    );
+    if (process.env.ARMATURE_REFERENCE_VERBOSE) process.stderr.write(`${known.join("\n")}\n`);
     expect(unexpected, unexpected.join("\n")).toEqual([]);
-    expect(agreed).toBeGreaterThanOrEqual(scenarios.length - Object.keys(KNOWN_DIFFERENCES).length);
+    expect(agreed).toBeGreaterThanOrEqual(inScope.length - Object.keys(KNOWN_DIFFERENCES).length);
+    expect(agreed).toBeGreaterThanOrEqual(TARGET);
   }, 900_000);
 });

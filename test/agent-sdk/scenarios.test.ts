@@ -135,6 +135,7 @@ describe("Agent SDK scenarios on armature", () => {
     const ctx = await setup([]);
     ctx.server.push(
       anthropicReply([{ type: "tool_use", id: "toolu_ag", name: "Agent", input: { description: "review", prompt: "review the code", subagent_type: "reviewer" } }]),
+      anthropicReply([{ type: "tool_use", id: "toolu_sub_read", name: "Read", input: { file_path: join(ctx.cwd, "missing.txt") } }]),
       text("REVIEW-REPORT: fine"),
       text("The reviewer says fine."),
     );
@@ -147,13 +148,16 @@ describe("Agent SDK scenarios on armature", () => {
     });
     expect(run.error, run.stderr).toBeUndefined();
     expect(JSON.stringify(ctx.server.requests[1]?.body.system)).toContain("REVIEWER-PROMPT");
-    expect(lastResults(ctx.server.requests[2])).toContain("REVIEW-REPORT: fine");
+    expect(lastResults(ctx.server.requests[3])).toContain("REVIEW-REPORT: fine");
     expect(run.result).toMatchObject({ result: "The reviewer says fine." });
     // The sub-agent's reply is in the stream under the parent's Agent call, and its tokens count.
     const sub = run.messages.filter((m) => "parent_tool_use_id" in m && m.parent_tool_use_id === "toolu_ag");
-    expect(sub.map((m) => m.type)).toEqual(["assistant"]);
-    expect(JSON.stringify(sub[0])).toContain("REVIEW-REPORT");
-    expect(run.result?.usage.input_tokens).toBe(300);
+    // Its call, then that call's result (held until the reply's blocks are out), then its report.
+    expect(sub.map((m) => m.type)).toEqual(["assistant", "user", "assistant"]);
+    expect(JSON.stringify(sub[0])).toContain("toolu_sub_read");
+    expect(JSON.stringify(sub[1])).toContain('"tool_use_id":"toolu_sub_read"');
+    expect(JSON.stringify(sub[2])).toContain("REVIEW-REPORT");
+    expect(run.result?.usage.input_tokens).toBe(400);
   });
 
   it("streaming input over several turns, setPermissionMode between them, then interrupt()", async () => {
@@ -225,7 +229,7 @@ describe("Agent SDK scenarios on armature", () => {
     expect(tools.find((t) => t.name === "StructuredOutput")?.input_schema).toMatchObject({ required: ["answer"] });
   });
 
-  it("includePartialMessages: stream_event lines with the Anthropic stream's events, a tool call's input as input_json_delta", async () => {
+  it("includePartialMessages: stream_event lines with the Anthropic stream's events, a tool call's input as the input_json_deltas the model streamed", async () => {
     const ctx = await setup([]);
     await writeFile(join(ctx.cwd, "a.txt"), "alpha\n");
     ctx.server.push(anthropicReply([{ type: "text", text: "Reading it." }, { type: "tool_use", id: "toolu_p", name: "Read", input: { file_path: join(ctx.cwd, "a.txt") } }]), text("alpha"));
@@ -239,6 +243,9 @@ describe("Agent SDK scenarios on armature", () => {
       ...first.filter((e) => e.type === "content_block_delta" && e.delta.type === "text_delta").map(() => "content_block_delta:text_delta"),
       "content_block_stop",
       "content_block_start",
+      // The scripted server sends the input in three pieces: each is passed on as it arrives.
+      "content_block_delta:input_json_delta",
+      "content_block_delta:input_json_delta",
       "content_block_delta:input_json_delta",
       "content_block_stop",
       "message_delta",

@@ -102,8 +102,9 @@ export function createTaskOutputTool(): Tool<typeof taskOutputInputSchema, TaskO
 
     async call(input, context) {
       const id = taskIdOf(input)!;
-      const task = findTaskRegistry(context)?.get(id);
-      if (!task) throw new Error(unknownTaskMessage(id));
+      const registry = findTaskRegistry(context);
+      const task = registry?.get(id);
+      if (!registry || !task) throw new Error(unknownTaskMessage(id));
       // The legacy BashOutput (bash_id) never waited; TaskOutput waits by default.
       const block = input.block ?? !(input.task_id === undefined && input.bash_id !== undefined);
       if (block) await waitFor(task, Math.min(input.timeout ?? DEFAULT_WAIT_MS, MAX_WAIT_MS), context.abortController.signal);
@@ -115,7 +116,7 @@ export function createTaskOutputTool(): Tool<typeof taskOutputInputSchema, TaskO
         const re = new RegExp(input.filter);
         output = output.split("\n").filter((line) => re.test(line)).join("\n");
       }
-      if (task.status !== "running") task.endReported = true;
+      if (task.status !== "running") registry.reported(task);
       const data: TaskOutputData = {
         retrievalStatus: block && task.status === "running" ? "timeout" : "success",
         taskId: task.id,

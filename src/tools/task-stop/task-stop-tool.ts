@@ -49,10 +49,11 @@ export function createTaskStopTool(): Tool<typeof taskStopInputSchema, TaskStopD
 
     async call(input, context) {
       const id = taskIdOf(input)!;
-      const task = findTaskRegistry(context)?.get(id);
-      if (!task) throw new Error(unknownTaskMessage(id));
+      const registry = findTaskRegistry(context);
+      const task = registry?.get(id);
+      if (!registry || !task) throw new Error(unknownTaskMessage(id));
       await task.stop();
-      task.endReported = true;
+      registry.reported(task);
       return {
         data: { message: `Successfully stopped task: ${task.id} (${task.description})`, task_id: task.id, task_type: task.type, command: task.description },
       };
