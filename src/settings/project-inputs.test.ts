@@ -15,8 +15,7 @@ const SRC = join(import.meta.dirname, "..");
  */
 const NOT_LOADERS: Record<string, string> = {
   "settings/project-inputs.ts": "the list itself",
-  "permissions/safety.ts": "protected names: what a call may not write without a human",
-  "tools/bash/sandbox.ts": "the sandbox's protected names",
+  "fs/protected-names.ts": "protected names: what a call may not write without a human, what the sandbox keeps read-only",
   "sandbox/plan.ts": "credentials under the home the sandbox hides",
   "shell/corpus.ts": "attack commands the analysis is tested on",
 };
