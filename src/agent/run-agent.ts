@@ -5,7 +5,7 @@ import type { HookOutcome } from "../hooks/types.js";
 import { hookCommonInput } from "../pipeline/run-tool-use.js";
 import { addUsage, emptyUsage, type AgentMessage, type StopReason, type UserContentBlock } from "../providers/model.js";
 import type { ConversationMessage, ToolUseContext } from "../tool/types.js";
-import { findTaskRegistry } from "../tasks/registry.js";
+import { findTaskRegistry, untilSettled } from "../tasks/registry.js";
 import { deferredToolsMessage } from "../registry/deferral.js";
 import { ConversationBudget } from "../budget/conversation-budget.js";
 import { AGENT_MODEL_KEY, type AgentModelInfo } from "./context-runner.js";
@@ -252,10 +252,7 @@ async function backgroundReports(context: ToolUseContext, signal: AbortSignal | 
   // Only the agents this agent started: a background sub-agent must not wait for itself.
   // Commands moved to the background at their timeout count too: the model was promised their end.
   const agents = registry.promised(context.agent.agentId);
-  if (agents.length > 0) {
-    const aborted = new Promise<void>((resolve) => signal?.addEventListener("abort", () => resolve(), { once: true }));
-    await Promise.race([Promise.all(agents.map((t) => t.done)), aborted]);
-  }
+  if (agents.length > 0) await untilSettled(Promise.all(agents.map((t) => t.done)), { signal });
   return registry.takeEndNotifications(context.agent.agentId);
 }
 

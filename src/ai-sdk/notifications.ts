@@ -4,7 +4,7 @@
 import type { ModelMessage } from "ai";
 import { pendingNotifications } from "../session/session.js";
 import type { Session } from "../session/session.js";
-import { taskRegistry } from "../tasks/registry.js";
+import { taskRegistry, untilSettled } from "../tasks/registry.js";
 
 export interface AiSdkNotifications extends AsyncIterable<ModelMessage> {
   /**
@@ -35,19 +35,6 @@ export function aiSdkNotifications(session: Session): AiSdkNotifications {
   const registry = taskRegistry(session.context);
   const mine = (): string | undefined => session.context.agent.agentId;
   const take = (): ModelMessage[] => pendingNotifications(session.context).map((m) => ({ role: "user", content: m.content as string }));
-  /** Resolves when `work` settles or `signal` aborts, leaving no listener behind. */
-  const orAbort = async (work: Promise<unknown>, signal: AbortSignal | undefined): Promise<void> => {
-    if (!signal) return void (await work);
-    if (signal.aborted) return;
-    let onAbort!: () => void;
-    const aborted = new Promise<void>((resolve) => signal.addEventListener("abort", (onAbort = () => resolve()), { once: true }));
-    try {
-      await Promise.race([work, aborted]);
-    } finally {
-      signal.removeEventListener("abort", onAbort);
-    }
-  };
-
   async function next(options: { signal?: AbortSignal } = {}): Promise<ModelMessage[]> {
     for (;;) {
       const pending = take();
@@ -56,7 +43,7 @@ export function aiSdkNotifications(session: Session): AiSdkNotifications {
       let stop!: () => void;
       const ended = new Promise<void>((resolve) => (stop = registry.onEnd((t) => t.ownerAgentId === mine() && resolve())));
       try {
-        await orAbort(ended, options.signal);
+        await untilSettled(ended, { signal: options.signal });
       } finally {
         stop();
       }
@@ -68,7 +55,7 @@ export function aiSdkNotifications(session: Session): AiSdkNotifications {
     next,
     async wait(options = {}) {
       const promised = registry.promised(mine());
-      if (promised.length > 0) await orAbort(Promise.all(promised.map((t) => t.done)), options.signal);
+      if (promised.length > 0) await untilSettled(Promise.all(promised.map((t) => t.done)), { signal: options.signal });
       return take();
     },
     async *[Symbol.asyncIterator]() {

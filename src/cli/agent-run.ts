@@ -2,7 +2,7 @@ import { runAgent } from "../agent/run-agent.js";
 import type { AgentResult, RunAgentOptions } from "../agent/types.js";
 import { runHooks } from "../hooks/runner.js";
 import { hookCommonInput } from "../pipeline/run-tool-use.js";
-import { findTaskRegistry } from "../tasks/registry.js";
+import { findTaskRegistry, untilSettled } from "../tasks/registry.js";
 import { AgentOutput, type InitInfo, type OutputFormat, type ResultExtras } from "./agent-output.js";
 import { usageCostUsd } from "./agent/prices.js";
 import type { StructuredOutputHolder } from "./agent/structured-output.js";
@@ -82,15 +82,7 @@ async function backgroundEnds(options: RunAgentOptions, signal: AbortSignal): Pr
   if (!registry) return [];
   const owner = options.session.context.agent.agentId;
   const running = registry.running().filter((t) => t.ownerAgentId === owner);
-  if (running.length > 0 && !signal.aborted) {
-    let timer: NodeJS.Timeout | undefined;
-    const stop = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, BACKGROUND_WAIT_MS);
-      signal.addEventListener("abort", () => resolve(), { once: true });
-    });
-    await Promise.race([Promise.all(running.map((t) => t.done)), stop]);
-    clearTimeout(timer);
-  }
+  if (running.length > 0) await untilSettled(Promise.all(running.map((t) => t.done)), { signal, timeoutMs: BACKGROUND_WAIT_MS });
   if (signal.aborted) return [];
   return registry.takeEndNotifications(owner);
 }

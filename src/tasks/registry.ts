@@ -4,6 +4,28 @@
 import { randomBytes } from "node:crypto";
 import type { ToolUseContext } from "../tool/types.js";
 
+/**
+ * Resolves when `work` settles, `signal` aborts or `timeoutMs` passes, whichever comes first,
+ * leaving no listener or timer behind. The one wait for background work (runAgent's end, `-p`'s
+ * wait after its answer, the AI SDK adapter's notifications).
+ */
+export async function untilSettled(work: Promise<unknown>, options: { signal?: AbortSignal | undefined; timeoutMs?: number } = {}): Promise<void> {
+  const { signal, timeoutMs } = options;
+  if (signal?.aborted) return;
+  let onAbort: (() => void) | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const stop = new Promise<void>((resolve) => {
+    if (signal) signal.addEventListener("abort", (onAbort = () => resolve()), { once: true });
+    if (timeoutMs !== undefined) timer = setTimeout(resolve, timeoutMs);
+  });
+  try {
+    await Promise.race([work.then(() => undefined, () => undefined), stop]);
+  } finally {
+    if (onAbort) signal?.removeEventListener("abort", onAbort);
+    clearTimeout(timer);
+  }
+}
+
 export type TaskStatus = "running" | "completed" | "failed" | "killed";
 
 export interface BackgroundTask {
