@@ -2,7 +2,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { withTempDir } from "../../test/helpers.js";
-import { gitDirReason, globMayNameProtected, protectedPathReason, PROTECTED_DIRS, PROTECTED_FILES } from "./safety.js";
+import { PROTECTED_DIRS, PROTECTED_FILES } from "../fs/protected-names.js";
+import { gitDirReason, globMayNameProtected, protectedPathReason } from "./safety.js";
 
 describe("protected paths (data with a reason per entry)", () => {
   it("every entry says why", () => {

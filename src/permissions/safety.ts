@@ -8,9 +8,6 @@ import { expandHome, isInside, toPosix, type Canonicalize } from "./paths.js";
 import { hasBrace, hasGlob, isDynamicWord } from "../shell/shared.js";
 import { PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_SEQUENCES } from "../fs/protected-names.js";
 
-// The protected names are data below both this engine and the sandbox (src/fs/protected-names.ts).
-export { PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_SEQUENCES };
-
 /** Directories whose `*.pth` files Python runs (import lines) at start-up. */
 const SITE_DIRS = new Set(["site-packages", "dist-packages"]);
 
