@@ -1,11 +1,14 @@
 // `armature gc`: removes session folders that `exec` kept in the temp dir because their results
-// named files in them (large outputs saved to disk, background task output).
+// named files in them (large outputs saved to disk, background task output); with --worktrees,
+// also the worktrees resumable sessions left locked that hold no work (src/worktrees/sweep.ts).
 import { readdir, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { LOCK_FILE, removeStaleLock } from "../session/state-dir.js";
 import { removeStaleTempsUnder } from "../fs/temp-name.js";
+import { projectSessionsDir } from "../session/session-home.js";
+import { sweepWorktrees, type SweptWorktree } from "../worktrees/sweep.js";
 import { UsageError, type CliIO } from "./io.js";
 
 const PREFIX = "armature-exec-";
@@ -35,6 +38,12 @@ Options:
   --temp-files DIR    also remove the temp files writes left beside their targets when their
                       process died (.NAME.PID-XXXXXXXXXXXX.armature-tmp) in DIR and below
                       (default: the current folder; .git and node_modules are skipped)
+  --worktrees         also remove the worktrees sessions made under .armature/worktrees/ of the
+                      repository of --cwd and left locked for a resume, when they hold no work
+                      (no uncommitted file, no commit only their branch has), their session is
+                      not running, and their lock is older than --older-than; the rest are listed
+                      with why they stay
+  --cwd DIR           the repository for --worktrees (default: the current folder)
   --json              print what was done as one JSON object on stdout
   -h, --help          this text
 `;
@@ -50,6 +59,15 @@ async function lockedByLiveProcess(dir: string): Promise<boolean> {
   }
 }
 
+/**
+ * Whether the session is running: its folder in the project's sessions folder (where `armature
+ * agent` keeps it) is locked by a live process. A session kept elsewhere (`--session-dir`) is not
+ * found here; the lock's age is what keeps its worktree then.
+ */
+async function sessionRunning(cwd: string, sessionId: string): Promise<boolean> {
+  return lockedByLiveProcess(join(projectSessionsDir(cwd), sessionId));
+}
+
 export async function gcCommand(argv: string[], io: CliIO): Promise<number> {
   const { values } = parseArgs({
     args: argv,
@@ -60,6 +78,8 @@ export async function gcCommand(argv: string[], io: CliIO): Promise<number> {
       "dry-run": { type: "boolean" },
       dir: { type: "string" },
       "temp-files": { type: "string" },
+      worktrees: { type: "boolean" },
+      cwd: { type: "string" },
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -81,7 +101,7 @@ export async function gcCommand(argv: string[], io: CliIO): Promise<number> {
   const dryRun = values["dry-run"] === true;
   const done = (what: string): string => `${dryRun ? "would remove" : "removed"} ${what}`;
   // What --json prints; without it each line goes out as it happens.
-  const report = { root, olderThanDays: days, dryRun, folders: [] as string[], staleLocks: [] as Array<{ dir: string; pid: number }>, tempFiles: [] as string[], errors: [] as Array<{ path: string; error: string }>, truncated: false };
+  const report = { root, olderThanDays: days, dryRun, folders: [] as string[], staleLocks: [] as Array<{ dir: string; pid: number }>, tempFiles: [] as string[], errors: [] as Array<{ path: string; error: string }>, truncated: false, worktrees: [] as SweptWorktree[] };
   const say = (line: string): void => {
     if (!values.json) io.stdout.write(`${line}\n`);
   };
@@ -113,6 +133,15 @@ export async function gcCommand(argv: string[], io: CliIO): Promise<number> {
   report.tempFiles = temps.removed;
   report.truncated = temps.truncated;
   for (const path of temps.removed) say(done(path));
+  if (values.worktrees === true) {
+    const cwd = resolve(values.cwd ?? process.cwd());
+    try {
+      report.worktrees = await sweepWorktrees(cwd, { olderThanMs: days * 86_400_000, dryRun, sessionRunning: (id) => sessionRunning(cwd, id) });
+    } catch (err) {
+      throw new UsageError(`--worktrees: ${(err as Error).message}`);
+    }
+    for (const w of report.worktrees) say(w.action === "removed" ? done(`the worktree ${w.path} (branch ${w.branch}) of session ${w.session}`) : `kept the worktree ${w.path} of session ${w.session}: ${w.why}`);
+  }
   if (values.json) io.stdout.write(`${JSON.stringify(report)}\n`);
   else if (temps.truncated) io.stderr.write(`armature: ${tree} has more folders than one sweep looks at (20,000); give --temp-files a folder below it\n`);
   return 0;

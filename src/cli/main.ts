@@ -26,7 +26,7 @@ Commands:
   permissions   check the decision for a call (check), show the effective rules (list)
   mcp serve     serve the tools to an MCP client (stdio, or Streamable HTTP with --http)
   trust         trust a project's own settings (hooks, allow rules, env…), list or revoke trust
-  gc            remove session folders exec kept in the temp dir
+  gc            remove session folders exec kept in the temp dir (--worktrees: idle session worktrees)
 
 Options:
   --version     print the version

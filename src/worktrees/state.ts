@@ -32,7 +32,8 @@ export function worktreeLockReason(sessionId: string): string {
 /**
  * On session close: an unchanged worktree this session made is removed; one with work stays for
  * the user, unlocked. A session whose state is kept for another process (a `sessionDir`) leaves
- * it as it is, locked: the resumed session comes back in it.
+ * it as it is, locked: the resumed session comes back in it (`armature gc --worktrees` removes it
+ * later once it holds no work and its session is gone: sweep.ts).
  */
 export function cleanUpOnClose(context: ToolUseContext, state: WorktreeState): void {
   const cleanup = async (): Promise<void> => {
