@@ -154,7 +154,7 @@ function buildCommandFacts(sub: ShellSubcommand): CommandFacts {
     writes: Object.freeze([...(sub.targets?.write ?? [])]),
     deletes: deletesOf(program, argv),
     executions: executionsOf(sub, seen?.runs),
-    network: hosts.length > 0 || NETWORK_PROGRAMS.has(program) || (program === "git" && GIT_NETWORK.has(gitSubcommand(argv))),
+    network: hosts.length > 0 || NETWORK_PROGRAMS.has(program) || (program === "git" && GIT_NETWORK.has(gitSubcommand(argv))) || packageNetwork(program, argv),
     hosts,
     projectPrograms: projectConfigFiles(program),
     fileCommand: isFileCommand(program, argv),
@@ -221,6 +221,17 @@ const NETWORK_PROGRAMS = new Set([
 /** git subcommands that contact a remote. */
 const GIT_NETWORK = new Set(["clone", "fetch", "pull", "push", "ls-remote", "archive", "request-pull", "send-email"]);
 
+/** Package manager subcommands that ask the registry (npm's aliases included). */
+const NPM_NETWORK = new Set(["view", "info", "show", "v", "outdated", "search", "s", "se", "find", "ping", "audit", "doctor", "install", "i", "add", "ci", "update", "up", "upgrade", "exec", "x", "publish", "dist-tag", "owner", "access", "whoami", "token", "login", "adduser", "logout", "deprecate", "unpublish", "star", "stars", "team", "org", "hook", "profile", "fund", "repo", "docs", "bugs", "pack", "init", "create", "dedupe", "ddp", "prune"]);
+const PACKAGE_MANAGERS = new Set(["npm", "pnpm", "yarn", "yarnpkg"]);
+
+/** npm (pnpm, yarn) asking the registry; npx and pnpx fetch what they run. */
+function packageNetwork(program: string, argv: readonly string[]): boolean {
+  if (program === "npx" || program === "pnpx") return true;
+  return PACKAGE_MANAGERS.has(program) && NPM_NETWORK.has(gitSubcommand(argv));
+}
+
+/** The first word after the program that is not an option (git's `-C dir`, `-c k=v` skipped); `""` when none. */
 function gitSubcommand(argv: readonly string[]): string {
   const i = argv.findIndex((w, k) => k > 0 && !w.startsWith("-") && !/^-[Cc]$/.test(argv[k - 1]!));
   return i < 0 ? "" : argv[i]!;
