@@ -177,7 +177,10 @@ export function buildScope(request: PermissionRequest, options: ResolveOptions =
     const cdUnknown = (scope.cdUnknown =
       scope.cds.some((c) => c.unknown) ||
       facts.cdTargets.includes("-") ||
-      facts.subcommands.some((s) => /^(popd|pushd [+-]\d+)\b/.test(s.effective) || (/^(cd|pushd)\b/.test(s.effective) && "CDPATH" in s.env)));
+      facts.subcommands.some((s) => {
+        const { program, cdFromStack } = commandFacts(s);
+        return cdFromStack || ((program === "cd" || program === "pushd") && "CDPATH" in s.env);
+      }));
     const relTarget = (t: string): Target | null => {
       const out = shellTarget(t, bases);
       if (out && cdUnknown && !t.startsWith("/") && !t.startsWith("~")) out.unknown = true;

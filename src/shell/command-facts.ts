@@ -87,6 +87,10 @@ export interface CommandFacts {
    * `mv`, `cp`), changes directory (`cd`, `pushd`), or edits files with a plain `sed -i 's/a/b/g'`.
    */
   readonly fileCommand: boolean;
+  /** For git, its subcommand (the first word after git's own options: `diff` in `git -C x diff`), `""` when none; else null. */
+  readonly gitSubcommand: string | null;
+  /** It changes to a directory of the directory stack, which its words do not name (`popd`, `pushd +1`). */
+  readonly cdFromStack: boolean;
   /** A `--git-dir`/`--work-tree` option (as written) pointing git at another git directory; else null. */
   readonly gitDirOption: string | null;
   /** Every word of the command line as written, wrappers included (is a path, a glob, named anywhere on it?). */
@@ -158,6 +162,8 @@ function buildCommandFacts(sub: ShellSubcommand): CommandFacts {
     hosts,
     projectPrograms: projectConfigFiles(program),
     fileCommand: isFileCommand(program, argv),
+    gitSubcommand: program === "git" ? gitSubcommand(argv) : null,
+    cdFromStack: program === "popd" || (program === "pushd" && /^[+-]\d+$/.test(argv[1] ?? "")),
     gitDirOption: program === "git" ? gitDirOptionOf(argv) : null,
     wordsWritten: Object.isFrozen(sub.argv) ? sub.argv : Object.freeze([...sub.argv]),
     treeWriter: sub.treeWriter?.kind ?? null,
