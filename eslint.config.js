@@ -4,9 +4,9 @@ import tseslint from "typescript-eslint";
 // Layers (issue 19). src/shell reads commands (grammar, words, option tables, argv) and hands out
 // facts; it sits below src/permissions and beside src/tools. Outside src/shell only its fact-level
 // modules are imported (never the parser, words, getopt, option tables or tokenizers), and
-// src/permissions never reads argv itself (no `.argv`, no effectiveArgv): it reads facts.
+// nothing outside src/shell reads a command's argv itself (no `.argv`, `.effective`, effectiveArgv): it reads facts.
 // src/permissions and src/session never import src/tools. Tests may cross layers.
-const SHELL_PUBLIC = ["index", "bash-rules", "shared", "glob-match", "glob-expand", "git-repo", "project-programs", "tree-contents", "tree-plan", "command-facts"];
+const SHELL_PUBLIC = ["index", "bash-rules", "shared", "glob-match", "glob-expand", "git-repo", "project-programs", "tree-contents", "tree-plan", "command-facts", "rule-may-match"];
 const shellInternals = {
   group: ["**/shell/**", ...SHELL_PUBLIC.map((m) => `!**/shell/${m}.js`)],
   message: "Outside src/shell, import the shell's facts (src/shell/index.ts and its fact modules), not its parser, words or option tables.",
