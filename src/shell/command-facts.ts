@@ -231,9 +231,9 @@ const GIT_NETWORK = new Set(["clone", "fetch", "pull", "push", "ls-remote", "arc
 const NPM_NETWORK = new Set(["view", "info", "show", "v", "outdated", "search", "s", "se", "find", "ping", "audit", "doctor", "install", "i", "add", "ci", "update", "up", "upgrade", "exec", "x", "publish", "dist-tag", "owner", "access", "whoami", "token", "login", "adduser", "logout", "deprecate", "unpublish", "star", "stars", "team", "org", "hook", "profile", "fund", "repo", "docs", "bugs", "pack", "init", "create", "dedupe", "ddp", "prune"]);
 const PACKAGE_MANAGERS = new Set(["npm", "pnpm", "yarn", "yarnpkg"]);
 
-/** npm (pnpm, yarn) asking the registry; npx and pnpx fetch what they run. */
+/** npm (pnpm, yarn) asking the registry; npx and pnpx fetch what they run; gh asks GitHub. */
 function packageNetwork(program: string, argv: readonly string[]): boolean {
-  if (program === "npx" || program === "pnpx") return true;
+  if (program === "npx" || program === "pnpx" || program === "gh") return true;
   return PACKAGE_MANAGERS.has(program) && NPM_NETWORK.has(gitSubcommand(argv));
 }
 

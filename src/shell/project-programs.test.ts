@@ -78,6 +78,7 @@ describe("a repository's own git config that runs programs makes read-only git a
       git(d, "config", "core.fsmonitor", "./evil");
     }, "cd src && git status", /core\.fsmonitor/],
     ["a wrapped git", set("core.fsmonitor", "./evil"), "timeout 5 git status", /core\.fsmonitor/],
+    ["gh, which runs git in the repository", set("core.fsmonitor", "./evil"), "gh pr list", /core\.fsmonitor/],
   ])("%s", (_name, setup, command, reason) => {
     const dir = repo(setup);
     const d = decide(command, dir);

@@ -313,7 +313,7 @@ const NONE: readonly string[] = Object.freeze([]);
  * whose project configuration is not looked at. A CommandFacts field (src/shell/command-facts.ts).
  */
 export function projectConfigFiles(program: string): readonly string[] {
-  if (program === "git") return GIT_CONFIG_FILES;
+  if (program === "git" || program === "gh") return GIT_CONFIG_FILES;
   return configFiles.get(program) ?? NONE;
 }
 
@@ -324,7 +324,8 @@ export function projectConfigFiles(program: string): readonly string[] {
  */
 export function projectProgramReason(program: string, dirs: readonly string[], network = false): string | null {
   for (const dir of dirs) {
-    if (program === "git") {
+    // gh runs git in the repository (its remotes, its branch) and so runs what git's config names.
+    if (program === "git" || program === "gh") {
       const reason = gitConfigReason(dir);
       if (reason) return reason;
       continue;
