@@ -3,7 +3,7 @@
 // subcommand it returns, and a subcommand made elsewhere (a test, a rewritten one) gets its own
 // on first use. Consumers read these fields instead of deriving them from argv again.
 import { posix } from "node:path";
-import type { ShellSubcommand, ShellTreeWriter } from "../tool/types.js";
+import type { ShellCommandFacts, ShellSubcommand, ShellTreeWriter } from "../tool/types.js";
 import { effectiveArgv, needsExactRule, onlySafeEnv, restrictiveTexts, subcommandTexts } from "./bash-rules.js";
 import { projectConfigFiles } from "./project-programs.js";
 import { isStaticWord } from "./shared.js";
@@ -110,6 +110,41 @@ export interface AnalysedFacts {
   runs?: { commands: readonly (readonly string[])[]; scripts: readonly string[] };
   canonicalArgv: readonly string[];
   urlHosts: readonly string[];
+}
+
+/** What the whole command's text shows that changes how its words are read (one reader, here). */
+export interface CallTextFacts {
+  /** It has a `$"…"` string (its locale translation may be other text). */
+  readonly localeQuoted: boolean;
+  /** It may change how globs expand (`shopt`, `GLOBIGNORE`, `BASHOPTS` named anywhere). */
+  readonly globOptionsMayChange: boolean;
+  /** It names `dotglob` (then a glob's matches may include dot files). */
+  readonly mentionsDotglob: boolean;
+}
+
+const callTexts = new WeakMap<ShellCommandFacts, CallTextFacts>();
+
+/** The facts of the whole call's text, computed once per analysis. */
+export function callTextFacts(facts: ShellCommandFacts): CallTextFacts {
+  let out = callTexts.get(facts);
+  if (!out) {
+    const text = facts.command;
+    out = Object.freeze({ localeQuoted: text.includes('$"'), globOptionsMayChange: /shopt|GLOBIGNORE|BASHOPTS/.test(text), mentionsDotglob: text.includes("dotglob") });
+    callTexts.set(facts, out);
+  }
+  return out;
+}
+
+/**
+ * The text of a command the parser could not read whole, cut crudely into pieces at every
+ * operator, parenthesis and substitution, quotes removed: what a deny rule is matched against
+ * so that an unparseable command never slips past a rule its text plainly contains.
+ */
+export function crudePieces(command: string): string[] {
+  return command
+    .split(/[;&|\n()`{}<>]|\$\(/)
+    .map((p) => p.replace(/["'\\]/g, "").trim().replace(/\s+/g, " "))
+    .filter((p) => p.length > 0);
 }
 
 const built = new WeakMap<ShellSubcommand, CommandFacts>();
