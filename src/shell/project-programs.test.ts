@@ -232,6 +232,24 @@ describe("a submodule's own git config counts (git status runs git in every chec
     expect(d.behavior, d.reason).toBe("allow");
   });
 
+  it("from a subdirectory of the superproject: the benign one stays allowed, a configured program asks", () => {
+    const benign = withSubmodule((_sub, top) => mkdirSync(join(top, "src")));
+    expect(decide("git status", join(benign, "src")).behavior).toBe("allow");
+    const evil = withSubmodule((sub, top) => {
+      mkdirSync(join(top, "src"));
+      git(sub, "config", "core.fsmonitor", "./evil");
+    });
+    expect(decide("git status", join(evil, "src"))).toMatchObject({ behavior: "ask", reason: expect.stringMatching(/submodule \.\.\/sub.*core\.fsmonitor/) });
+  });
+
+  it("a submodule's config changed after a decision is read again", () => {
+    let sub = "";
+    const top = withSubmodule((s) => (sub = s));
+    expect(decide("git status", top).behavior).toBe("allow");
+    git(sub, "config", "core.fsmonitor", "./evil");
+    expect(decide("git status", top).behavior).toBe("ask");
+  });
+
   it.each<[string, (sub: string, top: string) => void, string]>([
     ["fsmonitor in .git/modules/sub/config", (sub) => git(sub, "config", "core.fsmonitor", "./evil"), "git status"],
     ["a textconv driver in the submodule", (sub) => git(sub, "config", "diff.x.textconv", "./evil"), "git diff"],

@@ -254,6 +254,8 @@ function gitConfigReason(dir: string, depth = 0): string | null {
       }
       origins.add(posix.join(sub, ".git"));
       const inner = depth + 1 >= SUBMODULE_DEPTH ? `submodules nest deeper than ${SUBMODULE_DEPTH}` : gitConfigReason(sub, depth + 1);
+      // The answer holds while the submodule's own config files (and its submodules') do not change.
+      for (const f of gitChecks.get(sub)?.files ?? []) origins.add(f);
       if (inner) {
         reason = `in the submodule ${posix.relative(dir, sub) || sub}, ${inner}`;
         break;
