@@ -4,9 +4,9 @@ import tseslint from "typescript-eslint";
 // Layers (issue 19). src/shell reads commands (grammar, words, option tables, argv) and hands out
 // facts; it sits below src/permissions and beside src/tools. Outside src/shell only its fact-level
 // modules are imported (never the parser, words, getopt, option tables or tokenizers), and
-// src/permissions never reads argv itself (no `.argv`, no effectiveArgv): it reads facts.
+// nothing outside src/shell reads a command's argv itself (no `.argv`, `.effective`, effectiveArgv): it reads facts.
 // src/permissions and src/session never import src/tools. Tests may cross layers.
-const SHELL_PUBLIC = ["index", "bash-rules", "shared", "glob-match", "glob-expand", "git-repo", "project-programs", "tree-contents", "tree-plan", "command-facts"];
+const SHELL_PUBLIC = ["index", "bash-rules", "shared", "glob-match", "glob-expand", "git-repo", "project-programs", "tree-contents", "tree-plan", "command-facts", "rule-may-match"];
 const shellInternals = {
   group: ["**/shell/**", ...SHELL_PUBLIC.map((m) => `!**/shell/${m}.js`)],
   message: "Outside src/shell, import the shell's facts (src/shell/index.ts and its fact modules), not its parser, words or option tables.",
@@ -14,9 +14,12 @@ const shellInternals = {
 const noTools = { group: ["**/tools/**"], message: "src/permissions and src/session are below src/tools: move what both need down (src/fs, src/tasks, src/registry)." };
 const noPermissions = { group: ["**/permissions/**"], message: "src/sandbox is below src/permissions (the shell reaches it): move what both need down (src/fs)." };
 const restrict = (...patterns) => ["error", { patterns }];
+const argvMessage = "Outside src/shell, read a command's facts (commandFacts in src/shell/command-facts.ts), not its argv or text: add what you need to the facts in src/shell.";
 const argvAccess = [
-  { selector: "MemberExpression[property.name='argv']", message: "src/permissions reads a command's facts, not its argv: add what you need to the facts in src/shell." },
-  { selector: "CallExpression[callee.name='effectiveArgv']", message: "src/permissions reads a command's facts, not its argv: add what you need to the facts in src/shell." },
+  // `process.argv` is the CLI's own command line, not a shell command's.
+  { selector: "MemberExpression[property.name='argv']:not([object.name='process'])", message: argvMessage },
+  { selector: "MemberExpression[property.name='effective']", message: argvMessage },
+  { selector: "CallExpression[callee.name='effectiveArgv']", message: argvMessage },
 ];
 const TESTS = ["**/*.test.ts"];
 
@@ -43,9 +46,11 @@ export default tseslint.config(
     rules: { "no-restricted-imports": restrict(shellInternals, noTools) },
   },
   {
-    files: ["src/permissions/**/*.ts"],
-    // No exceptions: every file of src/permissions reads the shell's facts (src/shell/command-facts.ts).
-    ignores: TESTS,
+    // Every module outside src/shell reads the shell's facts (src/shell/command-facts.ts), not a
+    // command's argv or text. Not a command's argv, so not covered: `process.argv` (the CLI's own,
+    // excluded by the selector) and the sandbox's bwrap argument lists (local variables).
+    files: ["src/**/*.ts"],
+    ignores: ["src/shell/**", ...TESTS],
     rules: { "no-restricted-syntax": ["error", ...argvAccess] },
   },
   {

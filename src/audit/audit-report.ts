@@ -2,6 +2,8 @@
 // the figures a person reads in one screen (and the same as JSON or Markdown). Pure: the
 // decisions are made by the caller.
 import type { PermissionDecision } from "../permissions/types.js";
+import { analyzeCommand } from "../shell/index.js";
+import { commandFacts } from "../shell/command-facts.js";
 import type { OriginalOutcome, TranscriptCall, TranscriptFormat, TranscriptProblem } from "./transcript-calls.js";
 
 export type Behavior = PermissionDecision["behavior"];
@@ -79,7 +81,9 @@ function shapeOf(call: TranscriptCall, decision: PermissionDecision): { shape: s
   if (suggested) return { shape: suggested, suggested };
   const input = call.input as Record<string, unknown> | undefined;
   if (call.tool === "Bash" && typeof input?.command === "string") {
-    const words = input.command.trim().split(/\s+/).slice(0, 2).join(" ");
+    // Its first simple command's leading words (`git diff`, `npm run`), as the shell reads them.
+    const first = analyzeCommand(input.command).subcommands.find((s) => !s.nested);
+    const words = first ? commandFacts(first).wordsWritten.slice(0, 2).join(" ") : input.command.trim().slice(0, 40);
     return { shape: `Bash(${clip(words, 40)} …)`, suggested: null };
   }
   return { shape: call.tool, suggested: null };

@@ -134,6 +134,33 @@ describe("armature exec with hooks from settings", () => {
     });
   });
 
+  it("a guard hook's `if` is not skipped for words not known before the command runs", async () => {
+    await withTempDir(async (dir) => {
+      const { mkdir } = await import("node:fs/promises");
+      const { existsSync } = await import("node:fs");
+      await mkdir(join(dir, ".armature"));
+      await writeFile(
+        join(dir, ".armature", "settings.json"),
+        JSON.stringify({
+          permissions: { allow: ["Bash(touch *)", "Bash(for *)", "Bash(echo *)"] },
+          hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo 'no touch here' >&2; exit 2", if: "Bash(touch PWNED*)" }] }] },
+        }),
+      );
+      const c = io(JSON.stringify([
+        { type: "tool_use", id: "a", name: "Bash", input: { command: "f=PWNED1; touch $f" } },
+        { type: "tool_use", id: "b", name: "Bash", input: { command: "for f in $(echo PWNED2); do touch \"$f\"; done" } },
+        { type: "tool_use", id: "c", name: "Bash", input: { command: "echo PWNED3 | xargs touch" } },
+        { type: "tool_use", id: "d", name: "Bash", input: { command: "touch OK" } },
+      ]));
+      expect(await main(["exec", "--cwd", dir, "--trust-project", "--mode", "bypassPermissions"], c)).toBe(0);
+      const [a, b, d, ok] = JSON.parse(c.out).content;
+      for (const r of [a, b, d]) expect(r).toMatchObject({ is_error: true, content: expect.stringContaining("no touch here") });
+      expect(ok.is_error ?? false).toBe(false);
+      for (const f of ["PWNED1", "PWNED2", "PWNED3"]) expect(existsSync(join(dir, f))).toBe(false);
+      expect(existsSync(join(dir, "OK"))).toBe(true);
+    });
+  });
+
   it("an invalid hook configuration names the file and the key", async () => {
     await withTempDir(async (dir) => {
       const { mkdir } = await import("node:fs/promises");

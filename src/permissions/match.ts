@@ -1,6 +1,6 @@
 import type { PermissionRule, ShellSubcommand, Tool } from "../tool/types.js";
 import { bashMatcher } from "../shell/bash-rules.js";
-import { commandFacts } from "../shell/command-facts.js";
+import { commandFacts, crudePieces } from "../shell/command-facts.js";
 import { hostMatches, ruleHostPattern } from "./domain-rules.js";
 import { cachedPathPattern, mayMatchBelow, pathMatches } from "./path-rules.js";
 import { defaultHome, pathForms, realCanonicalize, type Canonicalize, type PathForms } from "./paths.js";
@@ -103,13 +103,6 @@ function matchesWritten(rule: PermissionRule, t: Target): boolean {
 
 function namesGroup(rule: PermissionRule, tool: Tool): boolean {
   return (rule.toolName === "Read" && READ_TOOLS.has(tool.name)) || (rule.toolName === "Edit" && EDIT_TOOLS.has(tool.name));
-}
-
-function crudePieces(command: string): string[] {
-  return command
-    .split(/[;&|\n()`{}<>]|\$\(/)
-    .map((p) => p.replace(/["'\\]/g, "").trim().replace(/\s+/g, " "))
-    .filter((p) => p.length > 0);
 }
 
 /** `Agent(Explore)`, `Tool(param:value)`; a specifier we cannot read matches every call when it restricts, none when it allows. */

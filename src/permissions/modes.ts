@@ -43,10 +43,10 @@ function projectProgramNote(scope: Scope): string | null {
   if (!facts) return null;
   let dirs: string[] | undefined;
   for (const sub of facts.subcommands) {
-    const { program, projectPrograms } = commandFacts(sub);
+    const { program, projectPrograms, network } = commandFacts(sub);
     if (projectPrograms.length === 0) continue;
     dirs ??= [scope.canonicalize(scope.request.cwd), ...scope.cds.flatMap((c) => c.forms.map((f) => f.canonical))];
-    const reason = projectProgramReason(program, dirs);
+    const reason = projectProgramReason(program, dirs, network);
     if (reason) return `\`${sub.text.length > 120 ? `${sub.text.slice(0, 117)}...` : sub.text}\` may run code the project ships: ${reason}`;
   }
   return null;

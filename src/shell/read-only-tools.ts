@@ -63,6 +63,22 @@ const GZIP_READ: Verb = {
 
 const DOCKER_FORMAT = values("--format", "-f", "--filter");
 
+/**
+ * gh's listing and viewing subcommands: they ask the GitHub host the user is logged in to (the
+ * repository from the git remotes, or `-R OWNER/REPO`: a repository, never another host), print
+ * and change nothing. `--web` (a browser), `gh api` (any method), downloads and checkouts are
+ * not here. gh runs git to read the remotes: the repository's configured programs are looked at
+ * (project-programs.ts).
+ */
+const GH_OUT = values("--json", "-q", "--jq", "-t", "--template");
+const GH_REPO = values("-R", "--repo");
+const ghRepoCheck = (o: ReadonlyMap<string, string | undefined>): string | undefined => {
+  const repo = o.get("-R") ?? o.get("--repo");
+  return repo === undefined || /^[\w.-]+\/[\w.-]+$/.test(repo) ? undefined : `gh --repo ${repo}: not OWNER/REPO (a host is named)`;
+};
+const ghVerb = (options: Record<string, Shape>): Verb => ({ options: { ...GH_OUT, ...GH_REPO, ...options }, check: ghRepoCheck });
+const GH_LIST = values("-L", "--limit", "-s", "--state", "-A", "--author", "-a", "--assignee", "-l", "--label", "-S", "--search");
+
 const TOOLS: Record<string, ToolSpec> = {
   node: { versions: VERSION },
   npm: {
@@ -78,6 +94,26 @@ const TOOLS: Record<string, ToolSpec> = {
   },
   pnpm: { versions: VERSION, verbs: { ls: PNPM_LS, list: PNPM_LS } },
   yarn: { versions: VERSION, verbs: { list: { options: { ...flags("--json"), ...values("--depth", "--pattern") } } } },
+  gh: {
+    versions: ["--version"],
+    verbs: {
+      "pr list": ghVerb({ ...GH_LIST, ...values("-B", "--base", "-H", "--head", "--app"), ...flags("-d", "--draft") }),
+      "pr view": ghVerb(flags("-c", "--comments")),
+      "pr checks": ghVerb(flags("--required")),
+      "pr diff": ghVerb({ ...flags("--name-only", "--patch"), ...values("--color") }),
+      "pr status": ghVerb(flags("-c", "--conflict-status")),
+      "issue list": ghVerb({ ...GH_LIST, ...values("-m", "--milestone", "--mention", "--app") }),
+      "issue view": ghVerb(flags("-c", "--comments")),
+      "issue status": ghVerb({}),
+      "run list": ghVerb({ ...values("-L", "--limit", "-w", "--workflow", "-b", "--branch", "-s", "--status", "-u", "--user", "-e", "--event", "-c", "--commit", "--created"), ...flags("-a", "--all") }),
+      "run view": ghVerb({ ...flags("--log", "--log-failed", "-v", "--verbose", "--exit-status"), ...values("-j", "--job", "-a", "--attempt") }),
+      "repo view": { options: { ...GH_OUT, ...values("-b", "--branch") } },
+      "release list": ghVerb({ ...values("-L", "--limit", "-O", "--order"), ...flags("--exclude-drafts", "--exclude-pre-releases") }),
+      "release view": ghVerb({}),
+      "workflow list": ghVerb({ ...values("-L", "--limit"), ...flags("-a", "--all") }),
+      "label list": ghVerb({ ...values("-L", "--limit", "-S", "--search", "--sort", "--order") }),
+    },
+  },
   python: { versions: ["--version", "-V", "-VV"] },
   python3: { versions: ["--version", "-V", "-VV"] },
   pip: PIP,

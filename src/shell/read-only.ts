@@ -279,6 +279,12 @@ function firstDynamicBeforeEnd(words: Word[], globsAreFiles = false): Word | und
     const program = parsed.operands[0]?.word;
     if (!fromOption && program && !program.isStatic) return program;
   }
+  // printf reads options only before its format: after a static format, every word is data
+  // for it (`printf '%s\n' "$HOME"`); a format not known could be `-v NAME` (assigning NAME).
+  if (name === "printf") {
+    const format = words[1]?.isStatic && words[1].text === "--" ? words[2] : words[1];
+    if (format?.isStatic && !format.text.startsWith("-")) return undefined;
+  }
   for (const w of words.slice(1)) {
     if (w.isStatic && w.text === "--") return undefined;
     if (!w.isStatic && !(globsAreFiles && isGlobOnly(w))) return w;

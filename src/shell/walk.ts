@@ -10,6 +10,7 @@ import { evaluateWord, isTranslatedDollar, type Word } from "./words.js";
 import { commandBaseName, unwrapCommand } from "./wrappers.js";
 import { wrapperTable } from "./commands/index.js";
 import { getopt } from "./getopt.js";
+import { unnamedFiles } from "./options.js";
 import { assignedValue, changesShellBehaviour, checkNameOperand, recordAssignment, shellStateOf } from "./shell-state.js";
 
 /** Shells that read their script from standard input when given no `-c` and no file. */
@@ -484,6 +485,23 @@ class Walker {
   }
 
   private testCommand(node: Node): void {
+    // `[ … ]` (not `[[ … ]]`) splits and globs its unquoted words: `[ $x ]` with x='-f .env', or
+    // `[ * ]` in a directory holding `-f` and `.env`, tests a file no word shows. What such a word
+    // becomes is a read not known in advance (test only looks at metadata, but a Read deny rule
+    // covers `[ -f .env ]` too), as for `test $x` (hidden-operands.ts).
+    if (node.child(0)?.text === "[") {
+      const operands = (n: Node): void => {
+        for (const c of n.namedChildren) {
+          if (!c || c.type === "test_operator") continue;
+          if (/_expression$/.test(c.type)) operands(c);
+          else {
+            const w = evaluateWord(c);
+            if (!w.isStatic && (w.split || w.glob)) this.state.testedPaths.push(unnamedFiles(`the words ${c.text} splits into, given to [`));
+          }
+        }
+      };
+      operands(node);
+    }
     const visit = (n: Node): void => {
       if (n.type === "unary_expression" && /^-[vR]$/.test(n.child(0)?.text ?? "")) {
         // bash expands and evaluates the subscript of the name tested.

@@ -13,7 +13,7 @@ import { formatBytes, readImageCandidate, readOutputRange } from "./output.js";
 import type { BashOutput } from "./result.js";
 import { startShell, type RunningShell, type ShellOutcome } from "./run-shell.js";
 import { bwrapArgs, chooseBoundary, newCallMark, sandboxPlan, sandboxUnavailableMessage, usesNoNetwork, type BoundaryReport, type SandboxStatus } from "../../sandbox/index.js";
-import { commandWords } from "../../shell/command-facts.js";
+import { commandFacts, commandWords } from "../../shell/command-facts.js";
 import { absentProtectedPaths, removeCreatedProtectedPaths, type AbsentProtected } from "../../sandbox/protected-paths.js";
 import { domainPolicy, startNetworkProxy, type NetworkProxy } from "../../sandbox/network-proxy.js";
 import { deniedReadPaths, type SandboxConfig } from "./sandbox.js";
@@ -140,8 +140,7 @@ export async function executeBash(
     });
     // Approved to reach hosts: still no network of its own, only the proxy of the allowed ones.
     // A call of programs that open no connection (`echo > f`, `cp a b`) needs no proxy either.
-    const commands = commandWords(facts.subcommands);
-    if (boundary === "workspace-write" && sandboxed.network === undefined && context.sandboxNetwork === true && !usesNoNetwork(facts, commands)) {
+    if (boundary === "workspace-write" && sandboxed.network === undefined && context.sandboxNetwork === true && !usesNoNetwork(facts, facts.subcommands.map(commandFacts))) {
       try {
         proxy = await startNetworkProxy(domainPolicy(status.settings.allowedDomains, context.permissionContext.rules), baseEnv);
       } catch (err) {

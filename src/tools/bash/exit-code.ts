@@ -1,4 +1,5 @@
-import type { ShellCommandFacts } from "../../tool/types.js";
+import type { ShellCommandFacts, ShellSubcommand } from "../../tool/types.js";
+import { commandFacts } from "../../shell/command-facts.js";
 
 export interface ExitInterpretation {
   isError: boolean;
@@ -20,20 +21,15 @@ const EXIT_ONE_MEANINGS: Record<string, string> = {
   "git grep": "No matches found",
 };
 
-function baseName(word: string): string {
-  const slash = word.lastIndexOf("/");
-  return slash >= 0 ? word.slice(slash + 1) : word;
-}
-
 /**
  * The command whose status the shell returns: the last simple command at the top level (the
- * end of the last pipeline), seen through transparent wrappers such as `timeout` or `nice`.
+ * end of the last pipeline); its facts see through transparent wrappers such as `timeout` or `nice`.
  */
-export function lastTopLevelCommand(facts: ShellCommandFacts | undefined): string | undefined {
+export function lastTopLevelCommand(facts: ShellCommandFacts | undefined): ShellSubcommand | undefined {
   if (!facts) return undefined;
   for (let i = facts.subcommands.length - 1; i >= 0; i--) {
     const sub = facts.subcommands[i]!;
-    if (!sub.nested) return sub.effective;
+    if (!sub.nested) return sub;
   }
   return undefined;
 }
@@ -44,9 +40,8 @@ export function interpretExitCode(exitCode: number | null, facts: ShellCommandFa
   if (exitCode !== 1) return { isError: true };
   const last = lastTopLevelCommand(facts);
   if (last === undefined) return { isError: true };
-  const words = last.trim().split(/\s+/);
-  const first = baseName(words[0] ?? "");
-  const key = first === "git" ? `git ${words[1] ?? ""}` : first;
+  const { program, gitSubcommand } = commandFacts(last);
+  const key = gitSubcommand !== null ? `git ${gitSubcommand}` : program;
   const meaning = EXIT_ONE_MEANINGS[key];
   return meaning ? { isError: false, meaning } : { isError: true };
 }

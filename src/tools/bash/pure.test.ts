@@ -1,5 +1,6 @@
 // The pure parts of the Bash tool: limits from the environment, the inline window, exit status
 // meaning, working-directory containment, result text.
+import { analyzeCommand } from "../../shell/index.js";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -127,6 +128,18 @@ describe("exit status meaning", () => {
     [143, facts(["sleep 5"]), true],
   ])("exit %s of %j → error %s", (code, f, isError) => {
     expect(interpretExitCode(code, f).isError).toBe(isError);
+  });
+
+  // Read from the analysis's facts: wrappers removed, git's own options skipped, any spacing.
+  it.each<[string, boolean]>([
+    ["timeout 5 grep x f", false],
+    ["git -C sub diff --quiet", false],
+    ["git  -c core.pager=cat  grep x", false],
+    ["git -C sub status", true],
+    ["cat f | grep -q x", false],
+    ["grep x f; echo done", true],
+  ])("exit 1 of `%s` → error %s", (command, isError) => {
+    expect(interpretExitCode(1, analyzeCommand(command)).isError).toBe(isError);
   });
 });
 
