@@ -247,7 +247,15 @@ function sealed(facts: ShellCommandFacts): ShellCommandFacts {
 function deepFreeze(value: unknown): void {
   if (typeof value !== "object" || value === null || Object.isFrozen(value)) return;
   Object.freeze(value);
-  for (const v of Object.values(value)) deepFreeze(v);
+  if (Array.isArray(value)) {
+    // Index by index: most arrays here hold strings, and none needs a copy of its values.
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      if (typeof v === "object" && v !== null) deepFreeze(v);
+    }
+    return;
+  }
+  for (const v of Object.values(value)) if (typeof v === "object" && v !== null) deepFreeze(v);
 }
 
 /**
