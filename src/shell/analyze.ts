@@ -255,7 +255,11 @@ function deepFreeze(value: unknown): void {
     }
     return;
   }
-  for (const v of Object.values(value)) if (typeof v === "object" && v !== null) deepFreeze(v);
+  // Plain objects only (no inherited enumerable keys): for-in copies no array of values.
+  for (const k in value) {
+    const v: unknown = (value as Record<string, unknown>)[k];
+    if (typeof v === "object" && v !== null) deepFreeze(v);
+  }
 }
 
 /**
