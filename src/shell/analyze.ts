@@ -247,7 +247,19 @@ function sealed(facts: ShellCommandFacts): ShellCommandFacts {
 function deepFreeze(value: unknown): void {
   if (typeof value !== "object" || value === null || Object.isFrozen(value)) return;
   Object.freeze(value);
-  for (const v of Object.values(value)) deepFreeze(v);
+  if (Array.isArray(value)) {
+    // Index by index: most arrays here hold strings, and none needs a copy of its values.
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      if (typeof v === "object" && v !== null) deepFreeze(v);
+    }
+    return;
+  }
+  // Plain objects only (no inherited enumerable keys): for-in copies no array of values.
+  for (const k in value) {
+    const v: unknown = (value as Record<string, unknown>)[k];
+    if (typeof v === "object" && v !== null) deepFreeze(v);
+  }
 }
 
 /**

@@ -102,6 +102,7 @@ export function restrictiveTexts(sub: ShellSubcommand, localeQuoted = false): st
   }
   const out = [...texts];
   for (const t of texts) {
+    if (!t.includes("/")) continue;
     const m = /^(\S*\/)([^\s/]+)(.*)$/s.exec(t);
     if (m) out.push(`${m[2]}${m[3]}`);
   }

@@ -150,11 +150,26 @@ export function crudePieces(command: string): string[] {
 const built = new WeakMap<ShellSubcommand, CommandFacts>();
 const analysed = new WeakMap<ShellSubcommand, AnalysedFacts>();
 
+/**
+ * Where the analysis keeps a subcommand's facts: a hidden (symbol-keyed, non-enumerable) slot on
+ * the subcommand it made, which freezing the subcommand leaves writable (the slot object itself
+ * is not frozen). Thousands of subcommands per long script cost far less there than as WeakMap
+ * entries; a subcommand made elsewhere uses the WeakMaps.
+ */
+const SLOT: unique symbol = Symbol("command facts");
+interface FactsSlot {
+  analysed: AnalysedFacts;
+  built: CommandFacts | undefined;
+}
+type Slotted = ShellSubcommand & { [SLOT]?: FactsSlot };
+
 /** The facts of one subcommand: built once per subcommand object, then the same frozen value. */
 export function commandFacts(sub: ShellSubcommand): CommandFacts {
+  const slot = (sub as Slotted)[SLOT];
+  if (slot) return (slot.built ??= buildCommandFacts(sub, slot.analysed));
   let facts = built.get(sub);
   if (!facts) {
-    facts = buildCommandFacts(sub);
+    facts = buildCommandFacts(sub, analysed.get(sub));
     built.set(sub, facts);
   }
   return facts;
@@ -162,7 +177,10 @@ export function commandFacts(sub: ShellSubcommand): CommandFacts {
 
 /** The analysis records what it read of a subcommand before its facts are built. */
 export function recordAnalysedFacts(sub: ShellSubcommand, facts: AnalysedFacts): void {
-  analysed.set(sub, facts);
+  const slot = (sub as Slotted)[SLOT];
+  if (slot && slot.built === undefined) slot.analysed = facts;
+  else if (!slot && Object.isExtensible(sub) && !built.has(sub)) Object.defineProperty(sub, SLOT, { value: { analysed: facts, built: undefined } satisfies FactsSlot });
+  else analysed.set(sub, facts);
 }
 
 /** What each of these subcommands runs, as words (their facts' argv), for consumers that hand commands on (the sandbox's boundary). */
@@ -170,11 +188,10 @@ export function commandWords(subs: readonly ShellSubcommand[]): ReadonlyArray<re
   return subs.map((s) => commandFacts(s).argv);
 }
 
-function buildCommandFacts(sub: ShellSubcommand): CommandFacts {
+function buildCommandFacts(sub: ShellSubcommand, seen: AnalysedFacts | undefined): CommandFacts {
   const argv = Object.freeze([...effectiveArgv(sub)]);
   const program = posix.basename(argv[0] ?? "");
   const restrictive = Object.freeze(restrictiveTexts(sub, false));
-  const seen = analysed.get(sub);
   const hosts = hostsOf(sub, program, argv, seen?.urlHosts ?? []);
   return Object.freeze({
     argv,

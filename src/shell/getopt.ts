@@ -125,6 +125,32 @@ function matchLong(table: CommandTable, c: CompiledTable, given: string): LongMa
  * command they run).
  */
 export function getopt(words: readonly Word[], table: CommandTable, start = 1): ParsedArgs {
+  // The analysis reads one argv with one table several times over (its targets, whether it is
+  // read-only, its rule texts, its canonical argv…): the last few parses are kept, and callers
+  // only read them. An argv that has grown since (the walk appends words) is parsed again.
+  for (const e of recent) if (e.words === words && e.table === table && e.start === start && e.length === words.length) return e.parsed;
+  const parsed = parse(words, table, start);
+  const slot = recent[next] as RecentParse;
+  slot.words = words;
+  slot.table = table;
+  slot.start = start;
+  slot.length = words.length;
+  slot.parsed = parsed;
+  next = (next + 1) % recent.length;
+  return parsed;
+}
+
+interface RecentParse {
+  words: readonly Word[] | undefined;
+  table: CommandTable | undefined;
+  start: number;
+  length: number;
+  parsed: ParsedArgs;
+}
+const recent: RecentParse[] = Array.from({ length: 8 }, () => ({ words: undefined, table: undefined, start: 0, length: 0, parsed: { operands: [], options: [], errors: [] } }));
+let next = 0;
+
+function parse(words: readonly Word[], table: CommandTable, start: number): ParsedArgs {
   const c = compile(table);
   const out: ParsedArgs = { operands: [], options: [], errors: [] };
   const valueOf = (w: Word, text: string): Word => ({ ...w, text });

@@ -52,6 +52,28 @@ export function subcommandTable(sub: string): CommandTable {
 }
 
 export function parseGit(words: readonly Word[]): GitArgv {
+  // Read by several facts of one command in turn (its rule texts, targets, canonical argv…):
+  // the last few results are kept (callers only read them), as getopt keeps its parses.
+  for (const e of recentGit) if (e.words === words && e.length === words.length) return e.git;
+  const git = readGit(words);
+  const slot = recentGit[nextGit] as RecentGit;
+  slot.words = words;
+  slot.length = words.length;
+  slot.git = git;
+  nextGit = (nextGit + 1) % recentGit.length;
+  return git;
+}
+
+interface RecentGit {
+  words: readonly Word[] | undefined;
+  length: number;
+  git: GitArgv;
+}
+const NO_GIT: GitArgv = { globals: { operands: [], options: [], errors: [] }, rest: [], parsed: { operands: [], options: [], errors: [] }, complete: true };
+const recentGit: RecentGit[] = Array.from({ length: 4 }, () => ({ words: undefined, length: 0, git: NO_GIT }));
+let nextGit = 0;
+
+function readGit(words: readonly Word[]): GitArgv {
   const globals = getopt(words, GIT_GLOBAL);
   const first = globals.operands[0];
   if (!first) return { globals, rest: [], parsed: { operands: [], options: [], errors: [] }, complete: true };

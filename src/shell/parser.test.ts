@@ -2,7 +2,7 @@
 // gives, node for node, on every corpus string (attacks exercise the error and odd paths).
 import { describe, expect, it } from "vitest";
 import { ATTACKS, BENIGN } from "./corpus.js";
-import { parseBashScript, parseBashScriptPublic, usesDirectCursor, type SyntaxNode } from "./parser.js";
+import { parseBashScript, parseBashScriptAsWritten, parseBashScriptPublic, usesDirectCursor, type SyntaxNode } from "./parser.js";
 
 interface Plain {
   type: string;
@@ -48,5 +48,27 @@ describe("syntax tree copy", () => {
     const viaPublic = parseBashScriptPublic(script);
     expect(direct.depth).toBe(viaPublic.depth);
     expect(plain(direct.root)).toEqual(plain(viaPublic.root));
+  });
+});
+
+/** Ends the parse with a newline may not change: continuations, here-documents, errors, blanks. */
+const ENDINGS = [
+  "a | b | c", "git log --oneline -20 | grep -i fix | head -5", "a | b | c # comment", "a | b |\n c", "a && b | c | d",
+  "if a | b | c; then :; fi", "while read l; do :; done < <(a | b | c)", "echo `a | b | c`", "x=$(a | b | c)",
+  "ls \\", "\\", "rg -n \"describe\\", "ls \\\n", "ls \\\r", "ls\r", "ls\n\n", " ", "  \t", "ls &", "ls;", "ls |& cat",
+  "cat <<EOF\nhi\nEOF", "cat <<-EOF\n\thi\n\tEOF", "cat <<'EOF'\n$x\nEOF", "cat <<EOF | grep x\nhi\nEOF", "cat <<EOF\nunterminated",
+  "cat <<EOF\n$(rm x)", "git \"log\"\\ ", "ls \\\n ", "ls \\\n  ", "echo \"a", "echo 'a", "arr=(a b", "ls &&", "ls |", "(ls", "for i in 1 2; do echo $i; done", "case x in a) ;; esac", "echo $'a\\n'",
+];
+
+describe("the newline a parse adds after the source", () => {
+  const prefixes = (s: string): string[] => Array.from({ length: s.length + 1 }, (_, k) => s.slice(0, k));
+  const inputs = [...new Set([...SCRIPTS, ...ENDINGS.flatMap(prefixes), ...SCRIPTS.filter((s) => s.length < 100).flatMap(prefixes)])];
+  it(`changes no tree (${inputs.length} sources and prefixes)`, () => {
+    const differ = inputs.filter((s) => {
+      const a = parseBashScript(s);
+      const b = parseBashScriptAsWritten(s);
+      return a.depth !== b.depth || JSON.stringify(plain(a.root)) !== JSON.stringify(plain(b.root));
+    });
+    expect(differ).toEqual([]);
   });
 });

@@ -237,12 +237,18 @@ export function parseBashScript(source: string): ParsedScript {
 
 /** Parses and frees the tree without reading it: the floor under any analysis (for the benches). */
 export function parseBashTreeOnly(source: string): void {
-  loaded().parser.parse(source)?.delete();
+  parseTree(loaded(), source).tree.delete();
 }
 
 /** The same copy through web-tree-sitter's public TreeCursor methods (the tests compare both). */
 export function parseBashScriptPublic(source: string): ParsedScript {
   return parseWith(loaded(), source, undefined);
+}
+
+/** The tree of `source` parsed as it is, without the newline parses add after it (the tests compare both). */
+export function parseBashScriptAsWritten(source: string): ParsedScript {
+  const g = loaded();
+  return parseWith(g, source, g.direct, true);
 }
 
 /** Whether parses use the direct cursor calls (false: the public API). */
@@ -263,13 +269,41 @@ interface CursorOps {
   delete(): void;
 }
 
-function parseWith(g: Grammar, source: string, exports: CursorExports | undefined): ParsedScript {
+/**
+ * The tree of `source`, parsed with a newline after it when that gives the same tree. The bash
+ * grammar forks on a pipeline of three or more commands (`a | b | c`) and keeps the wrong branch
+ * alive until the next newline or `;`: at the end of the input, after the right branch has been
+ * accepted, the runtime then starts error recovery on the wrong one, which costs some 120 µs per
+ * parse (five times a whole one-liner's parse). With a final newline the wrong branch fails while
+ * the right one still runs and is dropped at no cost. The newline changes nothing when the tree
+ * of `source + "\n"` has no error and the source has no backslash and no here-document (measured
+ * over the security and everyday corpora and their prefixes; parser.test.ts keeps checking): a
+ * backslash (`ls \`, `ls \<newline> `, `x\ `) or a here-document ending at the end of the input
+ * can read differently, so those are parsed as they are, as is any source whose tree with the
+ * newline has an error. The newline's node, and the one character of range it adds, are left out
+ * of the copy, so the walk sees exactly the tree of `source`.
+ */
+function parseTree(g: Grammar, source: string, asWritten = false): { tree: Tree; end: number } {
+  const last = source.charCodeAt(source.length - 1);
+  // Not after a newline (nothing to gain), nor with a backslash (a line continuation, an escaped
+  // blank at the end), a here-document (its body may end at the end of the input) or no text.
+  if (!asWritten && last !== 10 && !source.includes("\\") && !source.includes("<<") && /\S/.test(source)) {
+    const tree = g.parser.parse(source + "\n");
+    if (!tree) throw new Error("tree-sitter returned no tree");
+    if (!tree.rootNode.hasError) return { tree, end: source.length };
+    tree.delete();
+  }
   const tree = g.parser.parse(source);
   if (!tree) throw new Error("tree-sitter returned no tree");
+  return { tree, end: -1 };
+}
+
+function parseWith(g: Grammar, source: string, exports: CursorExports | undefined, asWritten = false): ParsedScript {
+  const { tree, end } = parseTree(g, source, asWritten);
   try {
-    const checkMissing = tree.rootNode.hasError;
+    const checkMissing = end < 0 && tree.rootNode.hasError;
     const cursor = tree.walk();
-    return copyTree(g, exports ? new DirectCursor(exports, tree) : new PublicCursor(cursor), source, checkMissing);
+    return copyTree(g, exports ? new DirectCursor(exports, tree) : new PublicCursor(cursor), source, checkMissing, end);
   } finally {
     tree.delete();
   }
@@ -348,8 +382,12 @@ class DirectCursor implements CursorOps {
   }
 }
 
-/** Copies the tree under the cursor into SyntaxNodes in one walk, then frees the cursor. */
-function copyTree(g: Grammar, cursor: CursorOps, source: string, checkMissing: boolean): ParsedScript {
+/**
+ * Copies the tree under the cursor into SyntaxNodes in one walk, then frees the cursor. With
+ * `end` ≥ 0 (the source was parsed with a newline after it), nodes from `end` on are left out
+ * and ranges end at `end` at most.
+ */
+function copyTree(g: Grammar, cursor: CursorOps, source: string, checkMissing: boolean, end = -1): ParsedScript {
   const { types, fields, named, readsFields } = g;
   let nextId = 0;
   const make = (typeId: number, parentTypeId: number): SyntaxNode => {
@@ -371,6 +409,8 @@ function copyTree(g: Grammar, cursor: CursorOps, source: string, checkMissing: b
   const openTypes: number[] = [rootTypeId];
   const childrenFrom: number[] = [0];
   const pending: SyntaxNode[] = [];
+  /** Nodes wholly after `end` (the added newline's). */
+  const outside: SyntaxNode[] = [];
   let depth = 1;
   const attach = (): void => {
     const parent = open[open.length - 1] as SyntaxNode;
@@ -395,6 +435,12 @@ function copyTree(g: Grammar, cursor: CursorOps, source: string, checkMissing: b
     }
     node.startIndex = cursor.startIndex();
     node.endIndex = cursor.endIndex();
+    if (end >= 0 && node.endIndex > end) {
+      // Past the source: the added newline's own node is left out of its parent's children.
+      if (node.startIndex >= end) outside.push(node);
+      node.endIndex = end;
+      if (outside.length > 0) node.children = node.children.filter((c) => !outside.includes(c));
+    }
   };
   walk: for (;;) {
     if (cursor.firstChild()) {

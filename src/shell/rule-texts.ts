@@ -44,12 +44,17 @@ function canonicalTexts(words: readonly Word[]): string[] {
     parsed = getopt(words, table);
   }
   if (parsed.options.length === 0) return [];
-  const options = rendered(parsed);
+  // Each option as its text (`--name value`), joined as the words would be.
+  const options = parsed.options.map((o) => (o.value === undefined ? o.name : `${o.name} ${o.value.text}`));
   const operands = parsed.operands.map((o) => o.word.text).filter((t) => t !== head[1] || parsed.operands[0]?.index !== 0);
-  const out = [[...head, ...options.flat(), ...operands].join(" ")];
+  const start = head.join(" ");
+  const end = operands.length === 0 ? "" : ` ${operands.join(" ")}`;
+  const out = [`${start} ${options.join(" ")}${end}`];
   for (let k = 0; k < options.length && k < MAX_REORDERED; k++) {
-    const rest = options.filter((_, j) => j !== k).flat();
-    out.push([...head, ...(options[k] as string[]), ...rest, ...operands].join(" "));
+    const before = options.slice(0, k).join(" ");
+    const after = options.slice(k + 1).join(" ");
+    const rest = before === "" ? after : after === "" ? before : `${before} ${after}`;
+    out.push(`${start} ${options[k] as string}${rest === "" ? "" : ` ${rest}`}${end}`);
   }
   return out;
 }
