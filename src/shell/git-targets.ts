@@ -13,7 +13,7 @@ import type { Word } from "./words.js";
 /** Subcommands whose path operands and pathspecs name files whose contents they print. */
 const CONTENT_READERS = new Set([
   "log", "show", "diff", "whatchanged", "diff-tree", "diff-index", "diff-files", "blame", "annotate", "grep", "cat-file",
-  "range-diff", "rev-parse", "ls-files", "ls-tree", "archive", "hash-object",
+  "range-diff", "rev-parse", "ls-files", "ls-tree", "archive", "hash-object", "reflog",
 ]);
 
 /** Subcommands that rewrite files of the work tree (always, or with the options checked below). */
@@ -51,6 +51,9 @@ export function gitTargets(words: Word[], t: Targets): void {
     if (v === undefined) continue;
     if (o.name === "--contents") t.read.push(under(v));
     if (o.name === "-L" && v.includes(":")) t.read.push(under(v.slice(v.lastIndexOf(":") + 1)));
+    // `git config --blob REV:path -l` prints the blob's entries (a committed file's contents); a
+    // blob named by its hash may be any file of the history.
+    if (sub === "config" && o.name === "--blob") t.read.push(under(operandPath(v, true) ?? "."));
   }
   if (sub === "config" && findOption(parsed, "", ["includes"])) t.read.push(unnamedFiles("files that include.path in the configuration names"));
   if (sub === "diff" && findOption(parsed, "", ["no-index"])) t.read.push(...parsed.operands.map((o) => under(o.word.text)));
@@ -100,6 +103,8 @@ function contentPaths(sub: string, rest: Word[], parsed: ParsedArgs): string[] {
   const after = dashDash === -1 ? [] : rest.slice(dashDash + 1).map((w) => w.text);
   if (sub === "grep" && !findOption(parsed, "ef", ["regexp", "file"])) before.shift();
   if (sub === "archive" || sub === "ls-tree") before.shift();
+  // `git reflog [show|exists] [REV]`: the first word is reflog's own subcommand, not a path.
+  if (sub === "reflog" && /^(show|exists)$/.test(before[0] ?? "")) before.shift();
   const objectsOnly = sub === "cat-file" || sub === "rev-parse" || dashDash !== -1;
   const paths: string[] = [];
   let revisions = 0;
@@ -155,6 +160,7 @@ function printsContents(sub: string, parsed: ParsedArgs, operands: string[]): bo
     case "cat-file":
       return patch || /^(blob|tree|commit|tag)$/.test(operands[0] ?? "");
     case "log":
+    case "reflog":
     case "whatchanged":
     case "diff-tree":
     case "diff-index":
