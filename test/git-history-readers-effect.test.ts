@@ -17,6 +17,8 @@ const git = (...args: string[]): string =>
 beforeAll(async () => {
   proj = await realpath(await mkdtemp(join(tmpdir(), "armature-git-history-")));
   mkdirSync(join(proj, "secret"));
+  mkdirSync(join(proj, "sub"));
+  writeFileSync(join(proj, "sub", "notes.md"), "notes\n");
   writeFileSync(join(proj, "README.md"), "readme\n");
   writeFileSync(join(proj, "secret", "key.cfg"), "[token]\n\tvalue = hunter2\n");
   git("init", "-q");
@@ -35,6 +37,8 @@ const ATTACKS: [command: string, leak: string][] = [
   ["git config --blob HEAD:secret/key.cfg -l", "hunter2"],
   // The pickaxe answers whether the history ever held the string: the commit's entry shows.
   ["git reflog -G hunter2", "commit (initial): init"],
+  // REV:path is from the top of the work tree, whatever directory -C gives git.
+  ["git -C sub show HEAD:secret/key.cfg", "hunter2"],
 ];
 
 describe("git history readers, run for real", () => {

@@ -14,7 +14,12 @@ describe("git history readers name the files whose contents they print", () => {
     ["git reflog show -p -- secret/key", ["secret/key"], []],
     ["git config --blob HEAD:secret/key -l", ["secret/key"], []],
     ["git config --blob=HEAD:secret/key a.b", ["secret/key"], []],
-    ["git -C sub config --blob=:secret/key --list", ["sub/secret/key"], []],
+    // REV:path is from the top of the work tree, wherever -C runs git; REV:./path from git's directory.
+    ["git -C sub config --blob=:secret/key --list", ["secret/key"], []],
+    ["git -C sub config --blob=HEAD:./key --list", ["sub/key"], []],
+    ["git -C sub show HEAD:secret/key", ["secret/key"], []],
+    ["git -C sub cat-file -p HEAD:secret/key", ["secret/key"], []],
+    ["git -C sub show HEAD:", ["."], []],
     ["git config --blob=0123abcd -l", ["."], []],
     // benign controls: names, counts and configuration, no contents
     ["git reflog", [], []],

@@ -53,11 +53,11 @@ export function gitTargets(words: Word[], t: Targets): void {
     if (o.name === "-L" && v.includes(":")) t.read.push(under(v.slice(v.lastIndexOf(":") + 1)));
     // `git config --blob REV:path -l` prints the blob's entries (a committed file's contents); a
     // blob named by its hash may be any file of the history.
-    if (sub === "config" && o.name === "--blob") t.read.push(under(operandPath(v, true) ?? "."));
+    if (sub === "config" && o.name === "--blob") t.read.push(isObjectPath(v) ? objectPathUnder(v, under) : ".");
   }
   if (sub === "config" && findOption(parsed, "", ["includes"])) t.read.push(unnamedFiles("files that include.path in the configuration names"));
   if (sub === "diff" && findOption(parsed, "", ["no-index"])) t.read.push(...parsed.operands.map((o) => under(o.word.text)));
-  if (CONTENT_READERS.has(sub)) t.read.push(...contentPaths(sub, rest, parsed).map(under));
+  if (CONTENT_READERS.has(sub)) t.read.push(...contentPaths(sub, rest, parsed, under));
   // `git stash show` prints the stash's diff (stat by default, a patch with -p or stash.showPatch).
   const operandsOnly = getopt(rest, OPERANDS_ONLY).operands.map((o) => o.word.text);
   if (sub === "stash" && operandsOnly[0] === "show") t.read.push(repoDir);
@@ -97,7 +97,7 @@ const NO_PATCH = new Set([
  * `git show <blob>`, `git cat-file -p <sha>`, `git grep x`, `git archive HEAD`. An operand without
  * `--` that is no revision may be a branch: the whole tree is read then too.
  */
-function contentPaths(sub: string, rest: Word[], parsed: ParsedArgs): string[] {
+function contentPaths(sub: string, rest: Word[], parsed: ParsedArgs, under: (p: string) => string): string[] {
   const dashDash = rest.findIndex((w) => w.text === "--");
   const before = parsed.operands.filter((o) => dashDash === -1 || o.index < dashDash).map((o) => o.word.text);
   const after = dashDash === -1 ? [] : rest.slice(dashDash + 1).map((w) => w.text);
@@ -112,7 +112,7 @@ function contentPaths(sub: string, rest: Word[], parsed: ParsedArgs): string[] {
   let limits = 0;
   for (const op of before) {
     if (sub === "hash-object" || sub === "archive" || sub === "ls-files" || sub === "ls-tree") {
-      paths.push(op);
+      paths.push(under(op));
       limits++;
       continue;
     }
@@ -121,7 +121,7 @@ function contentPaths(sub: string, rest: Word[], parsed: ParsedArgs): string[] {
       if (!(sub === "cat-file" && /^(blob|tree|commit|tag)$/.test(op))) revisions++;
       continue;
     }
-    paths.push(path);
+    paths.push(isObjectPath(op) ? objectPathUnder(op, under) : under(path));
     if (!isObjectPath(op)) {
       ambiguous++;
       limits++;
@@ -130,14 +130,14 @@ function contentPaths(sub: string, rest: Word[], parsed: ParsedArgs): string[] {
   for (const spec of after) {
     const path = pathspecPath(spec);
     if (path !== undefined) {
-      paths.push(path);
+      paths.push(under(path));
       limits++;
     }
   }
   if (printsContents(sub, parsed, before)) {
     const onlyObjects = revisions === 0 && paths.length > 0 && limits === 0;
     const wholeTree = !onlyObjects && (limits === 0 || (dashDash === -1 && ambiguous > 0));
-    if (wholeTree) paths.push(".");
+    if (wholeTree) paths.push(under("."));
   }
   return paths;
 }
@@ -221,6 +221,18 @@ function pathspecPath(spec: string): string | undefined {
 }
 
 const REF_NAMES = /^(HEAD|FETCH_HEAD|ORIG_HEAD|MERGE_HEAD|CHERRY_PICK_HEAD|REVERT_HEAD|REBASE_HEAD|AUTO_MERGE|@)([~^].*)?$/;
+
+/**
+ * Where the path of a `REV:path` object is: `REV:./x` and `REV:../x` are from the directory git
+ * runs in (after `-C`); any other is from the top of the work tree, which `git -C dir` into the
+ * same repository does not move (`git -C src show HEAD:secret/key` reads secret/key). The top is
+ * taken to be the cwd, as for a `REV:path` without `-C`.
+ */
+function objectPathUnder(op: string, under: (p: string) => string): string {
+  const path = operandPath(op, true) ?? ".";
+  const fromCwd = path === "." ? /:\.$/.test(op) : /^\.\.?(\/|$)/.test(path);
+  return fromCwd ? under(path) : path;
+}
 
 /** `REV:path`, `:path`, `:2:path`: an object named by its path (not a pathspec, not a revision). */
 function isObjectPath(op: string): boolean {
