@@ -20,6 +20,10 @@ describe("git history readers name the files whose contents they print", () => {
     ["git -C sub show HEAD:secret/key", ["secret/key"], []],
     ["git -C sub cat-file -p HEAD:secret/key", ["secret/key"], []],
     ["git -C sub show HEAD:", ["."], []],
+    // `:/x` and `:(top)x` pathspecs are from the top too.
+    ["git -C sub grep TOP :/secret", ["secret", "sub"], []],
+    ["git -C sub grep TOP -- ':(top,glob)secret/*'", ["secret/*"], []],
+    ["git -C sub grep TOP -- secret", ["sub/secret"], []],
     ["git config --blob=0123abcd -l", ["."], []],
     // benign controls: names, counts and configuration, no contents
     ["git reflog", [], []],

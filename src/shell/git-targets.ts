@@ -121,7 +121,7 @@ function contentPaths(sub: string, rest: Word[], parsed: ParsedArgs, under: (p: 
       if (!(sub === "cat-file" && /^(blob|tree|commit|tag)$/.test(op))) revisions++;
       continue;
     }
-    paths.push(isObjectPath(op) ? objectPathUnder(op, under) : under(path));
+    paths.push(isObjectPath(op) ? objectPathUnder(op, under) : pathspecUnder(op, path, under));
     if (!isObjectPath(op)) {
       ambiguous++;
       limits++;
@@ -130,7 +130,7 @@ function contentPaths(sub: string, rest: Word[], parsed: ParsedArgs, under: (p: 
   for (const spec of after) {
     const path = pathspecPath(spec);
     if (path !== undefined) {
-      paths.push(under(path));
+      paths.push(pathspecUnder(spec, path, under));
       limits++;
     }
   }
@@ -232,6 +232,13 @@ function objectPathUnder(op: string, under: (p: string) => string): string {
   const path = operandPath(op, true) ?? ".";
   const fromCwd = path === "." ? /:\.$/.test(op) : /^\.\.?(\/|$)/.test(path);
   return fromCwd ? under(path) : path;
+}
+
+/** A pathspec's path: `:/x` and `:(top)x` are from the top of the work tree (see objectPathUnder), any other from git's directory. */
+function pathspecUnder(spec: string, path: string, under: (p: string) => string): string {
+  const magic = /^:\(([^)]*)\)/.exec(spec);
+  const fromTop = spec.startsWith(":/") || (magic !== null && /(^|,)top(,|$)/.test(magic[1] as string));
+  return fromTop ? path : under(path);
 }
 
 /** `REV:path`, `:path`, `:2:path`: an object named by its path (not a pathspec, not a revision). */
