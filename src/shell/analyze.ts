@@ -97,6 +97,8 @@ export function analyzeCommand(command: string): ShellCommandFacts {
     const targets = commandTargets(judged, backup);
     targets.read.push(...hiddenOperandReads(judged, targets, (t) => substituteLoopVariables(state, t)));
     const sub = toSubcommand(cmd, targets);
+    const loopGlobs = loopOptionGlobs(judged.words, (t) => substituteLoopVariables(state, t));
+    if (loopGlobs.length > 0) sub.optionGlobs = [...new Set([...(sub.optionGlobs ?? []), ...loopGlobs])];
     const why = objection ?? refused;
     sub.readOnly = why === undefined ? true : { objection: why };
     subcommands.push(sub);
@@ -369,6 +371,21 @@ function optionGlobsOf(words: readonly Word[]): string[] {
   for (const w of words.slice(1)) {
     if (w.isStatic && w.text === "--") break;
     if (w.glob && /^[*?[]/.test(w.text)) out.push(w.text);
+  }
+  return out;
+}
+
+/**
+ * The globs a loop variable stands for where the command reads options: `for f in *; do wc
+ * "$f"; done` hands wc each name `*` matches, and a file named `--files0-from=.env` is an option
+ * to it, as in `wc *` (optionGlobsOf). Their matches are judged when the call is decided.
+ */
+function loopOptionGlobs(words: readonly Word[], valuesOf: (text: string) => string[]): string[] {
+  const out: string[] = [];
+  for (const w of words.slice(1)) {
+    if (w.isStatic && w.text === "--") break;
+    if (w.isStatic || !w.text.includes("$")) continue;
+    for (const v of valuesOf(w.text)) if (v !== w.text && /^[*?[]/.test(v)) out.push(v);
   }
   return out;
 }

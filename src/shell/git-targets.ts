@@ -13,7 +13,7 @@ import type { Word } from "./words.js";
 /** Subcommands whose path operands and pathspecs name files whose contents they print. */
 const CONTENT_READERS = new Set([
   "log", "show", "diff", "whatchanged", "diff-tree", "diff-index", "diff-files", "blame", "annotate", "grep", "cat-file",
-  "range-diff", "rev-parse", "ls-files", "ls-tree", "archive", "hash-object",
+  "range-diff", "rev-parse", "ls-files", "ls-tree", "archive", "hash-object", "reflog",
 ]);
 
 /** Subcommands that rewrite files of the work tree (always, or with the options checked below). */
@@ -51,10 +51,13 @@ export function gitTargets(words: Word[], t: Targets): void {
     if (v === undefined) continue;
     if (o.name === "--contents") t.read.push(under(v));
     if (o.name === "-L" && v.includes(":")) t.read.push(under(v.slice(v.lastIndexOf(":") + 1)));
+    // `git config --blob REV:path -l` prints the blob's entries (a committed file's contents); a
+    // blob named by its hash may be any file of the history.
+    if (sub === "config" && o.name === "--blob") t.read.push(isObjectPath(v) ? objectPathUnder(v, under) : ".");
   }
   if (sub === "config" && findOption(parsed, "", ["includes"])) t.read.push(unnamedFiles("files that include.path in the configuration names"));
   if (sub === "diff" && findOption(parsed, "", ["no-index"])) t.read.push(...parsed.operands.map((o) => under(o.word.text)));
-  if (CONTENT_READERS.has(sub)) t.read.push(...contentPaths(sub, rest, parsed).map(under));
+  if (CONTENT_READERS.has(sub)) t.read.push(...contentPaths(sub, rest, parsed, under));
   // `git stash show` prints the stash's diff (stat by default, a patch with -p or stash.showPatch).
   const operandsOnly = getopt(rest, OPERANDS_ONLY).operands.map((o) => o.word.text);
   if (sub === "stash" && operandsOnly[0] === "show") t.read.push(repoDir);
@@ -94,12 +97,14 @@ const NO_PATCH = new Set([
  * `git show <blob>`, `git cat-file -p <sha>`, `git grep x`, `git archive HEAD`. An operand without
  * `--` that is no revision may be a branch: the whole tree is read then too.
  */
-function contentPaths(sub: string, rest: Word[], parsed: ParsedArgs): string[] {
+function contentPaths(sub: string, rest: Word[], parsed: ParsedArgs, under: (p: string) => string): string[] {
   const dashDash = rest.findIndex((w) => w.text === "--");
   const before = parsed.operands.filter((o) => dashDash === -1 || o.index < dashDash).map((o) => o.word.text);
   const after = dashDash === -1 ? [] : rest.slice(dashDash + 1).map((w) => w.text);
   if (sub === "grep" && !findOption(parsed, "ef", ["regexp", "file"])) before.shift();
   if (sub === "archive" || sub === "ls-tree") before.shift();
+  // `git reflog [show|exists] [REV]`: the first word is reflog's own subcommand, not a path.
+  if (sub === "reflog" && /^(show|exists)$/.test(before[0] ?? "")) before.shift();
   const objectsOnly = sub === "cat-file" || sub === "rev-parse" || dashDash !== -1;
   const paths: string[] = [];
   let revisions = 0;
@@ -107,7 +112,7 @@ function contentPaths(sub: string, rest: Word[], parsed: ParsedArgs): string[] {
   let limits = 0;
   for (const op of before) {
     if (sub === "hash-object" || sub === "archive" || sub === "ls-files" || sub === "ls-tree") {
-      paths.push(op);
+      paths.push(under(op));
       limits++;
       continue;
     }
@@ -116,7 +121,7 @@ function contentPaths(sub: string, rest: Word[], parsed: ParsedArgs): string[] {
       if (!(sub === "cat-file" && /^(blob|tree|commit|tag)$/.test(op))) revisions++;
       continue;
     }
-    paths.push(path);
+    paths.push(isObjectPath(op) ? objectPathUnder(op, under) : pathspecUnder(op, path, under));
     if (!isObjectPath(op)) {
       ambiguous++;
       limits++;
@@ -125,14 +130,14 @@ function contentPaths(sub: string, rest: Word[], parsed: ParsedArgs): string[] {
   for (const spec of after) {
     const path = pathspecPath(spec);
     if (path !== undefined) {
-      paths.push(path);
+      paths.push(pathspecUnder(spec, path, under));
       limits++;
     }
   }
   if (printsContents(sub, parsed, before)) {
     const onlyObjects = revisions === 0 && paths.length > 0 && limits === 0;
     const wholeTree = !onlyObjects && (limits === 0 || (dashDash === -1 && ambiguous > 0));
-    if (wholeTree) paths.push(".");
+    if (wholeTree) paths.push(under("."));
   }
   return paths;
 }
@@ -155,6 +160,7 @@ function printsContents(sub: string, parsed: ParsedArgs, operands: string[]): bo
     case "cat-file":
       return patch || /^(blob|tree|commit|tag)$/.test(operands[0] ?? "");
     case "log":
+    case "reflog":
     case "whatchanged":
     case "diff-tree":
     case "diff-index":
@@ -215,6 +221,25 @@ function pathspecPath(spec: string): string | undefined {
 }
 
 const REF_NAMES = /^(HEAD|FETCH_HEAD|ORIG_HEAD|MERGE_HEAD|CHERRY_PICK_HEAD|REVERT_HEAD|REBASE_HEAD|AUTO_MERGE|@)([~^].*)?$/;
+
+/**
+ * Where the path of a `REV:path` object is: `REV:./x` and `REV:../x` are from the directory git
+ * runs in (after `-C`); any other is from the top of the work tree, which `git -C dir` into the
+ * same repository does not move (`git -C src show HEAD:secret/key` reads secret/key). The top is
+ * taken to be the cwd, as for a `REV:path` without `-C`.
+ */
+function objectPathUnder(op: string, under: (p: string) => string): string {
+  const path = operandPath(op, true) ?? ".";
+  const fromCwd = path === "." ? /:\.$/.test(op) : /^\.\.?(\/|$)/.test(path);
+  return fromCwd ? under(path) : path;
+}
+
+/** A pathspec's path: `:/x` and `:(top)x` are from the top of the work tree (see objectPathUnder), any other from git's directory. */
+function pathspecUnder(spec: string, path: string, under: (p: string) => string): string {
+  const magic = /^:\(([^)]*)\)/.exec(spec);
+  const fromTop = spec.startsWith(":/") || (magic !== null && /(^|,)top(,|$)/.test(magic[1] as string));
+  return fromTop ? path : under(path);
+}
 
 /** `REV:path`, `:path`, `:2:path`: an object named by its path (not a pathspec, not a revision). */
 function isObjectPath(op: string): boolean {

@@ -61,7 +61,9 @@ describe("reads that leaked past a Read deny rule", () => {
     ["git grep -f pats.txt -- src", ["pats.txt", "src"], []],
     ["git grep foo -- ':!secret'", ["."], []],
     ["git -C sub grep foo", ["sub"], []],
-    ["git -C sub show HEAD:x", ["sub/x"], []],
+    // REV:path is from the top of the work tree (which -C into the same repository does not move); REV:./path from git's directory.
+    ["git -C sub show HEAD:x", ["x"], []],
+    ["git -C sub show HEAD:./x", ["sub/x"], []],
     ["git -C /elsewhere log -p -- f", ["/elsewhere/f"], []],
     ["git hash-object secret/key", ["secret/key"], []],
     ["git archive HEAD", ["."], []],
