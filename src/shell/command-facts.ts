@@ -115,10 +115,12 @@ export interface CommandFacts {
   /** What really runs, transparent wrappers removed (`timeout 5 rm x` is `rm x`). */
   readonly argv: readonly string[];
   /**
-   * The same as its option table reads it: the program by its base name, every option by its
-   * canonical name (abbreviations resolved, clusters split) with its value as the next word,
-   * `--` when the command line has one, then the operands (src/shell/rule-texts.ts); a command
-   * without a table, or a subcommand the analysis did not make, as written.
+   * The same as its option table reads it: the program by its base name, every option in its
+   * full long form (a short letter by the long option its table pairs it with, an abbreviation
+   * in full, clusters split, `--no-NAME` in full; a letter without a long name stays short) with
+   * its value as the next word, `--` when the command line has one, then the operands
+   * (`sort -ro f x` is `sort --reverse --output f x`; src/shell/rule-texts.ts); a command without
+   * a table, or a subcommand the analysis did not make, as written.
    */
   readonly canonicalArgv: readonly string[];
   /** The same read into its parts, for matching deny and ask rules by meaning; null without a table. */
