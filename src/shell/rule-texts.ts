@@ -36,8 +36,9 @@ function negatedForm(o: ParsedOption, name: string): string {
   return name.startsWith("--no-") ? `--${name.slice(5)}` : `--no-${name.slice(2)}`;
 }
 
-function rendered(parsed: ParsedArgs, nameOf: (o: ParsedOption) => string = longFormOf): string[][] {
-  return parsed.options.map((o) => (o.value === undefined ? [nameOf(o)] : [nameOf(o), o.value.text]));
+/** Options in their long form, each value as the next word. */
+function rendered(parsed: ParsedArgs): string[] {
+  return parsed.options.flatMap((o) => (o.value === undefined ? [longFormOf(o)] : [longFormOf(o), o.value.text]));
 }
 
 /** A command read by its table: the head (program, and git's subcommand), git's globals, the rest. */
@@ -88,13 +89,16 @@ function canonicalTexts(words: readonly Word[]): string[] {
   if (!r || r.parsed.options.length === 0) return [];
   if (r.head.length === 1 && r.head[0] === "git") return [];
   const operands = operandsOf(r);
+  const head = r.head.join(" ");
+  const tail = operands.length === 0 ? "" : ` ${operands.join(" ")}`;
   const out = new Set<string>();
-  for (const nameOf of [longFormOf, parsedFormOf]) {
-    const options = rendered(r.parsed, nameOf);
-    out.add([...r.head, ...options.flat(), ...operands].join(" "));
-    for (let k = 0; k < options.length && k < MAX_REORDERED; k++) {
-      const rest = options.filter((_, j) => j !== k).flat();
-      out.add([...r.head, ...(options[k] as string[]), ...rest, ...operands].join(" "));
+  // Short letters as written differ from the long form only when the table pairs one of them.
+  const forms = r.parsed.options.some((o) => o.long !== undefined) ? [longFormOf, parsedFormOf] : [longFormOf];
+  for (const nameOf of forms) {
+    const pieces = r.parsed.options.map((o) => (o.value === undefined ? nameOf(o) : `${nameOf(o)} ${o.value.text}`));
+    out.add(`${head} ${pieces.join(" ")}${tail}`);
+    for (let k = 1; k < pieces.length && k < MAX_REORDERED; k++) {
+      out.add(`${head} ${pieces[k] as string} ${pieces.filter((_, j) => j !== k).join(" ")}${tail}`);
     }
   }
   return [...out];
@@ -112,8 +116,8 @@ function canonicalTexts(words: readonly Word[]): string[] {
 export function canonicalArgvOf(words: readonly Word[]): string[] {
   const r = readingOf(words);
   if (!r) return words.map((w) => w.text);
-  const tail = [...rendered(r.parsed).flat(), ...(r.parsed.dashDash === undefined ? [] : ["--"])];
-  const globals = r.globals ? rendered(r.globals).flat() : [];
+  const tail = [...rendered(r.parsed), ...(r.parsed.dashDash === undefined ? [] : ["--"])];
+  const globals = r.globals ? rendered(r.globals) : [];
   const operands = r.head.length === 2 ? operandsOf(r) : r.parsed.operands.map((o) => o.word.text);
   return [r.head[0] as string, ...globals, ...r.head.slice(1), ...tail, ...operands];
 }
