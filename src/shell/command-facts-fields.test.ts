@@ -80,6 +80,7 @@ describe("CommandFacts fields", () => {
     ["git push --no-force", ["git", "push", "--no-force"]],
     ["curl -sSo out https://h/", ["curl", "--silent", "--show-error", "--output", "out", "https://h/"]],
     ["tar -xzf a.tgz", ["tar", "--extract", "--gzip", "--file", "a.tgz"]],
+    ["git log -n 3 -5", ["git", "log", "--max-count", "3", "-5"]],
     ["timeout 5 grep --regexp=x -- -f", ["grep", "--regexp", "x", "--", "-f"]],
     ["cp --recur --deref a .claude/", ["cp", "--recursive", "--dereference", "a", ".claude/"]],
     ["git -C . fetch --upload-pa=x origin", ["git", "-C", ".", "fetch", "--upload-pack", "x", "origin"]],
