@@ -83,8 +83,9 @@ export function restrictiveRuleHits(rule: PermissionRule, scope: Scope): boolean
     const m = bashMatcher(content);
     if (subject.facts.subcommands.some((sub) => restrictiveTextsIn(scope, sub).some(m))) return true;
     // The rule and each command read by the same option tables: another spelling of what it names.
-    const form = subject.facts.subcommands.some((sub) => commandFacts(sub).canonicalForm !== null) ? ruleFormOf(content) : null;
-    if (form && subject.facts.subcommands.some((sub) => { const f = commandFacts(sub).canonicalForm; return f !== null && ruleFormCovers(form, f); })) return true;
+    const forms = subject.facts.subcommands.map((sub) => commandFacts(sub).canonicalForm).filter((f) => f !== null);
+    const form = forms.length > 0 ? ruleFormOf(content) : null;
+    if (form && forms.some((f) => ruleFormCovers(form, f))) return true;
     // What the parser could not model is also matched crudely, piece by piece, so that an
     // unparseable command never slips past a deny rule that its text plainly contains.
     if (!subject.facts.complete) return crudePieces(subject.facts.command).some(m);
