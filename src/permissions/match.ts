@@ -1,11 +1,11 @@
 import type { PermissionRule, ShellSubcommand, Tool } from "../tool/types.js";
 import { bashMatcher } from "../shell/bash-rules.js";
-import { commandFacts, crudePieces } from "../shell/command-facts.js";
+import { commandFacts, crudePieces, ruleFormCovers, ruleFormOf } from "../shell/command-facts.js";
 import { hostMatches, ruleHostPattern } from "./domain-rules.js";
 import { cachedPathPattern, mayMatchBelow, pathMatches } from "./path-rules.js";
 import { defaultHome, pathForms, realCanonicalize, type Canonicalize, type PathForms } from "./paths.js";
 import type { Scope, Target } from "./scope.js";
-import { firstBashMatch, ruleIndex } from "./rule-index.js";
+import { firstBashMatch, firstCanonicalMatch, ruleIndex } from "./rule-index.js";
 
 export const READ_TOOLS = new Set(["Read", "Glob", "Grep"]);
 export const EDIT_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
@@ -82,6 +82,10 @@ export function restrictiveRuleHits(rule: PermissionRule, scope: Scope): boolean
   if (subject?.kind === "shell" && (rule.toolName === "Bash" || rule.toolName === tool.name)) {
     const m = bashMatcher(content);
     if (subject.facts.subcommands.some((sub) => restrictiveTextsIn(scope, sub).some(m))) return true;
+    // The rule and each command read by the same option tables: another spelling of what it names.
+    const forms = subject.facts.subcommands.map((sub) => commandFacts(sub).canonicalForm).filter((f) => f !== null);
+    const form = forms.length > 0 ? ruleFormOf(content) : null;
+    if (form && forms.some((f) => ruleFormCovers(form, f))) return true;
     // What the parser could not model is also matched crudely, piece by piece, so that an
     // unparseable command never slips past a deny rule that its text plainly contains.
     if (!subject.facts.complete) return crudePieces(subject.facts.command).some(m);
@@ -159,6 +163,8 @@ export function firstRestrictiveRule(rules: readonly PermissionRule[], behavior:
     const hit = firstBashMatch(section.bash, restrictiveTextsIn(scope, sub));
     if (hit && (!best || hit.order < best.order)) best = hit;
   }
+  const meant = firstCanonicalMatch(section.bash, facts.subcommands.map((sub) => commandFacts(sub).canonicalForm), best?.order);
+  if (meant) best = meant;
   if (!facts.complete) {
     const pieces = crudePieces(facts.command);
     for (const e of section.bash.all) {

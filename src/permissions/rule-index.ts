@@ -1,5 +1,6 @@
 import type { PermissionRule, RuleBehavior } from "../tool/types.js";
 import { bashMatcher, normaliseBashSpec, type BashMatcher } from "../shell/bash-rules.js";
+import { ruleFormCovers, ruleFormOf, type CanonicalForm, type RuleForm } from "../shell/command-facts.js";
 
 /** A Bash rule with content, its position in the rule list, and its compiled matcher. */
 export interface IndexedBashRule {
@@ -94,5 +95,51 @@ export function firstBashMatch(index: BashRuleIndex, texts: readonly string[], a
     consider(index.byWord.get(w));
   }
   consider(index.wild);
+  return best;
+}
+
+/** A Bash rule whose specifier reads as a command (see ruleFormOf), by its program. */
+interface CanonicalRule {
+  entry: IndexedBashRule;
+  form: RuleForm;
+}
+
+const canonicalRules = new WeakMap<BashRuleIndex, Map<string, CanonicalRule[]>>();
+
+/** The rules of an index read as commands, by program: built once per index, on first use (the analysis is loaded by then). */
+function canonicalRulesOf(index: BashRuleIndex): Map<string, CanonicalRule[]> {
+  let byProgram = canonicalRules.get(index);
+  if (byProgram) return byProgram;
+  byProgram = new Map();
+  for (const entry of index.all) {
+    const form = ruleFormOf(entry.rule.ruleContent ?? "");
+    if (!form) continue;
+    const program = form.form.head[0] as string;
+    let list = byProgram.get(program);
+    if (!list) byProgram.set(program, (list = []));
+    list.push({ entry, form });
+  }
+  canonicalRules.set(index, byProgram);
+  return byProgram;
+}
+
+/**
+ * The earliest rule (by order, before `before` when given) that names what one of these
+ * commands means: the rule's specifier and the command read by the same option tables and
+ * compared part by part, so that a short option, an abbreviation, an attached value or another
+ * order matches the spelling the rule uses. For deny and ask rules, besides their texts.
+ */
+export function firstCanonicalMatch(index: BashRuleIndex, forms: readonly (CanonicalForm | null)[], before = Infinity): IndexedBashRule | undefined {
+  let best: IndexedBashRule | undefined;
+  for (const form of forms) {
+    if (!form) continue;
+    for (const c of canonicalRulesOf(index).get(form.head[0] as string) ?? []) {
+      if (c.entry.order >= Math.min(before, best?.order ?? Infinity)) break;
+      if (ruleFormCovers(c.form, form)) {
+        best = c.entry;
+        break;
+      }
+    }
+  }
   return best;
 }

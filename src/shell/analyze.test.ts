@@ -21,8 +21,9 @@ describe("analyzeCommand: simple commands", () => {
       ],
       targets: { read: ["a b"], write: [] },
       reader: { listed: ["a b"], recursive: [], follows: false, limit: "names" },
-      // The canonical readings deny rules also see: clusters split, each option once first.
-      ruleTexts: ["ls -l -a a b", "ls -a -l a b"],
+      // The canonical readings deny rules also see: clusters split, each option once first, in
+      // long form and with short letters as written.
+      ruleTexts: ["ls -l --all a b", "ls --all -l a b", "ls -l -a a b", "ls -a -l a b"],
     });
   });
 

@@ -12,7 +12,7 @@ import { readerFacts } from "./reader-facts.js";
 import { treeWriterOf } from "./tree-writer.js";
 import { literalWord } from "./command.js";
 import { isReadOnlyToolInvocation } from "./read-only-tools.js";
-import { canonicalArgvOf, fetchedUrls, isModelledCommand, ruleTextsOf } from "./rule-texts.js";
+import { canonicalArgvOf, canonicalFormOf, fetchedUrls, isModelledCommand, ruleTextsOf } from "./rule-texts.js";
 import { commandBaseName } from "./wrappers.js";
 import type { Targets } from "./commands/types.js";
 import { commandTargets } from "./targets.js";
@@ -349,9 +349,11 @@ function toSubcommand(cmd: SimpleCommand, targets: Targets): ShellSubcommand {
   const globs = optionGlobsOf(cmd.words);
   if (globs.length > 0) sub.optionGlobs = globs;
   const program = inner.words[0] === undefined ? "" : commandBaseName(inner.words[0].text);
+  const form = canonicalFormOf(inner.words);
   recordAnalysedFacts(sub, {
     ...(cmd.runs ? { runs: cmd.runs } : {}),
     canonicalArgv: canonicalArgvOf(inner.words),
+    ...(form ? { canonicalForm: form } : {}),
     urlHosts: fetchedUrls(program, inner.words).map((u) => u.host),
   });
   return sub;

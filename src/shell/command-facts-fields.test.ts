@@ -76,8 +76,18 @@ describe("CommandFacts fields", () => {
   });
 
   it.each<[string, string[]]>([
-    ["grep --recur -e x .", ["grep", "--recursive", "-e", "x", "."]],
-    ["grep -rnex .", ["grep", "-r", "-n", "-e", "x", "."]],
+    ["grep --recur -e x .", ["grep", "--recursive", "--regexp", "x", "."]],
+    ["grep -rnex .", ["grep", "--recursive", "--line-number", "--regexp", "x", "."]],
+    ["sort -ro f x", ["sort", "--reverse", "--output", "f", "x"]],
+    ["sort -uo/x", ["sort", "--unique", "--output", "/x"]],
+    ["rm -fr d", ["rm", "--force", "--recursive", "d"]],
+    ["ls -la", ["ls", "-l", "--all"]],
+    ["git push -fn origin", ["git", "push", "--force", "--dry-run", "origin"]],
+    ["git commit --no-verify -m x", ["git", "commit", "--no-verify", "--message", "x"]],
+    ["git push --no-force", ["git", "push", "--no-force"]],
+    ["curl -sSo out https://h/", ["curl", "--silent", "--show-error", "--output", "out", "https://h/"]],
+    ["tar -xzf a.tgz", ["tar", "--extract", "--gzip", "--file", "a.tgz"]],
+    ["git log -n 3 -5", ["git", "log", "--max-count", "3", "-5"]],
     ["timeout 5 grep --regexp=x -- -f", ["grep", "--regexp", "x", "--", "-f"]],
     ["cp --recur --deref a .claude/", ["cp", "--recursive", "--dereference", "a", ".claude/"]],
     ["git -C . fetch --upload-pa=x origin", ["git", "-C", ".", "fetch", "--upload-pack", "x", "origin"]],

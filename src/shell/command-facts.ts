@@ -41,16 +41,90 @@ export interface Execution {
   readonly mayWrite: string | null;
 }
 
+/**
+ * A command as its option table reads it, in parts: the program's base name (and git's
+ * subcommand), git's own options before it, the options in their full long form (a short letter
+ * by the long option it is, an abbreviation in full, `--no-NAME` as written) with their values,
+ * and the operands. Two spellings of one command have the same form, up to option order.
+ */
+export interface CanonicalForm {
+  readonly head: readonly string[];
+  readonly globals: readonly CanonicalOption[];
+  readonly options: readonly CanonicalOption[];
+  readonly operands: readonly string[];
+}
+
+export interface CanonicalOption {
+  readonly name: string;
+  /** Its value; undefined when it takes none, or (in a rule) when the rule ends before it. */
+  readonly value?: string;
+}
+
+/** A deny or ask rule's specifier read as a command: its form, and whether it is a prefix (`… *`). */
+export interface RuleForm {
+  readonly form: CanonicalForm;
+  readonly prefix: boolean;
+}
+
+function hasOption(have: readonly CanonicalOption[], want: CanonicalOption): boolean {
+  return have.some((o) => o.name === want.name && (want.value === undefined || o.value === want.value));
+}
+
+/**
+ * Whether a command means what a rule names: the same program (and subcommand), every option
+ * the rule names (with its value, unless the rule ends before it) in any order and spelling,
+ * and the rule's operands first (a prefix rule) or exactly (an exact rule, which also allows no
+ * option it does not name).
+ */
+export function ruleFormCovers(rule: RuleForm, command: CanonicalForm): boolean {
+  const want = rule.form;
+  if (want.head.length !== command.head.length || want.head.some((h, i) => h !== command.head[i])) return false;
+  if (!want.globals.every((o) => hasOption(command.globals, o)) || !want.options.every((o) => hasOption(command.options, o))) return false;
+  if (want.operands.length > command.operands.length || want.operands.some((w, i) => w !== command.operands[i])) return false;
+  if (rule.prefix) return true;
+  return want.operands.length === command.operands.length && command.globals.every((o) => hasOption(want.globals, o)) && command.options.every((o) => hasOption(want.options, o));
+}
+
+/** The analysis's reader of rule specifiers (it needs the option tables, loaded with the analysis). */
+let ruleFormReader: ((spec: string) => RuleForm | null) | undefined;
+const ruleForms = new Map<string, RuleForm | null>();
+
+/** The analysis registers how a rule's specifier is read as a command (src/shell/rule-texts.ts). */
+export function registerRuleFormReader(read: (spec: string) => RuleForm | null): void {
+  ruleFormReader = read;
+  ruleForms.clear();
+}
+
+/**
+ * A `Bash(…)` specifier read by the same option tables as commands are, once per specifier:
+ * null when it has a `*` inside, quoting, an option the table refuses, a program without a
+ * table, or before the analysis is loaded (no command then has a form to compare with).
+ */
+export function ruleFormOf(spec: string): RuleForm | null {
+  if (!ruleFormReader) return null;
+  let form = ruleForms.get(spec);
+  if (form === undefined) {
+    form = ruleFormReader(spec);
+    if (ruleForms.size > 10_000) ruleForms.clear();
+    ruleForms.set(spec, form);
+  }
+  return form;
+}
+
 export interface CommandFacts {
   /** What really runs, transparent wrappers removed (`timeout 5 rm x` is `rm x`). */
   readonly argv: readonly string[];
   /**
-   * The same as its option table reads it: the program by its base name, every option by its
-   * canonical name (abbreviations resolved, clusters split) with its value as the next word,
-   * `--` when the command line has one, then the operands (src/shell/rule-texts.ts); a command
-   * without a table, or a subcommand the analysis did not make, as written.
+   * The same as its option table reads it: the program by its base name, every option in its
+   * full long form (a short letter by the long option its table pairs it with, an abbreviation
+   * in full, clusters split, `--no-NAME` in full; a letter without a long name stays short) with
+   * its value as the next word, `--` when the command line has one, then the operands
+   * (`sort -ro f x` is `sort --reverse --output f x`; src/shell/rule-texts.ts); a command without
+   * a table, or a subcommand the analysis did not make, as written.
    */
   readonly canonicalArgv: readonly string[];
+  /** The same read into its parts, for matching deny and ask rules by meaning; null without a table. */
+  readonly canonicalForm: CanonicalForm | null;
   /** The command word as written (`timeout` in `timeout 5 rm x`, `/bin/rm`); undefined for an empty command. */
   readonly writtenName: string | undefined;
   /** What really runs, its program as written (`/bin/rm` in `timeout 5 /bin/rm x`); `""` for an empty command. */
@@ -109,6 +183,7 @@ export interface CommandFacts {
 export interface AnalysedFacts {
   runs?: { commands: readonly (readonly string[])[]; scripts: readonly string[] };
   canonicalArgv: readonly string[];
+  canonicalForm?: CanonicalForm;
   urlHosts: readonly string[];
 }
 
@@ -196,6 +271,7 @@ function buildCommandFacts(sub: ShellSubcommand, seen: AnalysedFacts | undefined
   return Object.freeze({
     argv,
     canonicalArgv: seen ? Object.freeze([...seen.canonicalArgv]) : argv,
+    canonicalForm: seen?.canonicalForm ?? null,
     writtenName: sub.argv[0],
     programWord: argv[0] ?? "",
     program,

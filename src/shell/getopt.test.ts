@@ -163,3 +163,17 @@ describe.skipIf(!haveGetopt)("getopt: differential against util-linux getopt(1)"
     expect(canonical(ours)).toEqual(expected);
   });
 });
+
+describe("short letters paired with long options (`name=|x`)", () => {
+  const PAIRED: CommandTable = { short: "o:rRv", long: ["output=|o", "recursive|rR", "verbose"] };
+  it("a paired letter carries its long name; the option keeps its letter as written", () => {
+    const p = parse(["-rvoX", "f"], PAIRED);
+    expect(p.options.map((o) => [o.name, o.long, o.value?.text])).toEqual([["-r", "--recursive", undefined], ["-v", undefined, undefined], ["-o", "--output", "X"]]);
+    expect(parse(["-R"], PAIRED).options[0]?.long).toBe("--recursive");
+    expect(parse(["--out=x"], PAIRED).options[0]?.name).toBe("--output");
+  });
+
+  it("a malformed entry is a clear error", () => {
+    expect(() => parse(["-o", "x"], { short: "o:", long: ["output=|"] })).toThrow(/bad long option spec: output=\|/);
+  });
+});

@@ -15,6 +15,8 @@ export interface ParsedOption {
   index: number;
   /** Set for `--no-name` (git): the option is switched off. */
   negated?: boolean;
+  /** For a short option the table pairs with a long one (`-o` is `--output`): that long name, `--output`. */
+  long?: string;
 }
 
 export interface ParsedArgs {
@@ -36,6 +38,8 @@ interface LongSpec {
 
 interface CompiledTable {
   short: Map<string, Shape>;
+  /** Short letter → `--long` of the option it is (from `long` entries written `name|x`). */
+  pairs: Map<string, string>;
   long: LongSpec[];
   exact: Map<string, LongSpec>;
 }
@@ -56,8 +60,11 @@ export function parseOptstring(optstring: string): Map<string, Shape> {
   return out;
 }
 
-/** `name` none, `name=` required, `name=?` optional (only `--name=value`), `alias>name` the same option. */
-function parseLong(entries: readonly string[]): LongSpec[] {
+/**
+ * `name` none, `name=` required, `name=?` optional (only `--name=value`), `alias>name` the same
+ * option; `name=|o` (any shape, then `|` and short letters) says `-o` is the same option.
+ */
+function parseLong(entries: readonly string[], pairs: Map<string, string>): LongSpec[] {
   const specs: LongSpec[] = [];
   const byName = new Map<string, LongSpec>();
   const aliases: Array<[string, string]> = [];
@@ -67,8 +74,9 @@ function parseLong(entries: readonly string[]): LongSpec[] {
       aliases.push([alias[1] as string, alias[2] as string]);
       continue;
     }
-    const m = /^([^=]+)(=\??)?$/.exec(e);
+    const m = /^([^=|]+)(=\??)?(?:\|([^|=]+))?$/.exec(e);
     if (!m) throw new Error(`bad long option spec: ${e}`);
+    for (const letter of m[3] ?? "") pairs.set(letter, `--${m[1] as string}`);
     const shape: Shape = m[2] === "=?" ? "optional" : m[2] === "=" ? "required" : "none";
     const spec = { name: m[1] as string, shape, canonical: m[1] as string };
     specs.push(spec);
@@ -85,8 +93,9 @@ function parseLong(entries: readonly string[]): LongSpec[] {
 function compile(table: CommandTable): CompiledTable {
   let c = compiledTables.get(table);
   if (c) return c;
-  const long = parseLong(table.long ?? []);
-  c = { short: parseOptstring(table.short ?? ""), long, exact: new Map(long.map((l) => [l.name, l])) };
+  const pairs = new Map<string, string>();
+  const long = parseLong(table.long ?? [], pairs);
+  c = { short: parseOptstring(table.short ?? ""), pairs, long, exact: new Map(long.map((l) => [l.name, l])) };
   compiledTables.set(table, c);
   return c;
 }
@@ -201,19 +210,21 @@ function parse(words: readonly Word[], table: CommandTable, start: number): Pars
           out.options.push({ name: `-${ch}`, index: i });
           continue;
         }
+        const long = c.pairs.get(ch);
+        const paired = long === undefined ? {} : { long };
         if (shape === "none") {
-          out.options.push({ name: `-${ch}`, index: i });
+          out.options.push({ name: `-${ch}`, index: i, ...paired });
           continue;
         }
         const rest = t.slice(k + 1);
-        if (rest !== "") out.options.push({ name: `-${ch}`, value: valueOf(w, rest), index: i });
-        else if (shape === "optional") out.options.push({ name: `-${ch}`, index: i });
+        if (rest !== "") out.options.push({ name: `-${ch}`, value: valueOf(w, rest), index: i, ...paired });
+        else if (shape === "optional") out.options.push({ name: `-${ch}`, index: i, ...paired });
         else if (i + 1 < words.length) {
-          out.options.push({ name: `-${ch}`, value: words[i + 1] as Word, index: i });
+          out.options.push({ name: `-${ch}`, value: words[i + 1] as Word, index: i, ...paired });
           i++;
         } else {
           out.errors.push(`option -${ch} requires a value`);
-          out.options.push({ name: `-${ch}`, index: i });
+          out.options.push({ name: `-${ch}`, index: i, ...paired });
         }
         break;
       }
@@ -228,15 +239,23 @@ function parse(words: readonly Word[], table: CommandTable, start: number): Pars
   return out;
 }
 
+/** Whether an option (not switched off) is one of these short letters or long names, by its letter or its long name. */
+function named(o: ParsedOption, short: string, long: readonly string[]): boolean {
+  if (o.negated) return false;
+  if (o.name.length === 2 && short.includes(o.name[1] as string)) return true;
+  const full = o.long ?? o.name;
+  return full.startsWith("--") && long.includes(full.slice(2));
+}
+
 /** The first option named by one of these short letters or (canonical) long names. */
 export function findOption(parsed: ParsedArgs, short: string, long: readonly string[]): ParsedOption | undefined {
-  return parsed.options.find((o) => !o.negated && ((o.name.length === 2 && short.includes(o.name[1] as string)) || (o.name.startsWith("--") && long.includes(o.name.slice(2)))));
+  return parsed.options.find((o) => named(o, short, long));
 }
 
 /** The values of the options named by these short letters or long names. */
 export function optionValues(parsed: ParsedArgs, short: string, long: readonly string[]): string[] {
   return parsed.options
-    .filter((o) => !o.negated && ((o.name.length === 2 && short.includes(o.name[1] as string)) || (o.name.startsWith("--") && long.includes(o.name.slice(2)))))
+    .filter((o) => named(o, short, long))
     .map((o) => o.value?.text)
     .filter((v): v is string => v !== undefined);
 }

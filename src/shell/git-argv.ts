@@ -13,7 +13,7 @@ const LOG_TABLE: CommandTable = {
   numeric: true,
   short: "n:S:G:O:L:I:",
   long: [
-    "max-count=", "skip=", "since=", "after=", "until=", "before=", "author=", "committer=", "grep=", "grep-reflog=", "min-parents=",
+    "max-count=|n", "skip=", "since=", "after=", "until=", "before=", "author=", "committer=", "grep=", "grep-reflog=", "min-parents=",
     "max-parents=", "diff-filter=", "src-prefix=", "dst-prefix=", "line-prefix=", "anchored=", "diff-algorithm=", "find-object=",
     "ignore-matching-lines=", "rotate-to=", "skip-to=", "word-diff-regex=", "inter-hunk-context=", "orderfile=", "output=",
     "format=?", "pretty=?", "abbrev=?", "contents=",

@@ -2,7 +2,7 @@
 // option values are: the files it reads and writes, the programs it runs. Shared by the
 // read-only classifier and the target extractor, so that both see the same parse.
 import { tableFor, type CommandTable } from "./commands/index.js";
-import { getopt, type ParsedArgs } from "./getopt.js";
+import { getopt, type ParsedArgs, type ParsedOption } from "./getopt.js";
 import type { Targets } from "./commands/types.js";
 import type { Word } from "./words.js";
 
@@ -35,11 +35,14 @@ const NO_PARSE: ParsedArgs = { operands: [], options: [], errors: [] };
 const recent: RecentParse[] = Array.from({ length: 4 }, () => ({ words: undefined, name: "", parsed: NO_PARSE }));
 let next = 0;
 
-/** The role the table gives this parsed option's value, if any. */
-function roleOf(table: CommandTable, optionName: string, map: CommandTable["values"]): string | undefined {
+/** The role the table gives this parsed option's value, if any: by its name, or a paired letter's long name. */
+function roleOf(table: CommandTable, o: ParsedOption, map: CommandTable["values"]): string | undefined {
   if (!map) return undefined;
-  const key = optionName.startsWith("--") ? optionName.slice(2) : optionName.slice(1);
-  return Object.hasOwn(map, key) ? map[key] : undefined;
+  for (const name of o.long === undefined ? [o.name] : [o.name, o.long]) {
+    const key = name.startsWith("--") ? name.slice(2) : name.slice(1);
+    if (Object.hasOwn(map, key)) return map[key];
+  }
+  return undefined;
 }
 
 /** A placeholder target for files a command reads or writes that its argv does not name. */
@@ -52,7 +55,7 @@ export function tableTargets(name: string, parsed: ParsedArgs, t: Targets, table
   if (!table) return;
   for (const o of parsed.options) {
     if (o.negated) continue;
-    const role = roleOf(table, o.name, table.values);
+    const role = roleOf(table, o, table.values);
     const v = o.value?.text;
     if (role === undefined || v === undefined) continue;
     switch (role) {
@@ -114,9 +117,9 @@ export function tableObjection(name: string, parsed: ParsedArgs): string | undef
   if (error !== undefined) return `${name}: ${error}, so what it does is not known`;
   for (const o of parsed.options) {
     if (o.negated) continue;
-    const effect = roleOf(table, o.name, table.effects);
+    const effect = roleOf(table, o, table.effects);
     if (effect !== undefined) return `${name} ${o.name} ${NOT_READ_ONLY[effect] ?? "is not read-only"}`;
-    const role = roleOf(table, o.name, table.values);
+    const role = roleOf(table, o, table.values);
     if (role !== undefined && Object.hasOwn(NOT_READ_ONLY, role)) return `${name} ${o.name} ${NOT_READ_ONLY[role]}`;
   }
   if (table.responseFiles) {

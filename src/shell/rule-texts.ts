@@ -11,75 +11,157 @@ import { commandBaseName } from "./wrappers.js";
 import type { Word } from "./words.js";
 import { literalWord } from "./command.js";
 import { parseGit } from "./git-argv.js";
-import type { ParsedArgs } from "./getopt.js";
+import type { ParsedArgs, ParsedOption } from "./getopt.js";
+import { normaliseBashSpec } from "./bash-rules.js";
+import { registerRuleFormReader, type CanonicalForm, type CanonicalOption, type RuleForm } from "./command-facts.js";
 
 /** Options moved to the front, at most this many texts per command. */
 const MAX_REORDERED = 8;
 
-function rendered(parsed: ParsedArgs): string[][] {
-  return parsed.options.map((o) => (o.value === undefined ? [o.name] : [o.name, o.value.text]));
+/**
+ * An option in its full long form: the long name a short letter is paired with, and git's
+ * `--no-NAME` (parsed as NAME switched off) as written in full.
+ */
+export function longFormOf(o: ParsedOption): string {
+  return negatedForm(o, o.long ?? o.name);
+}
+
+/** Its name as the parser gives it (a short letter stays short), `--no-NAME` in full. */
+function parsedFormOf(o: ParsedOption): string {
+  return negatedForm(o, o.name);
+}
+
+function negatedForm(o: ParsedOption, name: string): string {
+  if (!o.negated) return name;
+  return name.startsWith("--no-") ? `--${name.slice(5)}` : `--no-${name.slice(2)}`;
+}
+
+/** Options in their long form, each value as the next word. */
+function rendered(parsed: ParsedArgs): string[] {
+  return parsed.options.flatMap((o) => (o.value === undefined ? [longFormOf(o)] : [longFormOf(o), o.value.text]));
+}
+
+/** A command read by its table: the head (program, and git's subcommand), git's globals, the rest. */
+interface Reading {
+  head: string[];
+  globals?: ParsedArgs;
+  parsed: ParsedArgs;
+}
+
+/** One reading per command's words (the rule texts, the canonical argv and form share it). */
+const readings = new WeakMap<readonly Word[], Reading | null>();
+
+function readingOf(words: readonly Word[]): Reading | null {
+  let r = readings.get(words);
+  if (r !== undefined) return r;
+  r = null;
+  const first = words[0];
+  if (first) {
+    const name = commandBaseName(first.text);
+    if (name === "git") {
+      const git = parseGit(words);
+      r = git.sub === undefined ? { head: ["git"], parsed: git.globals } : { head: ["git", git.sub], globals: git.globals, parsed: git.parsed };
+    } else {
+      const table = tableFor(name);
+      if (table) r = { head: [name], parsed: getopt(words, table) };
+    }
+  }
+  readings.set(words, r);
+  return r;
+}
+
+/** The operands of a reading (git's subcommand word, operand 0 of its rest, is its head). */
+function operandsOf(r: Reading): string[] {
+  const skipSub = r.head.length === 2;
+  return r.parsed.operands.filter((o) => !(skipSub && o.index === 0)).map((o) => o.word.text);
 }
 
 /**
- * The command as its option table reads it: every option by its canonical name (abbreviations
- * resolved, clusters split, `--name=value` as `--name value`), then the operands; and once more
- * with each option moved first. A deny rule on `git fetch --upload-pack` then sees
- * `git fetch --upload-pa=x origin` and `git fetch origin --upload-pack=x` as it means them.
+ * The command as its option table reads it: every option in its full long form (abbreviations
+ * resolved, clusters split, a short letter by the long option it is, `--name=value` as `--name
+ * value`), then the operands; and once more with each option moved first. Each also with short
+ * letters as written (`sort -o x`), so that a rule text that matched before still does. A deny
+ * rule on `git fetch --upload-pack` then sees `git fetch --upload-pa=x origin` and `git fetch
+ * origin --upload-pack=x` as it means them.
  */
 function canonicalTexts(words: readonly Word[]): string[] {
-  const first = words[0];
-  if (!first) return [];
-  const name = commandBaseName(first.text);
-  let head: string[];
-  let parsed: ParsedArgs;
-  if (name === "git") {
-    const git = parseGit(words);
-    if (git.sub === undefined) return [];
-    head = ["git", git.sub];
-    parsed = git.parsed;
-  } else {
-    const table = tableFor(name);
-    if (!table) return [];
-    head = [name];
-    parsed = getopt(words, table);
+  const r = readingOf(words);
+  if (!r || r.parsed.options.length === 0) return [];
+  if (r.head.length === 1 && r.head[0] === "git") return [];
+  const operands = operandsOf(r);
+  const head = r.head.join(" ");
+  const tail = operands.length === 0 ? "" : ` ${operands.join(" ")}`;
+  const out = new Set<string>();
+  // Short letters as written differ from the long form only when the table pairs one of them.
+  const forms = r.parsed.options.some((o) => o.long !== undefined) ? [longFormOf, parsedFormOf] : [longFormOf];
+  for (const nameOf of forms) {
+    const pieces = r.parsed.options.map((o) => (o.value === undefined ? nameOf(o) : `${nameOf(o)} ${o.value.text}`));
+    out.add(`${head} ${pieces.join(" ")}${tail}`);
+    for (let k = 1; k < pieces.length && k < MAX_REORDERED; k++) {
+      out.add(`${head} ${pieces[k] as string} ${pieces.filter((_, j) => j !== k).join(" ")}${tail}`);
+    }
   }
-  if (parsed.options.length === 0) return [];
-  // Each option as its text (`--name value`), joined as the words would be.
-  const options = parsed.options.map((o) => (o.value === undefined ? o.name : `${o.name} ${o.value.text}`));
-  const operands = parsed.operands.map((o) => o.word.text).filter((t) => t !== head[1] || parsed.operands[0]?.index !== 0);
-  const start = head.join(" ");
-  const end = operands.length === 0 ? "" : ` ${operands.join(" ")}`;
-  const out = [`${start} ${options.join(" ")}${end}`];
-  for (let k = 0; k < options.length && k < MAX_REORDERED; k++) {
-    const before = options.slice(0, k).join(" ");
-    const after = options.slice(k + 1).join(" ");
-    const rest = before === "" ? after : after === "" ? before : `${before} ${after}`;
-    out.push(`${start} ${options[k] as string}${rest === "" ? "" : ` ${rest}`}${end}`);
-  }
-  return out;
+  return [...out];
 }
 
 /**
  * The command as its option table reads it, as one argv: the program by its base name, every
- * option by its canonical name (abbreviations resolved, clusters split) with its value as the
- * next word, `--` when the command line ends its options with one, then the operands. git keeps
- * its global options, read the same way, before its subcommand. A command without a table (or a
- * git without a subcommand table entry) is its words as written.
+ * option in its full long form — a short letter by the long option the table pairs it with
+ * (`sort -ro f` is `sort --reverse --output f`; a letter without a long name stays short),
+ * abbreviations resolved, clusters split, `--no-NAME` in full — with its value as the next word,
+ * `--` when the command line ends its options with one, then the operands. git keeps its global
+ * options, read the same way, before its subcommand. A command without a table is its words as
+ * written.
  */
 export function canonicalArgvOf(words: readonly Word[]): string[] {
-  const first = words[0];
-  if (!first) return [];
-  const name = commandBaseName(first.text);
-  const tail = (parsed: ParsedArgs): string[] => [...rendered(parsed).flat(), ...(parsed.dashDash === undefined ? [] : ["--"]), ...parsed.operands.map((o) => o.word.text)];
-  if (name === "git") {
-    const git = parseGit(words);
-    if (git.sub === undefined) return ["git", ...tail(git.globals)];
-    return ["git", ...rendered(git.globals).flat(), git.sub, ...tail(git.parsed)];
-  }
-  const table = tableFor(name);
-  if (!table) return words.map((w) => w.text);
-  return [name, ...tail(getopt(words, table))];
+  const r = readingOf(words);
+  if (!r) return words.map((w) => w.text);
+  const tail = [...rendered(r.parsed), ...(r.parsed.dashDash === undefined ? [] : ["--"])];
+  const globals = r.globals ? rendered(r.globals) : [];
+  const operands = r.head.length === 2 ? operandsOf(r) : r.parsed.operands.map((o) => o.word.text);
+  return [r.head[0] as string, ...globals, ...r.head.slice(1), ...tail, ...operands];
 }
+
+function optionsOf(parsed: ParsedArgs): CanonicalOption[] {
+  return parsed.options.map((o) => Object.freeze(o.value === undefined ? { name: longFormOf(o) } : { name: longFormOf(o), value: o.value.text }));
+}
+
+/** The command's canonical form (see CanonicalForm in command-facts.ts), or undefined without a table. */
+export function canonicalFormOf(words: readonly Word[]): CanonicalForm | undefined {
+  const r = readingOf(words);
+  if (!r || (r.head.length === 1 && r.head[0] === "git")) return undefined;
+  return Object.freeze({
+    head: Object.freeze([...r.head]),
+    globals: Object.freeze(r.globals ? optionsOf(r.globals) : []),
+    options: Object.freeze(optionsOf(r.parsed)),
+    operands: Object.freeze(operandsOf(r)),
+  });
+}
+
+/**
+ * A `Bash(…)` specifier read as a command prefix by the same tables: `sort -o:*` is sort with
+ * `--output` (any value, the rule ends before it), `git push -f origin` is git push with
+ * `--force` and the operand origin. Null when the specifier has a `*` other than its trailing
+ * one, quoting or expansions, a program without a table, or an option the table refuses (unknown,
+ * ambiguous): such a rule is matched by its text alone.
+ */
+function ruleFormFromSpec(spec: string): RuleForm | null {
+  let body = normaliseBashSpec(spec);
+  const prefix = body.endsWith(" *");
+  if (prefix) body = body.slice(0, -2);
+  if (body === "" || /[*?[\]'"`$\\{}()<>|;&~]/.test(body)) return null;
+  const words = body.split(" ").map(literalWord);
+  const r = readingOf(words);
+  if (!r || (r.head.length === 1 && r.head[0] === "git")) return null;
+  // getopt wants a value only for an option in the last word: a prefix rule that ends there names any value.
+  for (const e of [...(r.globals?.errors ?? []), ...r.parsed.errors]) {
+    if (!(prefix && /requires a value$/.test(e))) return null;
+  }
+  const form = canonicalFormOf(words);
+  return form ? Object.freeze({ form, prefix }) : null;
+}
+
+registerRuleFormReader(ruleFormFromSpec);
 
 /** Network tools whose operands (and `--url` values) are URLs. */
 const URL_TOOLS = new Set(["curl", "wget", "http", "https", "xh", "httpie", "aria2c", "lynx", "links", "w3m"]);

@@ -32,3 +32,38 @@ export function helpLongOptions(text: string): Map<string, Shape> {
   }
   return out;
 }
+
+/**
+ * The short letters help text gives for each long option on one option line (`-o, --output=FILE`,
+ * `-r, -R, --recursive`, `-e PATTERN, --regexp=PATTERN`, git's `-n, --[no-]dry-run`): long name →
+ * its letters. A line naming several long options pairs its letters with the first; a letter
+ * given on several lines pairs with none.
+ */
+export function helpOptionPairs(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const line of text.split("\n")) {
+    const trimmed = line.trim();
+    if (!trimmed.startsWith("-") || trimmed.startsWith("--")) continue;
+    const head: string[] = [];
+    for (const f of trimmed.split(/\s{2,}|\t/)) {
+      if (!f.startsWith("-")) break;
+      head.push(f);
+    }
+    const part = head.join(" ");
+    const long = /--(?:\[no-\])?([A-Za-z0-9][A-Za-z0-9-]*)/.exec(part);
+    if (!long) continue;
+    const before = part.slice(0, long.index);
+    const letters = [...before.matchAll(/(?:^|[\s,])-([A-Za-z0-9])(?=[\s,=[]|$)/g)].map((m) => m[1] as string).join("");
+    if (letters === "" || out.has(long[1] as string)) continue;
+    out.set(long[1] as string, letters);
+  }
+  // A letter given for several long options (strace's `-e trace=SET, --trace=SET`) is none of them.
+  const count = new Map<string, number>();
+  for (const ls of out.values()) for (const l of ls) count.set(l, (count.get(l) ?? 0) + 1);
+  for (const [name, ls] of out) {
+    const kept = [...ls].filter((l) => count.get(l) === 1).join("");
+    if (kept === "") out.delete(name);
+    else out.set(name, kept);
+  }
+  return out;
+}

@@ -15,9 +15,9 @@ const OTHERS: Record<string, CommandTable> = {
   tar: TAR,
   // Partial tables: commands modelled for their targets only (never read-only).
   tree: { partial: true, short: "L:P:I:o:H:T:", long: ["charset=", "filelimit=", "timefmt=", "sort=", "infofile=", "gitfile=", "hintro=", "houtro=", "fromfile", "fromtabfile"], values: { o: "write", gitfile: "read", infofile: "read" }, effects: { R: "unsafe" } },
-  hostname: { short: "abdfFiIsyVhA", long: ["alias", "boot", "domain", "fqdn", "long", "file=", "ip-address", "all-ip-addresses", "all-fqdns", "short", "yp", "nis", "version", "help"] },
+  hostname: { short: "abdfFiIsyVhA", long: ["alias|a", "boot|b", "domain|d", "fqdn|f", "long", "file=|F", "ip-address|i", "all-ip-addresses|I", "all-fqdns|A", "short|s", "yp|y", "nis", "version", "help"] },
   dd: { partial: true },
-  look: { short: "adft:hV", long: ["alternative", "alphanum", "ignore-case", "terminate=", "help", "version"] },
+  look: { short: "adft:hV", long: ["alternative|a", "alphanum|d", "ignore-case|f", "terminate=|t", "help|h", "version|V"] },
   hd: TOOLS.hexdump as CommandTable,
 };
 

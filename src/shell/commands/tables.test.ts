@@ -8,7 +8,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { realpathSync } from "node:fs";
 import { basename } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { helpLongOptions } from "./help-options.js";
+import { helpLongOptions, helpOptionPairs } from "./help-options.js";
 import { GIT_SUBCOMMANDS, tableFor, tableNames } from "./index.js";
 import type { CommandTable } from "./types.js";
 
@@ -54,7 +54,7 @@ function helpText(command: string, args: string[]): string {
 
 function tableLongNames(table: CommandTable): Set<string> {
   const names = new Set<string>();
-  for (const entry of table.long ?? []) names.add(entry.replace(/>.*$/, "").replace(/=\??$/, ""));
+  for (const entry of table.long ?? []) names.add(entry.replace(/\|.*$/, "").replace(/>.*$/, "").replace(/=\??$/, ""));
   return names;
 }
 
@@ -70,9 +70,44 @@ function missing(table: CommandTable, help: string): string[] {
   return out;
 }
 
+/** The table's `name|x` pairs: letter → long name. */
+function tablePairs(table: CommandTable): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const entry of table.long ?? []) {
+    const m = /^([^=|>]+)(?:=\??)?\|(.+)$/.exec(entry);
+    if (m) for (const letter of m[2] as string) out.set(letter, m[1] as string);
+  }
+  return out;
+}
+
+/**
+ * Where the table's short↔long pairs and the help's `-x, --long` lines disagree: a letter the help
+ * pairs with a long option the table also has, unpaired or paired otherwise; a table pair the help
+ * contradicts (a help that lists only some options, as zgrep's, leaves the rest unchecked).
+ */
+function pairMismatches(table: CommandTable, help: string): string[] {
+  const letters = new Set((table.short ?? "").replace(/[:+-]/g, ""));
+  const names = tableLongNames(table);
+  const ours = tablePairs(table);
+  const theirs = new Map<string, string>();
+  for (const [long, ls] of helpOptionPairs(help)) for (const l of ls) theirs.set(l, long);
+  const out: string[] = [];
+  for (const [l, long] of theirs) {
+    // `--help` and `--version` come from one shared list; their letters are not read as them.
+    if (letters.has(l) && names.has(long) && long !== "help" && long !== "version" && ours.get(l) !== long) out.push(`-${l} is --${long} (table: ${ours.has(l) ? `--${ours.get(l)}` : "unpaired"})`);
+  }
+  for (const [l, long] of ours) {
+    if (!letters.has(l)) out.push(`-${l} (paired with --${long}) is not in the short options`);
+    else if (theirs.has(l) && theirs.get(l) !== long) out.push(`table pairs -${l} with --${long}, help with --${theirs.get(l)}`);
+  }
+  return out;
+}
+
 const skipped: string[] = [];
+const pairsChecked: string[] = [];
 afterAll(() => {
   if (skipped.length > 0) console.log(`table check skipped (not installed here): ${skipped.join(", ")}`);
+  if (pairsChecked.length > 0) console.log(`short/long pairs checked against the help of: ${pairsChecked.join(", ")}`);
 });
 
 describe("option tables against the installed tools' --help", () => {
@@ -87,6 +122,10 @@ describe("option tables against the installed tools' --help", () => {
       const help = helpText(name, HELP_ARGS[program] ?? ["--help"]);
       if (!NO_LONG_OPTIONS_LISTED.has(program)) expect(helpLongOptions(help).size, `${shown} --help listed no long options`).toBeGreaterThan(0);
       expect(missing(table, help), `${name}: long options missing from its table`).toEqual([]);
+      if (!NO_LONG_OPTIONS_LISTED.has(program)) {
+        expect(pairMismatches(table, help), `${name}: short options paired unlike its help`).toEqual([]);
+        pairsChecked.push(name);
+      }
     });
   }
 });
@@ -99,8 +138,25 @@ describe.skipIf(!haveGit)("git subcommand tables against `git <sub> -h`", () => 
     it(`git ${sub} (${version})`, () => {
       const help = helpText("git", [sub, "-h"]);
       expect(missing(table, help), `git ${sub}: long options missing from its table`).toEqual([]);
+      expect(pairMismatches(table, help), `git ${sub}: short options paired unlike its help`).toEqual([]);
+      pairsChecked.push(`git ${sub}`);
     });
   }
+});
+
+describe("helpOptionPairs reads the letters of option lines", () => {
+  it("pairs each line's short letters with its long option", () => {
+    const help = [
+      "  -o, --output=FILE   write to FILE",
+      "  -r, -R, --recursive   recurse",
+      "    -e PATTERN, --regexp=PATTERN   pattern",
+      "    -n, --[no-]dry-run    dry run",
+      "      --strings[=N]   no letter",
+      "  -e trace=SET, --trace=SET   one letter for several options",
+      "  -e signal=SET, --signal=SET",
+    ].join("\n");
+    expect(Object.fromEntries(helpOptionPairs(help))).toEqual({ output: "o", recursive: "rR", "dry-run": "n" });
+  });
 });
 
 describe("helpLongOptions reads option lines, not prose", () => {

@@ -22,7 +22,11 @@ export type Role =
 export interface CommandTable {
   /** getopt's optstring: `x` takes no value, `x:` a required one, `x::` an attached-only one. */
   short?: string;
-  /** Long options: `name`, `name=` (required value), `name=?` (only `--name=value`), `alias>name`. */
+  /**
+   * Long options: `name`, `name=` (required value), `name=?` (only `--name=value`), `alias>name`;
+   * `|` and short letters after any of the first three say those letters are the same option
+   * (`output=|o`, `recursive|rR`), as the tool's help pairs them (checked by tables.test.ts).
+   */
   long?: readonly string[];
   /** `gnu`: getopt_long (prefixes); `git`: parse-options (prefixes, `--no-`); `exact`: no abbreviation. */
   style?: "gnu" | "git" | "exact";
@@ -30,7 +34,7 @@ export interface CommandTable {
   stopAtOperand?: boolean;
   /** `-NUM` is an option (`head -5`, `git log -3`). */
   numeric?: boolean;
-  /** What option values are, by short letter or long (canonical) name. */
+  /** What option values are, by short letter or long (canonical) name (a paired letter may be looked up by either). */
   values?: Readonly<Record<string, Role>>;
   /** Options whose mere presence is not read-only, by short letter or long name, with why. */
   effects?: Readonly<Record<string, Role>>;

@@ -1,0 +1,82 @@
+// Issue 19, effect test: a deny rule is the only guard (everything else is allowed), and the
+// command spells what it names differently (a short letter, a cluster, an abbreviation, an
+// attached value, a wrapper). Run by bash, each really does what the rule forbids; through a
+// session with that deny rule, it does not run and nothing happens.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdtemp, realpath, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtinTools, createSession } from "../src/index.js";
+
+let root: string;
+
+beforeAll(async () => {
+  root = await realpath(await mkdtemp(join(tmpdir(), "armature-meaning-effect-")));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+/** [deny rule, command, what it does: the path it creates (`+`) or removes (`-`)]. */
+const CASES: Array<[string, string, string]> = [
+  ["Bash(sort --output:*)", "sort -o out.txt in.txt", "+out.txt"],
+  ["Bash(sort --output:*)", "sort -uo out.txt in.txt", "+out.txt"],
+  ["Bash(sort --output:*)", "sort --out=out.txt in.txt", "+out.txt"],
+  ["Bash(sort -o:*)", "sort in.txt --output=out.txt", "+out.txt"],
+  ["Bash(rm -r:*)", "rm -fr d", "-d"],
+  ["Bash(rm -r:*)", "rm --recursive d", "-d"],
+  ["Bash(rm -r:*)", "rm --recur d", "-d"],
+  ["Bash(rm -r:*)", "timeout 5 rm -R d", "-d"],
+  ["Bash(rm -rf d)", "rm --force --recursive d", "-d"],
+  ["Bash(cp -r:*)", "cp --recursive d e", "+e"],
+  ["Bash(tee --append:*)", "echo x | tee -a out.txt", "+out.txt"],
+];
+
+function freshDir(name: string): string {
+  const dir = join(root, name);
+  mkdirSync(join(dir, "d"), { recursive: true });
+  writeFileSync(join(dir, "in.txt"), "b\na\n");
+  writeFileSync(join(dir, "d", "f"), "f\n");
+  return dir;
+}
+
+function happened(dir: string, effect: string): boolean {
+  const path = join(dir, effect.slice(1));
+  return effect.startsWith("+") ? existsSync(path) : !existsSync(path);
+}
+
+describe("deny rules by meaning, run for real", () => {
+  it.each(CASES)("%s: bash runs %s and it takes effect", (_rule, command, effect) => {
+    const dir = freshDir(`bash-${Math.random().toString(36).slice(2)}`);
+    execFileSync("bash", ["-c", command], { cwd: dir });
+    expect(happened(dir, effect)).toBe(true);
+  });
+
+  it.each(CASES)("%s: %s does not run through a session", async (rule, command, effect) => {
+    const dir = freshDir(`session-${Math.random().toString(36).slice(2)}`);
+    const session = createSession({ cwd: dir, tools: builtinTools(), sandbox: false, allow: ["Bash(*)"], deny: [rule] });
+    try {
+      const [result] = await session.runTurn([{ type: "tool_use", id: "toolu_meaning", name: "Bash", input: { command } }]);
+      expect(result!.is_error).toBe(true);
+      const text = typeof result!.content === "string" ? result!.content : result!.content.map((b) => ("text" in b ? b.text : "")).join("");
+      expect(text).toContain(rule);
+      expect(happened(dir, effect)).toBe(false);
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("a benign control runs past the same rule", async () => {
+    const dir = freshDir("control");
+    const session = createSession({ cwd: dir, tools: builtinTools(), sandbox: false, allow: ["Bash(*)"], deny: ["Bash(sort --output:*)", "Bash(rm -r:*)"] });
+    try {
+      const [result] = await session.runTurn([{ type: "tool_use", id: "toolu_control", name: "Bash", input: { command: "sort -u in.txt && rm -f d/f" } }]);
+      expect(result!.is_error).toBeFalsy();
+      expect(existsSync(join(dir, "d", "f"))).toBe(false);
+    } finally {
+      await session.close();
+    }
+  });
+});
