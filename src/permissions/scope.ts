@@ -1,4 +1,4 @@
-import type { ShellCommandFacts, ShellSubcommand } from "../tool/types.js";
+import type { ShellCommandFacts, ShellRepositoryReads, ShellSubcommand } from "../tool/types.js";
 import { urlHost } from "./domain-rules.js";
 import {
   defaultHome,
@@ -19,6 +19,7 @@ import { isDirectory, procPath, walkLinks, LINK_WALK_MAX_ENTRIES } from "../fs/p
 import { expandGlob } from "../shell/glob-expand.js";
 import { hasBrace, hasGlob, isDynamicWord, isStaticWord, localeLiteral } from "../shell/shared.js";
 import { callTextFacts, commandFacts } from "../shell/command-facts.js";
+import { repositoryTop } from "../shell/git-repo.js";
 import type { RootLimit } from "./read-narrowing.js";
 import { treeWriteTargets, type TreeWriter } from "./tree-writes.js";
 import type { PermissionRequest } from "./types.js";
@@ -277,8 +278,35 @@ export function buildScope(request: PermissionRequest, options: ResolveOptions =
       for (const t of expandedReads([root])) scope.recursiveReads.push(limit === "all" ? t : { ...t, limit });
     }
     if (derived.followingRoots.length > 0) followLinks(scope, relTargets(new Set(derived.followingRoots)));
+    for (const sub of facts.subcommands) {
+      const top = commandFacts(sub).repositoryReads;
+      if (top) addRepositoryReads(scope, top, sub.reader?.limit ?? "all");
+    }
   }
   return scope;
+}
+
+/**
+ * What git reads from the top of its work tree, placed there: in a subdirectory of the repository
+ * `git show HEAD:secrets/key` reads `<top>/secrets/key` and `git log -p` prints the whole
+ * repository. Objects are reads (a Read rule or the working directories judge them); trees are
+ * recursive reads, which Read rules judge. Where git's directory is the top, the reads placed from
+ * the shell's directory already say this; outside a repository git reads nothing.
+ */
+function addRepositoryReads(scope: CallScope, r: Readonly<ShellRepositoryReads>, limit: RootLimit): void {
+  const where = r.workTree ?? r.dir;
+  const known = !scope.cdUnknown && isStaticWord(where) && [...r.files, ...r.trees].every(isStaticWord);
+  const place = (path: string, top: string): Target => {
+    const forms = pathForms(path, top, scope.home, scope.canonicalize);
+    return { written: known ? forms.lexical : path, unknown: !known, forms: [forms] };
+  };
+  for (const base of scope.bases) {
+    const dir = pathForms(where, base, scope.home, scope.canonicalize).canonical;
+    const top = r.workTree !== null ? dir : repositoryTop(dir);
+    if (top === undefined || (known && top === dir)) continue;
+    for (const f of r.files) scope.reads.push(place(f, top));
+    for (const t of r.trees) scope.recursiveReads.push(limit === "all" ? place(t, top) : { ...place(t, top), limit });
+  }
 }
 
 /**

@@ -336,7 +336,7 @@ function toSubcommand(cmd: SimpleCommand, targets: Targets): ShellSubcommand {
     nested: cmd.nested,
     env,
     redirects: cmd.redirects.map((r) => ({ op: (r.fd ?? "") + r.op, target: r.target?.text ?? "" })),
-    targets: { read: targets.read, write: targets.write },
+    targets: targets.fromTop ? { read: targets.read, write: targets.write, fromTop: targets.fromTop } : { read: targets.read, write: targets.write },
   };
   addRuleFacts(cmd, sub);
   // A wrapper's (`timeout 5 rg x`) facts are its inner command's; the analysis's own read

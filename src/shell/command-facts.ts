@@ -3,7 +3,7 @@
 // subcommand it returns, and a subcommand made elsewhere (a test, a rewritten one) gets its own
 // on first use. Consumers read these fields instead of deriving them from argv again.
 import { posix } from "node:path";
-import type { ShellCommandFacts, ShellSubcommand, ShellTreeWriter } from "../tool/types.js";
+import type { ShellCommandFacts, ShellRepositoryReads, ShellSubcommand, ShellTreeWriter } from "../tool/types.js";
 import { effectiveArgv, needsExactRule, onlySafeEnv, restrictiveTexts, subcommandTexts } from "./bash-rules.js";
 import { projectConfigFiles } from "./project-programs.js";
 import { isStaticWord } from "./shared.js";
@@ -146,6 +146,12 @@ export interface CommandFacts {
   /** Paths it reads and writes, as written (empty when the command was only split). */
   readonly reads: readonly string[];
   readonly writes: readonly string[];
+  /**
+   * What git reads from the top of the work tree it runs in (objects `REV:path`, `:/` pathspecs,
+   * the whole tree a history reader prints), which the shell's directory does not place when it is
+   * below the top; null for any other command. `reads` has them too, as if the directory were the top.
+   */
+  readonly repositoryReads: Readonly<ShellRepositoryReads> | null;
   /** Paths it removes (rm, rmdir, unlink, shred operands; the roots of `find … -delete`). */
   readonly deletes: Deletes;
   /** What it runs besides its program: commands and scripts it starts, words an unmodelled command may start. */
@@ -198,6 +204,10 @@ export interface CallTextFacts {
 }
 
 const callTexts = new WeakMap<ShellCommandFacts, CallTextFacts>();
+
+function deepFreezeTop(r: ShellRepositoryReads): Readonly<ShellRepositoryReads> {
+  return Object.freeze({ dir: r.dir, workTree: r.workTree, files: Object.freeze([...r.files]) as string[], trees: Object.freeze([...r.trees]) as string[] });
+}
 
 /** The facts of the whole call's text, computed once per analysis. */
 export function callTextFacts(facts: ShellCommandFacts): CallTextFacts {
@@ -284,6 +294,7 @@ function buildCommandFacts(sub: ShellSubcommand, seen: AnalysedFacts | undefined
     safeEnv: onlySafeEnv(sub),
     reads: Object.freeze([...(sub.targets?.read ?? [])]),
     writes: Object.freeze([...(sub.targets?.write ?? [])]),
+    repositoryReads: sub.targets?.fromTop ? deepFreezeTop(sub.targets.fromTop) : null,
     deletes: deletesOf(program, argv),
     executions: executionsOf(sub, seen?.runs),
     network: hosts.length > 0 || NETWORK_PROGRAMS.has(program) || (program === "git" && GIT_NETWORK.has(gitSubcommand(argv))) || packageNetwork(program, argv),

@@ -7,7 +7,7 @@ import { findOption, getopt, type ParsedArgs } from "./getopt.js";
 import { parseGit } from "./git-argv.js";
 import { tableTargets, unnamedFiles } from "./options.js";
 import { subcommandTable } from "./git-argv.js";
-import type { Targets } from "./commands/types.js";
+import type { RepositoryReads, Targets } from "./commands/types.js";
 import type { Word } from "./words.js";
 
 /** Subcommands whose path operands and pathspecs name files whose contents they print. */
@@ -25,6 +25,12 @@ const WORK_TREE_WRITERS = new Set([
 
 const OPERANDS_ONLY = { style: "git", partial: true } as const;
 
+/** Where git's paths are: below the directory it runs in (`under`), or below its work tree's top (recorded in `top`). */
+interface Place {
+  under: (p: string) => string;
+  top: RepositoryReads;
+}
+
 export function gitTargets(words: Word[], t: Targets): void {
   const git = parseGit(words);
   // Global options: where the repository is, then the subcommand.
@@ -40,6 +46,8 @@ export function gitTargets(words: Word[], t: Targets): void {
   const parsed = git.parsed;
   const under = (p: string): string => joinDir(base, p);
   const repoDir = workTree !== undefined ? under(workTree) : base === "" ? "." : base;
+  const top: RepositoryReads = { dir: base === "" ? "." : base, workTree: workTree !== undefined ? under(workTree) : null, files: [], trees: [] };
+  const place: Place = { under, top };
 
   // Option values the subcommand's table names as files (`archive -o`, `grep -f`, `config -f`, `blame --contents`).
   const byTable: Targets = { read: [], write: [], cd: [] };
@@ -53,11 +61,12 @@ export function gitTargets(words: Word[], t: Targets): void {
     if (o.name === "-L" && v.includes(":")) t.read.push(under(v.slice(v.lastIndexOf(":") + 1)));
     // `git config --blob REV:path -l` prints the blob's entries (a committed file's contents); a
     // blob named by its hash may be any file of the history.
-    if (sub === "config" && o.name === "--blob") t.read.push(isObjectPath(v) ? objectPathUnder(v, under) : ".");
+    if (sub === "config" && o.name === "--blob") t.read.push(isObjectPath(v) ? objectPathUnder(v, place) : ".");
   }
   if (sub === "config" && findOption(parsed, "", ["includes"])) t.read.push(unnamedFiles("files that include.path in the configuration names"));
   if (sub === "diff" && findOption(parsed, "", ["no-index"])) t.read.push(...parsed.operands.map((o) => under(o.word.text)));
-  if (CONTENT_READERS.has(sub)) t.read.push(...contentPaths(sub, rest, parsed, under));
+  if (CONTENT_READERS.has(sub)) t.read.push(...contentPaths(sub, rest, parsed, place));
+  if (top.files.length > 0 || top.trees.length > 0) t.fromTop = top;
   // `git stash show` prints the stash's diff (stat by default, a patch with -p or stash.showPatch).
   const operandsOnly = getopt(rest, OPERANDS_ONLY).operands.map((o) => o.word.text);
   if (sub === "stash" && operandsOnly[0] === "show") t.read.push(repoDir);
@@ -97,7 +106,8 @@ const NO_PATCH = new Set([
  * `git show <blob>`, `git cat-file -p <sha>`, `git grep x`, `git archive HEAD`. An operand without
  * `--` that is no revision may be a branch: the whole tree is read then too.
  */
-function contentPaths(sub: string, rest: Word[], parsed: ParsedArgs, under: (p: string) => string): string[] {
+function contentPaths(sub: string, rest: Word[], parsed: ParsedArgs, place: Place): string[] {
+  const { under } = place;
   const dashDash = rest.findIndex((w) => w.text === "--");
   const before = parsed.operands.filter((o) => dashDash === -1 || o.index < dashDash).map((o) => o.word.text);
   const after = dashDash === -1 ? [] : rest.slice(dashDash + 1).map((w) => w.text);
@@ -121,7 +131,7 @@ function contentPaths(sub: string, rest: Word[], parsed: ParsedArgs, under: (p: 
       if (!(sub === "cat-file" && /^(blob|tree|commit|tag)$/.test(op))) revisions++;
       continue;
     }
-    paths.push(isObjectPath(op) ? objectPathUnder(op, under) : pathspecUnder(op, path, under));
+    paths.push(isObjectPath(op) ? objectPathUnder(op, place) : pathspecUnder(op, path, place));
     if (!isObjectPath(op)) {
       ambiguous++;
       limits++;
@@ -130,14 +140,18 @@ function contentPaths(sub: string, rest: Word[], parsed: ParsedArgs, under: (p: 
   for (const spec of after) {
     const path = pathspecPath(spec);
     if (path !== undefined) {
-      paths.push(pathspecUnder(spec, path, under));
+      paths.push(pathspecUnder(spec, path, place));
       limits++;
     }
   }
   if (printsContents(sub, parsed, before)) {
     const onlyObjects = revisions === 0 && paths.length > 0 && limits === 0;
     const wholeTree = !onlyObjects && (limits === 0 || (dashDash === -1 && ambiguous > 0));
-    if (wholeTree) paths.push(under("."));
+    if (wholeTree) {
+      paths.push(under("."));
+      // git grep searches below the directory it runs in; the other readers print the whole repository.
+      if (sub !== "grep") place.top.trees.push(".");
+    }
   }
   return paths;
 }
@@ -228,17 +242,22 @@ const REF_NAMES = /^(HEAD|FETCH_HEAD|ORIG_HEAD|MERGE_HEAD|CHERRY_PICK_HEAD|REVER
  * same repository does not move (`git -C src show HEAD:secret/key` reads secret/key). The top is
  * taken to be the cwd, as for a `REV:path` without `-C`.
  */
-function objectPathUnder(op: string, under: (p: string) => string): string {
+function objectPathUnder(op: string, place: Place): string {
   const path = operandPath(op, true) ?? ".";
   const fromCwd = path === "." ? /:\.$/.test(op) : /^\.\.?(\/|$)/.test(path);
-  return fromCwd ? under(path) : path;
+  if (fromCwd) return place.under(path);
+  // A tree object (`HEAD:` or `HEAD:dir`) prints names; a blob its contents: either way a read of that path.
+  place.top.files.push(path);
+  return path;
 }
 
 /** A pathspec's path: `:/x` and `:(top)x` are from the top of the work tree (see objectPathUnder), any other from git's directory. */
-function pathspecUnder(spec: string, path: string, under: (p: string) => string): string {
+function pathspecUnder(spec: string, path: string, place: Place): string {
   const magic = /^:\(([^)]*)\)/.exec(spec);
   const fromTop = spec.startsWith(":/") || (magic !== null && /(^|,)top(,|$)/.test(magic[1] as string));
-  return fromTop ? path : under(path);
+  if (!fromTop) return place.under(path);
+  place.top.trees.push(path);
+  return path;
 }
 
 /** `REV:path`, `:path`, `:2:path`: an object named by its path (not a pathspec, not a revision). */

@@ -119,7 +119,7 @@ export interface ShellSubcommand {
    * applied; `ShellCommandFacts.readTargets`/`writeTargets` hold the union with those joins).
    * Absent when the command was only split, not analysed.
    */
-  targets?: { read: string[]; write: string[] };
+  targets?: { read: string[]; write: string[]; fromTop?: ShellRepositoryReads };
   /**
    * More texts deny and ask rules match: the command with the global options before its
    * subcommand removed, as its option table reads them (`git push` for `git -C . push`,
@@ -145,6 +145,23 @@ export interface ShellSubcommand {
 }
 
 /** What a recursive reader or lister reads, by its canonical options. */
+/**
+ * Paths git reads from the top of the work tree it runs in rather than from its directory: a
+ * `REV:path` object, a `:/x` or `:(top)x` pathspec, the whole tree a content reader prints
+ * (`git log -p` in a subdirectory prints the whole repository's history). Where that top is
+ * depends on the file system: the permission layer finds it.
+ */
+export interface ShellRepositoryReads {
+  /** The directory git runs in, as written relative to the shell's (`.`, or `-C`'s). */
+  dir: string;
+  /** `--work-tree`'s directory as written (relative to `dir`'s shell directory): the top itself; else null. */
+  workTree: string | null;
+  /** Files read below the top (objects). */
+  files: string[];
+  /** Directories read with everything below them (the whole tree `.`, top pathspecs). */
+  trees: string[];
+}
+
 export interface ShellReaderFacts {
   /** Operands read as paths (directory listers' operands, hard-link sources). */
   listed: string[];

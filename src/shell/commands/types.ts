@@ -1,5 +1,6 @@
 // The shape of a command's option table: what the one parser (../getopt.ts) needs to read argv,
 // and what each option value is, so that reads, writes and execution follow from the table.
+import type { ShellRepositoryReads } from "../../tool/types.js";
 
 /** How an option takes its value: none, always (attached or the next word), or only attached. */
 export type Shape = "none" | "required" | "optional";
@@ -49,9 +50,14 @@ export interface CommandTable {
   responseFiles?: boolean;
 }
 
+/** git's reads from the top of its work tree (src/tool/types.ts holds the shape: subcommands carry it). */
+export type RepositoryReads = ShellRepositoryReads;
+
 /** The paths one command writes, reads and changes directory to, as written. */
 export interface Targets {
   write: string[];
   read: string[];
   cd: string[];
+  /** git's reads from the top of its work tree (also in `read` as if the shell's directory were the top). */
+  fromTop?: RepositoryReads;
 }
