@@ -16,7 +16,7 @@ import { suggestRules } from "./suggest.js";
 import { protectedBelow, treeContentsReason } from "./tree-writes.js";
 import { treePlan } from "../shell/tree-contents.js";
 import type { TreePlan } from "../shell/tree-plan.js";
-import { gitShowsNoRestrictedPath, ignoreFilesMayUnhide, listsNoRestrictedDirectory } from "./read-narrowing.js";
+import { evidenceKey, gitListingAvoids, gitPathsSync, gitViewOf, ignoreFilesMayUnhide, listsNoRestrictedDirectory } from "./read-narrowing.js";
 import type { PermissionDecision, PermissionRequest } from "./types.js";
 
 export type { ResolveOptions } from "./scope.js";
@@ -359,22 +359,33 @@ function symlinkMatching(forms: readonly PathForms[], match: (name: string) => b
 
 /**
  * Whether the readers of a recursive root skip every path the rules may match there: hidden
- * files for rg/tree/ls -R, what git never tracked for git diff/show/log -p/grep.
+ * files for rg/tree/ls -R, what the ignore files ignore for rg, what git does not hold for git
+ * diff/show/log -p/grep. What git lists and the directories below a root come from the call's
+ * subject when the tool gathered them before the decision (then nothing runs here; a fact it
+ * lacks is unsure), else they are gathered here.
  */
 function readerSkipsRestricted(scope: Scope, t: Target, rules: readonly PermissionRule[]): boolean {
+  const subject = scope.request.subject;
+  const evidence = subject?.kind === "shell" ? subject.narrowing : undefined;
+  const { projectDir } = scope.request;
   if (t.limit === "names" || t.limit === "visible-names") {
     if (t.limit === "visible-names" && readerSkipsRestricted(scope, { ...t, limit: "visible" }, rules)) return true;
-    return t.forms.every((f) => listsNoRestrictedDirectory(rules, f, scope.request.projectDir, scope.home));
+    return t.forms.every((f) => {
+      if (!evidence) return listsNoRestrictedDirectory(rules, f, projectDir, scope.home);
+      return listsNoRestrictedDirectory(rules, f, projectDir, scope.home, evidence.directories[f.canonical] ?? null);
+    });
   }
-  if (t.limit === "visible") {
+  if (t.limit === "visible" || t.limit === "visible-unignored") {
     const visible = (segment: string): boolean => !segment.startsWith(".");
-    if (ruleReachingBelow(rules, scope, t.forms, visible)) return false;
-    return t.forms.every((f) => !ignoreFilesMayUnhide(f.canonical, scope.home));
+    if (!ruleReachingBelow(rules, scope, t.forms, visible) && t.forms.every((f) => !ignoreFilesMayUnhide(f.canonical, scope.home))) return true;
+    if (t.limit === "visible") return false;
   }
-  if (t.limit === "git") {
-    return t.forms.every((f) => gitShowsNoRestrictedPath(rules, f.canonical, scope.request.projectDir, scope.home));
-  }
-  return false;
+  const view = t.limit ? gitViewOf(t.limit) : undefined;
+  if (!view || (view === "unignored" && process.env.RIPGREP_CONFIG_PATH)) return false;
+  return t.forms.every((f) => {
+    const listing = evidence ? (evidence.git[evidenceKey(view, f.canonical)] ?? undefined) : gitPathsSync(f.canonical, view);
+    return listing !== undefined && gitListingAvoids(listing, rules, projectDir, scope.home);
+  });
 }
 
 /** A word whose only unknown part is a glob (no expansion, brace or `~user`). */

@@ -1,5 +1,6 @@
-import type { ShellSubcommand } from "../tool/types.js";
-import type { RootLimit } from "./read-narrowing.js";
+import type { ShellReaderFacts, ShellSubcommand } from "../tool/types.js";
+
+type RootLimit = ShellReaderFacts["limit"];
 
 /**
  * What the engine reads of a command beyond the analysis's read targets, from the reader facts

@@ -32,7 +32,7 @@ const GIT_CONTENT_READERS = new Set([
  * the git parser has resolved `--untrack` to `--untracked`).
  */
 const GIT_WIDENING = new Set([
-  "--stdin", "--no-index", "--untracked", "--alternate-refs", "--indexed-objects", "--unpacked", "--textconv", "--ext-diff",
+  "--stdin", "--no-index", "--alternate-refs", "--indexed-objects", "--unpacked", "--textconv", "--ext-diff",
   "--contents", "--open-files-in-pager", "--recurse-submodules", "--submodule",
   "--find-object", "--all-match", "--object-only", "--follow-symlinks", "-O", "--orderfile",
 ]);
@@ -78,7 +78,7 @@ export function readerFacts(words: readonly Word[], own: readonly string[] | und
     if (own) out.recursive.push(...own);
     else if (GIT_CONTENT_READERS.has(sub)) out.recursive.push(".");
     if (out.recursive.length === 0) return undefined;
-    out.limit = gitTrackedOnly(sub, git.parsed) ? "git" : "all";
+    out.limit = gitTrackedOnly(sub, git.parsed) ? gitGrepView(sub, git.parsed) : "all";
     return out; // git records a symlink's text, it never reads through it
   }
   if (name === "ln") {
@@ -123,7 +123,7 @@ export function readerFacts(words: readonly Word[], own: readonly string[] | und
     out.recursive.push(...(paths.length > 0 ? paths : own && !own.includes(".") ? [] : ["."]));
     out.listed.push(...paths);
     out.follows = name === "rg" ? has(p, "-L", "--follow") : has(p, "-R", "--dereference-recursive");
-    if (name === "rg") out.limit = rgSearchesHidden(p) ? "all" : "visible";
+    if (name === "rg") out.limit = rgLimit(p);
     return out.recursive.length > 0 || out.listed.length > 0 ? out : undefined;
   }
   if (name === "cp") {
@@ -157,10 +157,33 @@ function grepRecurses(p: ParsedArgs): boolean {
   return p.options.some((o) => (o.name === "-d" || o.name === "--directories") && o.value !== undefined && o.value.text !== "" && "recurse".startsWith(o.value.text));
 }
 
-/** ripgrep searches hidden files with `.`/--hidden or two -u; globs and preprocessors are not modelled. */
-function rgSearchesHidden(p: ParsedArgs): boolean {
-  if (count(p, "-u", "--unrestricted") >= 2) return true;
-  return has(p, "-.", "--hidden", "-g", "--glob", "--iglob", "--pre", "--pre-glob", "--type-add", "--ignore-file", "--no-ignore-dot", "--no-ignore-files");
+/**
+ * What ripgrep reads below its roots. It skips what the ignore files ignore unless `-u`,
+ * `--no-ignore`, `--no-ignore-vcs`/`-exclude`, or globs (`-g`, which override every ignore
+ * rule) and `--ignore-file` (whose `!` lines may whitelist) say otherwise; it skips hidden files
+ * unless `--hidden`, two `-u`, or a type or glob whitelists them (`-t sh` reads `.bashrc`).
+ * Preprocessors are not modelled.
+ */
+function rgLimit(p: ParsedArgs): ShellReaderFacts["limit"] {
+  const u = count(p, "-u", "--unrestricted");
+  if (has(p, "-g", "--glob", "--iglob", "--pre", "--pre-glob", "--ignore-file", "--no-ignore-files")) return "all";
+  const ignores = u === 0 && !has(p, "--no-ignore", "--no-ignore-vcs", "--no-ignore-exclude");
+  const hidden = u >= 2 || has(p, "-.", "--hidden", "-t", "--type", "--type-add", "--no-ignore-dot");
+  if (hidden) return ignores ? "unignored" : "all";
+  return ignores ? "visible-unignored" : "visible";
+}
+
+/**
+ * The git listing that bounds a history-or-tracked reader: `git grep` without a revision
+ * reads the index (with `--untracked`, what git does not ignore too); with one, and `git diff`,
+ * `show`, `log`, the history.
+ */
+function gitGrepView(sub: string, parsed: ParsedArgs): ShellReaderFacts["limit"] {
+  if (sub !== "grep") return "git";
+  const before = parsed.operands.filter((o) => parsed.dashDash === undefined || o.index < parsed.dashDash);
+  const revs = has(parsed, "-e", "-f") ? before : before.slice(1);
+  if (revs.length > 0 || has(parsed, "--cached")) return "git";
+  return has(parsed, "--untracked") ? "git-untracked" : "git-index";
 }
 
 /**
@@ -175,6 +198,8 @@ function gitTrackedOnly(sub: string, parsed: ParsedArgs): boolean {
   for (const o of parsed.options) {
     if (o.negated && o.name === "--exclude-standard") return false;
     if (!o.negated && GIT_WIDENING.has(o.name)) return false;
+    // `git grep --untracked` reads untracked files git does not ignore: judged by that listing.
+    if (o.name === "--untracked" && sub !== "grep") return false;
     // log/diff options this parser does not list: a value it takes could be read as a revision.
     if (sub !== "grep" && o.value === undefined && /^--(format|pretty|author|grep|since|until|max-count|skip)$/.test(o.name)) return false;
   }

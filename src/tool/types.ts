@@ -170,11 +170,27 @@ export interface ShellReaderFacts {
   /** The walk reads through the symlinks below the roots. */
   follows: boolean;
   /**
-   * What it reads below its roots: everything, what git tracks, what is not hidden; or only
-   * names and metadata (`find`, `du`, `tree -a`, `ls -aR`), and of what is not hidden only
-   * (`tree`, `ls -R`): listing a file's name is not reading it, listing below a directory is.
+   * What it reads below its roots: everything; what git holds (`git`: the index and the
+   * history, `git log -p`; `git-index`: tracked files, `git grep`; `git-untracked`: tracked and
+   * untracked files git does not ignore, `git grep --untracked`); what is not hidden (`visible`);
+   * what the repository's ignore files do not ignore (`unignored`, `rg --hidden`), or what is
+   * neither hidden nor ignored (`visible-unignored`, `rg`); or only names and metadata (`find`,
+   * `du`, `tree -a`, `ls -aR`), and of what is not hidden only (`tree`, `ls -R`): listing a
+   * file's name is not reading it, listing below a directory is.
    */
-  limit: "all" | "git" | "visible" | "names" | "visible-names";
+  limit: "all" | "git" | "git-index" | "git-untracked" | "visible" | "unignored" | "visible-unignored" | "names" | "visible-names";
+}
+
+/**
+ * What a recursive reader's narrowing needs from the file system and git, gathered before the
+ * decision without holding up the event loop (the Bash tool's check does it, once per call): per
+ * git view and directory (`view + "\0" + dir`, dir canonical) the paths git may print there, and
+ * per canonical root the directories below it (relative). Rule-independent; `null`: unsure. A
+ * fact missing here is unsure too: the decision then runs no process of its own.
+ */
+export interface ReadNarrowingEvidence {
+  git: Record<string, { top: string; paths: string[] } | null>;
+  directories: Record<string, string[] | null>;
 }
 
 /**
@@ -249,6 +265,8 @@ export type PermissionSubject =
        * not known in advance.
        */
       produced?: ProducedNames;
+      /** What the narrowing of its recursive readers judges (see ReadNarrowingEvidence). */
+      narrowing?: ReadNarrowingEvidence;
     }
   | { kind: "url"; url: string };
 

@@ -5,6 +5,8 @@ import { analyzeCommand, bashGrammarLoaded, ensureBashGrammar, runProducers } fr
 import { backgroundTasksDisabled, commandEnv, HARD_MAX_OUTPUT_CHARS } from "./config.js";
 import { executeBash, type BashToolOptions, type CallSandbox } from "./execute.js";
 import { sandboxActive } from "../../sandbox/boundary.js";
+import { restrictiveReadRules } from "../../permissions/match.js";
+import { readNarrowingEvidence } from "../../permissions/read-narrowing.js";
 import {
   BACKGROUND_DESCRIPTION,
   BASH_TOOL_NAME,
@@ -124,14 +126,16 @@ export function createBashTool(options: BashToolOptions = {}): Tool<typeof bashI
       if (!input.dangerouslyDisableSandbox || !sandboxActive(sandbox)) {
         // `wc -l $(git ls-files)`: what the producers print now is what the decision judges;
         // they run here, once for the call, without holding up the event loop.
+        // Likewise what git lists and the directories below the roots of recursive readers
+        // (`rg`, `git grep`, `find`) when Read rules restrict some paths: the narrowing judges it.
         const facts = commandFacts(input.command);
-        if (!facts.producers) return { behavior: "passthrough" };
-        const produced = await runProducers(facts.producers, {
-          cwd: context.workspace.cwd,
-          commandEnv: commandEnv(options.baseEnv ?? process.env, context.session.env),
-          signal: context.abortController.signal,
-        });
-        return { behavior: "passthrough", subject: { kind: "shell", facts, produced } };
+        const narrows = restrictiveReadRules(context.permissionContext.rules).length > 0 && facts.subcommands.some((s) => s.reader && s.reader.limit !== "all" && s.reader.recursive.length > 0);
+        if (!facts.producers && !narrows) return { behavior: "passthrough" };
+        const env = commandEnv(options.baseEnv ?? process.env, context.session.env);
+        const signal = context.abortController.signal;
+        const produced = facts.producers ? await runProducers(facts.producers, { cwd: context.workspace.cwd, commandEnv: env, signal }) : undefined;
+        const narrowing = narrows ? await readNarrowingEvidence(facts, context.workspace.cwd, env, signal) : undefined;
+        return { behavior: "passthrough", subject: { kind: "shell", facts, ...(facts.producers && { produced }), ...(narrows && { narrowing: narrowing ?? { git: {}, directories: {} } }) } };
       }
       if (!sandbox.allowUnsandboxedCommands) {
         return {
