@@ -101,7 +101,7 @@ export async function gcCommand(argv: string[], io: CliIO): Promise<number> {
   const dryRun = values["dry-run"] === true;
   const done = (what: string): string => `${dryRun ? "would remove" : "removed"} ${what}`;
   // What --json prints; without it each line goes out as it happens.
-  const report = { root, olderThanDays: days, dryRun, folders: [] as string[], staleLocks: [] as Array<{ dir: string; pid: number }>, tempFiles: [] as string[], errors: [] as Array<{ path: string; error: string }>, truncated: false, worktrees: [] as SweptWorktree[] };
+  const report = { root, olderThanDays: days, dryRun, folders: [] as string[], staleLocks: [] as Array<{ dir: string; pid: number }>, tempFiles: [] as string[], errors: [] as Array<{ path: string; error: string }>, truncated: false } as { root: string; olderThanDays: number; dryRun: boolean; folders: string[]; staleLocks: Array<{ dir: string; pid: number }>; tempFiles: string[]; errors: Array<{ path: string; error: string }>; truncated: boolean; worktrees?: SweptWorktree[] };
   const say = (line: string): void => {
     if (!values.json) io.stdout.write(`${line}\n`);
   };
@@ -140,7 +140,7 @@ export async function gcCommand(argv: string[], io: CliIO): Promise<number> {
     } catch (err) {
       throw new UsageError(`--worktrees: ${(err as Error).message}`);
     }
-    for (const w of report.worktrees) say(w.action === "removed" ? done(`the worktree ${w.path} (branch ${w.branch}) of session ${w.session}`) : `kept the worktree ${w.path} of session ${w.session}: ${w.why}`);
+    for (const w of report.worktrees ?? []) say(w.action === "removed" ? done(`the worktree ${w.path} (branch ${w.branch}) of session ${w.session}`) : `kept the worktree ${w.path} of session ${w.session}: ${w.why}`);
   }
   if (values.json) io.stdout.write(`${JSON.stringify(report)}\n`);
   else if (temps.truncated) io.stderr.write(`armature: ${tree} has more folders than one sweep looks at (20,000); give --temp-files a folder below it\n`);
