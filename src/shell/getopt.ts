@@ -134,30 +134,34 @@ function matchLong(table: CommandTable, c: CompiledTable, given: string): LongMa
  * command they run).
  */
 export function getopt(words: readonly Word[], table: CommandTable, start = 1): ParsedArgs {
-  // The analysis reads one argv with one table several times over (its targets, whether it is
-  // read-only, its rule texts, its canonical argv…): the last few parses are kept, and callers
-  // only read them. An argv that has grown since (the walk appends words) is parsed again.
-  for (const e of recent) if (e.words === words && e.table === table && e.start === start && e.length === words.length) return e.parsed;
-  const parsed = parse(words, table, start);
-  const slot = recent[next] as RecentParse;
-  slot.words = words;
-  slot.table = table;
-  slot.start = start;
-  slot.length = words.length;
-  slot.parsed = parsed;
-  next = (next + 1) % recent.length;
-  return parsed;
+  return recentParses(words, table, start, parse);
 }
 
-interface RecentParse {
-  words: readonly Word[] | undefined;
-  table: CommandTable | undefined;
-  start: number;
-  length: number;
-  parsed: ParsedArgs;
+/**
+ * The last few results of a parse of one argv, kept because several facts of one command read
+ * the same parse in turn (its targets, whether it is read-only, its rule texts, its canonical
+ * argv…) and callers only read results. A result is found by the argv's identity and length (an
+ * argv the walk has appended words to since is parsed again) and the identities of the parse's
+ * other two inputs. One of these per parser (getopt, git's argv).
+ */
+export function lastParses<A, B, R>(size: number, empty: R): (words: readonly Word[], a: A, b: B, compute: (words: readonly Word[], a: A, b: B) => R) => R {
+  const slots = Array.from({ length: size }, () => ({ words: undefined as readonly Word[] | undefined, length: 0, a: undefined as A | undefined, b: undefined as B | undefined, result: empty }));
+  let next = 0;
+  return (words, a, b, compute) => {
+    for (const s of slots) if (s.words === words && s.length === words.length && s.a === a && s.b === b) return s.result;
+    const result = compute(words, a, b);
+    const slot = slots[next]!;
+    slot.words = words;
+    slot.length = words.length;
+    slot.a = a;
+    slot.b = b;
+    slot.result = result;
+    next = (next + 1) % size;
+    return result;
+  };
 }
-const recent: RecentParse[] = Array.from({ length: 8 }, () => ({ words: undefined, table: undefined, start: 0, length: 0, parsed: { operands: [], options: [], errors: [] } }));
-let next = 0;
+
+const recentParses = lastParses<CommandTable, number, ParsedArgs>(8, { operands: [], options: [], errors: [] });
 
 function parse(words: readonly Word[], table: CommandTable, start: number): ParsedArgs {
   const c = compile(table);

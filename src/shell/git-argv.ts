@@ -3,7 +3,7 @@
 // from `git <sub> -h`); the log/diff family reads options exactly, and only the ones that take a
 // separate value are listed for them.
 import { GIT_GLOBAL, gitSubcommandTable, type CommandTable } from "./commands/index.js";
-import { getopt, type ParsedArgs } from "./getopt.js";
+import { getopt, lastParses, type ParsedArgs } from "./getopt.js";
 import type { Word } from "./words.js";
 
 /** Options of the log/diff family that take a separate value (optional-value ones need `=`). */
@@ -51,27 +51,13 @@ export function subcommandTable(sub: string): CommandTable {
   return gitSubcommandTable(sub) ?? UNKNOWN_SUBCOMMAND;
 }
 
+/** git's argv read: its global options, the subcommand and the subcommand's options (the last few kept, as getopt keeps its parses). */
 export function parseGit(words: readonly Word[]): GitArgv {
-  // Read by several facts of one command in turn (its rule texts, targets, canonical argv…):
-  // the last few results are kept (callers only read them), as getopt keeps its parses.
-  for (const e of recentGit) if (e.words === words && e.length === words.length) return e.git;
-  const git = readGit(words);
-  const slot = recentGit[nextGit] as RecentGit;
-  slot.words = words;
-  slot.length = words.length;
-  slot.git = git;
-  nextGit = (nextGit + 1) % recentGit.length;
-  return git;
+  return recentGit(words, undefined, undefined, readGit);
 }
 
-interface RecentGit {
-  words: readonly Word[] | undefined;
-  length: number;
-  git: GitArgv;
-}
 const NO_GIT: GitArgv = { globals: { operands: [], options: [], errors: [] }, rest: [], parsed: { operands: [], options: [], errors: [] }, complete: true };
-const recentGit: RecentGit[] = Array.from({ length: 4 }, () => ({ words: undefined, length: 0, git: NO_GIT }));
-let nextGit = 0;
+const recentGit = lastParses<undefined, undefined, GitArgv>(4, NO_GIT);
 
 function readGit(words: readonly Word[]): GitArgv {
   const globals = getopt(words, GIT_GLOBAL);

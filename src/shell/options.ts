@@ -11,29 +11,10 @@ export { findOption, optionValues, type ParsedArgs, type ParsedOption } from "./
 /** Commands without a table: any option is accepted and takes no value unless written `--x=v`. */
 const PERMISSIVE: CommandTable = { partial: true };
 
-/** argv (from `start`) as the command named `name` reads it. */
+/** argv (from `start`) as the command named `name` reads it (getopt keeps the last few parses). */
 export function parseCommand(name: string, words: readonly Word[], start = 1): ParsedArgs {
-  if (start !== 1) return getopt(words, tableFor(name) ?? PERMISSIVE, start);
-  // The classifier and the target extractor read the same argv one after the other: the last
-  // few parses are kept (a WeakMap per argv cost more in garbage collection than it saved).
-  for (const e of recent) if (e.words === words && e.name === name) return e.parsed;
-  const parsed = getopt(words, tableFor(name) ?? PERMISSIVE, start);
-  const slot = recent[next] as RecentParse;
-  slot.words = words;
-  slot.name = name;
-  slot.parsed = parsed;
-  next = (next + 1) % recent.length;
-  return parsed;
+  return getopt(words, tableFor(name) ?? PERMISSIVE, start);
 }
-
-interface RecentParse {
-  words: readonly Word[] | undefined;
-  name: string;
-  parsed: ParsedArgs;
-}
-const NO_PARSE: ParsedArgs = { operands: [], options: [], errors: [] };
-const recent: RecentParse[] = Array.from({ length: 4 }, () => ({ words: undefined, name: "", parsed: NO_PARSE }));
-let next = 0;
 
 /** The role the table gives this parsed option's value, if any: by its name, or a paired letter's long name. */
 function roleOf(table: CommandTable, o: ParsedOption, map: CommandTable["values"]): string | undefined {

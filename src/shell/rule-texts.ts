@@ -48,26 +48,17 @@ interface Reading {
   parsed: ParsedArgs;
 }
 
-/** One reading per command's words (the rule texts, the canonical argv and form share it). */
-const readings = new WeakMap<readonly Word[], Reading | null>();
-
+/** How the command's words read by its table (the parsers keep their last few parses: the rule texts, the canonical argv and form share one). */
 function readingOf(words: readonly Word[]): Reading | null {
-  let r = readings.get(words);
-  if (r !== undefined) return r;
-  r = null;
   const first = words[0];
-  if (first) {
-    const name = commandBaseName(first.text);
-    if (name === "git") {
-      const git = parseGit(words);
-      r = git.sub === undefined ? { head: ["git"], parsed: git.globals } : { head: ["git", git.sub], globals: git.globals, parsed: git.parsed };
-    } else {
-      const table = tableFor(name);
-      if (table) r = { head: [name], parsed: getopt(words, table) };
-    }
+  if (!first) return null;
+  const name = commandBaseName(first.text);
+  if (name === "git") {
+    const git = parseGit(words);
+    return git.sub === undefined ? { head: ["git"], parsed: git.globals } : { head: ["git", git.sub], globals: git.globals, parsed: git.parsed };
   }
-  readings.set(words, r);
-  return r;
+  const table = tableFor(name);
+  return table ? { head: [name], parsed: getopt(words, table) } : null;
 }
 
 /** The operands of a reading (git's subcommand word, operand 0 of its rest, is its head). */
