@@ -278,6 +278,8 @@ function buildCommandFacts(sub: ShellSubcommand, seen: AnalysedFacts | undefined
   const program = posix.basename(argv[0] ?? "");
   const restrictive = Object.freeze(restrictiveTexts(sub, false));
   const hosts = hostsOf(sub, program, argv, seen?.urlHosts ?? []);
+  // The first word after the program that is not an option: git's subcommand, npm's verb.
+  const verb = gitSubcommand(argv);
   return Object.freeze({
     argv,
     canonicalArgv: seen ? Object.freeze([...seen.canonicalArgv]) : argv,
@@ -297,11 +299,11 @@ function buildCommandFacts(sub: ShellSubcommand, seen: AnalysedFacts | undefined
     repositoryReads: sub.targets?.fromTop ? deepFreezeTop(sub.targets.fromTop) : null,
     deletes: deletesOf(program, argv),
     executions: executionsOf(sub, seen?.runs),
-    network: hosts.length > 0 || NETWORK_PROGRAMS.has(program) || (program === "git" && GIT_NETWORK.has(gitSubcommand(argv))) || packageNetwork(program, argv),
+    network: hosts.length > 0 || NETWORK_PROGRAMS.has(program) || (program === "git" && GIT_NETWORK.has(verb)) || (PACKAGE_MANAGERS.has(program) && NPM_NETWORK.has(verb)) || REGISTRY_CLIENTS.has(program),
     hosts,
     projectPrograms: projectConfigFiles(program),
     fileCommand: isFileCommand(program, argv),
-    gitSubcommand: program === "git" ? gitSubcommand(argv) : null,
+    gitSubcommand: program === "git" ? verb : null,
     cdFromStack: program === "popd" || (program === "pushd" && /^[+-]\d+$/.test(argv[1] ?? "")),
     gitDirOption: program === "git" ? gitDirOptionOf(argv) : null,
     wordsWritten: Object.isFrozen(sub.argv) ? sub.argv : Object.freeze([...sub.argv]),
@@ -366,15 +368,11 @@ const NETWORK_PROGRAMS = new Set([
 /** git subcommands that contact a remote. */
 const GIT_NETWORK = new Set(["clone", "fetch", "pull", "push", "ls-remote", "archive", "request-pull", "send-email"]);
 
-/** Package manager subcommands that ask the registry (npm's aliases included). */
+/** Package manager subcommands that ask the registry (npm's aliases included; pnpm and yarn share most). */
 const NPM_NETWORK = new Set(["view", "info", "show", "v", "outdated", "search", "s", "se", "find", "ping", "audit", "doctor", "install", "i", "add", "ci", "update", "up", "upgrade", "exec", "x", "publish", "dist-tag", "owner", "access", "whoami", "token", "login", "adduser", "logout", "deprecate", "unpublish", "star", "stars", "team", "org", "hook", "profile", "fund", "repo", "docs", "bugs", "pack", "init", "create", "dedupe", "ddp", "prune"]);
 const PACKAGE_MANAGERS = new Set(["npm", "pnpm", "yarn", "yarnpkg"]);
-
-/** npm (pnpm, yarn) asking the registry; npx and pnpx fetch what they run; gh asks GitHub. */
-function packageNetwork(program: string, argv: readonly string[]): boolean {
-  if (program === "npx" || program === "pnpx" || program === "gh") return true;
-  return PACKAGE_MANAGERS.has(program) && NPM_NETWORK.has(gitSubcommand(argv));
-}
+/** Programs that always ask a server: npx and pnpx fetch what they run, gh asks GitHub. */
+const REGISTRY_CLIENTS = new Set(["npx", "pnpx", "gh"]);
 
 /** The first word after the program that is not an option (git's `-C dir`, `-c k=v` skipped); `""` when none. */
 function gitSubcommand(argv: readonly string[]): string {
