@@ -58,4 +58,11 @@ describe("a hook's if rule and words not known before the command runs", () => {
     expect(patternsIntersect(p(a), p(b))).toBe(expected);
     expect(patternsIntersect(p(b), p(a))).toBe(expected);
   });
+
+  it("a command of any length is judged (no recursion to exhaust the stack)", () => {
+    const long = [..."x".repeat(200_000)];
+    expect(patternsIntersect([..."git push ", null], [...long, null])).toBe(false);
+    expect(patternsIntersect([null], long)).toBe(true);
+    expect(matches("Bash(git push *)", `c=push; git $c ${"a".repeat(100_000)}`)).toBe(true);
+  });
 });

@@ -19,25 +19,26 @@ function specPatterns(spec: string): Pattern[] {
   return s.endsWith(" *") ? [toPattern(s), toPattern(s.slice(0, -2))] : [toPattern(s)];
 }
 
-/** Is there a text both patterns match? (Two-sided `*` matching, by dynamic programming.) */
+/**
+ * Is there a text both patterns match? (Two-sided `*` matching, by dynamic programming over the
+ * suffixes, row by row: no recursion, so a command of any length cannot exhaust the stack.)
+ */
 export function patternsIntersect(a: Pattern, b: Pattern): boolean {
   const n = a.length;
   const m = b.length;
-  // reach[i][j]: the suffixes a[i..] and b[j..] match a common text.
-  const memo = new Map<number, boolean>();
-  const go = (i: number, j: number): boolean => {
-    const key = i * (m + 1) + j;
-    const known = memo.get(key);
-    if (known !== undefined) return known;
-    let r: boolean;
-    if (i === n && j === m) r = true;
-    else if (i < n && a[i] === null) r = go(i + 1, j) || (j < m && go(i, j + 1));
-    else if (j < m && b[j] === null) r = go(i, j + 1) || (i < n && go(i + 1, j));
-    else r = i < n && j < m && a[i] === b[j] && go(i + 1, j + 1);
-    memo.set(key, r);
-    return r;
-  };
-  return go(0, 0);
+  // below[j]: a[i+1..] and b[j..] match a common text; row[j]: the same for a[i..].
+  let below = new Array<boolean>(m + 1).fill(false);
+  let row = new Array<boolean>(m + 1).fill(false);
+  for (let i = n; i >= 0; i--) {
+    for (let j = m; j >= 0; j--) {
+      if (i === n && j === m) row[j] = true;
+      else if (i < n && a[i] === null) row[j] = below[j]! || (j < m && row[j + 1]!);
+      else if (j < m && b[j] === null) row[j] = row[j + 1]! || (i < n && below[j]!);
+      else row[j] = i < n && j < m && a[i] === b[j] && below[j + 1]!;
+    }
+    [below, row] = [row, below];
+  }
+  return below[0]!;
 }
 
 /** Programs that run text they are given as a command: with a word not known, any command. */
