@@ -2,8 +2,8 @@
 // the figures a person reads in one screen (and the same as JSON or Markdown). Pure: the
 // decisions are made by the caller.
 import type { PermissionDecision } from "../permissions/types.js";
-import { analyzeCommand } from "../shell/index.js";
 import { commandFacts } from "../shell/command-facts.js";
+import { commandFacts as bashCommandFacts } from "../tools/bash/bash-tool.js";
 import type { OriginalOutcome, TranscriptCall, TranscriptFormat, TranscriptProblem } from "./transcript-calls.js";
 
 export type Behavior = PermissionDecision["behavior"];
@@ -81,8 +81,10 @@ function shapeOf(call: TranscriptCall, decision: PermissionDecision): { shape: s
   if (suggested) return { shape: suggested, suggested };
   const input = call.input as Record<string, unknown> | undefined;
   if (call.tool === "Bash" && typeof input?.command === "string") {
-    // Its first simple command's leading words (`git diff`, `npm run`), as the shell reads them.
-    const first = analyzeCommand(input.command).subcommands.find((s) => !s.nested);
+    // Its first simple command's leading words (`git diff`, `npm run`), as the shell reads them:
+    // the Bash tool's analysis of the call, which the decision just made (cached; a command the
+    // analyser fails on is read as not understood, not thrown).
+    const first = bashCommandFacts(input.command).subcommands.find((s) => !s.nested);
     const words = first ? commandFacts(first).wordsWritten.slice(0, 2).join(" ") : input.command.trim().slice(0, 40);
     return { shape: `Bash(${clip(words, 40)} …)`, suggested: null };
   }
