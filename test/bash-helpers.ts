@@ -8,6 +8,7 @@ import { createBashTool } from "../src/tools/bash/bash-tool.js";
 import type { BashToolOptions } from "../src/tools/bash/execute.js";
 import { createTaskOutputTool } from "../src/tools/task-output/task-output-tool.js";
 import { createTaskStopTool } from "../src/tools/task-stop/task-stop-tool.js";
+import { builtinTools } from "../src/tools/index.js";
 import { toolUse } from "./helpers.js";
 
 /** Records the tool_response every PostToolUse hook would receive. */
@@ -43,6 +44,20 @@ export function shellSession(cwd: string, options: { bash?: BashToolOptions; ses
 export async function run(session: Session, name: string, input: Record<string, unknown>): Promise<ToolResultBlock> {
   const [result] = await session.runTurn([toolUse(name, input)]);
   return result!;
+}
+
+/**
+ * One Bash call through a fresh session with every built-in tool and these rules, in default
+ * mode and without the sandbox (what the analysis alone decides): the result the model gets.
+ * For the effect tests of attacks the permission engine must stop.
+ */
+export async function bashUnderRules(cwd: string, rules: { allow?: string[]; deny?: string[] }, command: string): Promise<ToolResultBlock> {
+  const session = createSession({ cwd, tools: builtinTools(), sandbox: false, ...rules });
+  try {
+    return await run(session, "Bash", { command });
+  } finally {
+    await session.close();
+  }
 }
 
 export function textOf(block: ToolResultBlock): string {

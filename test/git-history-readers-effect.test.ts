@@ -7,8 +7,7 @@ import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtinTools, createSession } from "../src/index.js";
-import type { ToolResultBlock } from "../src/tool/types.js";
+import { bashUnderRules, textOf } from "./bash-helpers.js";
 
 let proj: string;
 const git = (...args: string[]): string =>
@@ -29,8 +28,6 @@ afterAll(async () => {
   await rm(proj, { recursive: true, force: true });
 });
 
-const text = (r: ToolResultBlock): string => (typeof r.content === "string" ? r.content : r.content.map((b) => ("text" in b ? b.text : "")).join(""));
-
 /** Each attack with what bash's run of it prints when the secret is there. */
 const ATTACKS: [command: string, leak: string][] = [
   ["git reflog -p", "hunter2"],
@@ -47,13 +44,8 @@ describe("git history readers, run for real", () => {
   });
 
   it.each(ATTACKS)("%s does not run past deny: Read(./secret/**)", async (command, leak) => {
-    const session = createSession({ cwd: proj, tools: builtinTools(), sandbox: false, deny: ["Read(./secret/**)"] });
-    try {
-      const [result] = await session.runTurn([{ type: "tool_use", id: "toolu_history", name: "Bash", input: { command } }]);
-      expect(result!.is_error).toBe(true);
-      expect(text(result!)).not.toContain(leak);
-    } finally {
-      await session.close();
-    }
+    const result = await bashUnderRules(proj, { deny: ["Read(./secret/**)"] }, command);
+    expect(result.is_error).toBe(true);
+    expect(textOf(result)).not.toContain(leak);
   });
 });

@@ -8,7 +8,7 @@ import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtinTools, createSession } from "../src/index.js";
+import { bashUnderRules, textOf } from "./bash-helpers.js";
 import type { ToolResultBlock } from "../src/tool/types.js";
 
 let proj: string;
@@ -33,8 +33,6 @@ afterAll(async () => {
   await rm(proj, { recursive: true, force: true });
 });
 
-const text = (r: ToolResultBlock): string => (typeof r.content === "string" ? r.content : r.content.map((b) => ("text" in b ? b.text : "")).join(""));
-
 const ATTACKS: [command: string, leak: string][] = [
   ["git show HEAD:secret/key.cfg", "hunter2"],
   ["git cat-file -p HEAD:secret/key.cfg", "hunter2"],
@@ -49,15 +47,7 @@ const CONTROLS: [command: string, output: string][] = [
   ["git grep -n notes", "notes.md"],
 ];
 
-async function run(command: string): Promise<ToolResultBlock> {
-  const session = createSession({ cwd: sub, tools: builtinTools(), sandbox: false, deny: [`Read(/${proj}/secret/**)`] });
-  try {
-    const [result] = await session.runTurn([{ type: "tool_use", id: "toolu_top", name: "Bash", input: { command } }]);
-    return result!;
-  } finally {
-    await session.close();
-  }
-}
+const run = (command: string): Promise<ToolResultBlock> => bashUnderRules(sub, { deny: [`Read(/${proj}/secret/**)`] }, command);
 
 describe("git's reads from the top of the work tree, in a subdirectory session", () => {
   it.each(ATTACKS)("%s prints the secret when bash runs it in the subdirectory", (command, leak) => {
@@ -67,12 +57,12 @@ describe("git's reads from the top of the work tree, in a subdirectory session",
   it.each(ATTACKS)("%s does not run past a Read deny rule on the folder at the top", async (command, leak) => {
     const result = await run(command);
     expect(result.is_error).toBe(true);
-    expect(text(result)).not.toContain(leak);
+    expect(textOf(result)).not.toContain(leak);
   });
 
   it.each(CONTROLS)("%s (below the cwd, or no contents) still runs", async (command, output) => {
     const result = await run(command);
     expect(result.is_error).not.toBe(true);
-    expect(text(result)).toContain(output);
+    expect(textOf(result)).toContain(output);
   });
 });

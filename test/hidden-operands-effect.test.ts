@@ -7,8 +7,7 @@ import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtinTools, createSession } from "../src/index.js";
-import type { ToolResultBlock } from "../src/tool/types.js";
+import { bashUnderRules, textOf } from "./bash-helpers.js";
 
 let proj: string;
 
@@ -20,8 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(proj, { recursive: true, force: true });
 });
-
-const text = (r: ToolResultBlock): string => (typeof r.content === "string" ? r.content : r.content.map((b) => ("text" in b ? b.text : "")).join(""));
 
 const ATTACKS = [
   "grep -e $(echo S .env) README.md",
@@ -38,14 +35,9 @@ describe("hidden operands, run for real", () => {
   });
 
   it.each(ATTACKS)("%s does not run past deny: Read(./.env)", async (command) => {
-    const session = createSession({ cwd: proj, tools: builtinTools(), sandbox: false, deny: ["Read(./.env)"] });
-    try {
-      const [result] = await session.runTurn([{ type: "tool_use", id: "toolu_hidden", name: "Bash", input: { command } }]);
-      expect(result!.is_error).toBe(true);
-      expect(text(result!)).not.toContain("hunter2");
-    } finally {
-      await session.close();
-    }
+    const result = await bashUnderRules(proj, { deny: ["Read(./.env)"] }, command);
+    expect(result.is_error).toBe(true);
+    expect(textOf(result)).not.toContain("hunter2");
   });
 });
 
@@ -64,13 +56,8 @@ describe("hidden operands of [, run for real", () => {
   });
 
   it.each(METADATA_ATTACKS)("%s does not run past deny: Read(./.env)", async (command) => {
-    const session = createSession({ cwd: proj, tools: builtinTools(), sandbox: false, deny: ["Read(./.env)"] });
-    try {
-      const [result] = await session.runTurn([{ type: "tool_use", id: "toolu_hidden", name: "Bash", input: { command } }]);
-      expect(result!.is_error).toBe(true);
-      expect(text(result!)).not.toContain("EXISTS");
-    } finally {
-      await session.close();
-    }
+    const result = await bashUnderRules(proj, { deny: ["Read(./.env)"] }, command);
+    expect(result.is_error).toBe(true);
+    expect(textOf(result)).not.toContain("EXISTS");
   });
 });

@@ -7,8 +7,7 @@ import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtinTools, createSession } from "../src/index.js";
-import type { ToolResultBlock } from "../src/tool/types.js";
+import { bashUnderRules, textOf } from "./bash-helpers.js";
 
 let proj: string;
 
@@ -22,8 +21,6 @@ afterAll(async () => {
   await rm(proj, { recursive: true, force: true });
 });
 
-const text = (r: ToolResultBlock): string => (typeof r.content === "string" ? r.content : r.content.map((b) => ("text" in b ? b.text : "")).join(""));
-
 const ATTACKS = ['for f in *; do wc "$f"; done 2>&1', "for f in *; do wc -l $f; done 2>&1"];
 
 describe("loop variables over globs, run for real", () => {
@@ -32,24 +29,14 @@ describe("loop variables over globs, run for real", () => {
   });
 
   it.each(ATTACKS)("%s does not run past deny: Read(./.env)", async (command) => {
-    const session = createSession({ cwd: proj, tools: builtinTools(), sandbox: false, deny: ["Read(./.env)"] });
-    try {
-      const [result] = await session.runTurn([{ type: "tool_use", id: "toolu_loop_glob", name: "Bash", input: { command } }]);
-      expect(result!.is_error).toBe(true);
-      expect(text(result!)).not.toContain("hunter2");
-    } finally {
-      await session.close();
-    }
+    const result = await bashUnderRules(proj, { deny: ["Read(./.env)"] }, command);
+    expect(result.is_error).toBe(true);
+    expect(textOf(result)).not.toContain("hunter2");
   });
 
   it("a loop over * with no such name runs", async () => {
-    const session = createSession({ cwd: proj, tools: builtinTools(), sandbox: false, deny: ["Read(./.env)"] });
-    try {
-      const [result] = await session.runTurn([{ type: "tool_use", id: "toolu_loop_glob_ok", name: "Bash", input: { command: 'for f in *.txt; do wc -l "$f"; done' } }]);
-      expect(result!.is_error, text(result!)).toBeFalsy();
-      expect(text(result!)).toContain("a.txt");
-    } finally {
-      await session.close();
-    }
+    const result = await bashUnderRules(proj, { deny: ["Read(./.env)"] }, 'for f in *.txt; do wc -l "$f"; done');
+    expect(result.is_error, textOf(result)).toBeFalsy();
+    expect(textOf(result)).toContain("a.txt");
   });
 });

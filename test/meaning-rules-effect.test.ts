@@ -8,7 +8,7 @@ import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtinTools, createSession } from "../src/index.js";
+import { bashUnderRules, textOf } from "./bash-helpers.js";
 
 let root: string;
 
@@ -56,27 +56,16 @@ describe("deny rules by meaning, run for real", () => {
 
   it.each(CASES)("%s: %s does not run through a session", async (rule, command, effect) => {
     const dir = freshDir(`session-${Math.random().toString(36).slice(2)}`);
-    const session = createSession({ cwd: dir, tools: builtinTools(), sandbox: false, allow: ["Bash(*)"], deny: [rule] });
-    try {
-      const [result] = await session.runTurn([{ type: "tool_use", id: "toolu_meaning", name: "Bash", input: { command } }]);
-      expect(result!.is_error).toBe(true);
-      const text = typeof result!.content === "string" ? result!.content : result!.content.map((b) => ("text" in b ? b.text : "")).join("");
-      expect(text).toContain(rule);
-      expect(happened(dir, effect)).toBe(false);
-    } finally {
-      await session.close();
-    }
+    const result = await bashUnderRules(dir, { allow: ["Bash(*)"], deny: [rule] }, command);
+    expect(result.is_error).toBe(true);
+    expect(textOf(result)).toContain(rule);
+    expect(happened(dir, effect)).toBe(false);
   });
 
   it("a benign control runs past the same rule", async () => {
     const dir = freshDir("control");
-    const session = createSession({ cwd: dir, tools: builtinTools(), sandbox: false, allow: ["Bash(*)"], deny: ["Bash(sort --output:*)", "Bash(rm -r:*)"] });
-    try {
-      const [result] = await session.runTurn([{ type: "tool_use", id: "toolu_control", name: "Bash", input: { command: "sort -u in.txt && rm -f d/f" } }]);
-      expect(result!.is_error).toBeFalsy();
-      expect(existsSync(join(dir, "d", "f"))).toBe(false);
-    } finally {
-      await session.close();
-    }
+    const result = await bashUnderRules(dir, { allow: ["Bash(*)"], deny: ["Bash(sort --output:*)", "Bash(rm -r:*)"] }, "sort -u in.txt && rm -f d/f");
+    expect(result.is_error).toBeFalsy();
+    expect(existsSync(join(dir, "d", "f"))).toBe(false);
   });
 });
