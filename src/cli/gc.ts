@@ -59,6 +59,19 @@ async function lockedByLiveProcess(dir: string): Promise<boolean> {
   }
 }
 
+/** What `--json` prints (`worktrees` only with --worktrees). */
+interface GcReport {
+  root: string;
+  olderThanDays: number;
+  dryRun: boolean;
+  folders: string[];
+  staleLocks: Array<{ dir: string; pid: number }>;
+  tempFiles: string[];
+  errors: Array<{ path: string; error: string }>;
+  truncated: boolean;
+  worktrees?: SweptWorktree[];
+}
+
 /**
  * Whether the session is running: its folder in the project's sessions folder (where `armature
  * agent` keeps it) is locked by a live process. A session kept elsewhere (`--session-dir`) is not
@@ -101,7 +114,7 @@ export async function gcCommand(argv: string[], io: CliIO): Promise<number> {
   const dryRun = values["dry-run"] === true;
   const done = (what: string): string => `${dryRun ? "would remove" : "removed"} ${what}`;
   // What --json prints; without it each line goes out as it happens.
-  const report = { root, olderThanDays: days, dryRun, folders: [] as string[], staleLocks: [] as Array<{ dir: string; pid: number }>, tempFiles: [] as string[], errors: [] as Array<{ path: string; error: string }>, truncated: false } as { root: string; olderThanDays: number; dryRun: boolean; folders: string[]; staleLocks: Array<{ dir: string; pid: number }>; tempFiles: string[]; errors: Array<{ path: string; error: string }>; truncated: boolean; worktrees?: SweptWorktree[] };
+  const report: GcReport = { root, olderThanDays: days, dryRun, folders: [], staleLocks: [], tempFiles: [], errors: [], truncated: false };
   const say = (line: string): void => {
     if (!values.json) io.stdout.write(`${line}\n`);
   };
