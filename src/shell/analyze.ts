@@ -2,7 +2,7 @@
 // against out. Pure and synchronous once `ensureBashGrammar()` has resolved (it throws before).
 import { posix } from "node:path";
 import type { ShellCommandFacts, ShellSubcommand } from "../tool/types.js";
-import { commandFacts, recordAnalysedFacts } from "./command-facts.js";
+import { commandFacts, recordAnalysedFacts, type AnalysedFacts } from "./command-facts.js";
 import { fallbackSegments } from "./fallback.js";
 import { tableFor, wrapperTable } from "./commands/index.js";
 import { parseGit } from "./git-argv.js";
@@ -12,7 +12,7 @@ import { readerFacts } from "./reader-facts.js";
 import { treeWriterOf } from "./tree-writer.js";
 import { literalWord } from "./command.js";
 import { isReadOnlyToolInvocation } from "./read-only-tools.js";
-import { canonicalArgvOf, canonicalFormOf, fetchedUrls, isModelledCommand, ruleTextsOf } from "./rule-texts.js";
+import { canonicalArgvOf, canonicalFormOf, fetchedHosts, isModelledCommand, ruleTextsOf } from "./rule-texts.js";
 import { commandBaseName } from "./wrappers.js";
 import type { Targets } from "./commands/types.js";
 import { commandTargets } from "./targets.js";
@@ -349,13 +349,11 @@ function toSubcommand(cmd: SimpleCommand, targets: Targets): ShellSubcommand {
   const globs = optionGlobsOf(cmd.words);
   if (globs.length > 0) sub.optionGlobs = globs;
   const program = inner.words[0] === undefined ? "" : commandBaseName(inner.words[0].text);
+  const analysed: AnalysedFacts = { canonicalArgv: canonicalArgvOf(inner.words), urlHosts: fetchedHosts(program, inner.words) };
+  if (cmd.runs) analysed.runs = cmd.runs;
   const form = canonicalFormOf(inner.words);
-  recordAnalysedFacts(sub, {
-    ...(cmd.runs ? { runs: cmd.runs } : {}),
-    canonicalArgv: canonicalArgvOf(inner.words),
-    ...(form ? { canonicalForm: form } : {}),
-    urlHosts: fetchedUrls(program, inner.words).map((u) => u.host),
-  });
+  if (form) analysed.canonicalForm = form;
+  recordAnalysedFacts(sub, analysed);
   return sub;
 }
 

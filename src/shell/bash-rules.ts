@@ -92,21 +92,26 @@ export function opaqueSuffixes(sub: ShellSubcommand): string[] {
  * and `./node_modules/.bin/rm x` are still `rm`.
  */
 export function restrictiveTexts(sub: ShellSubcommand, localeQuoted = false): string[] {
-  const texts = [...subcommandTexts(sub), ...(sub.ruleTexts ?? []), ...opaqueSuffixes(sub)];
+  const texts = subcommandTexts(sub);
+  if (sub.ruleTexts) for (const t of sub.ruleTexts) texts.push(t);
+  if (sub.opaque) for (const t of opaqueSuffixes(sub)) texts.push(t);
   if (localeQuoted) {
     // `$"rm" x` is `rm x` in the C locale; the analysis keeps `$"rm"` as written or turns `$"x"` into `$x`.
-    for (const t of [...texts]) {
+    const n = texts.length;
+    for (let i = 0; i < n; i++) {
+      const t = texts[i] as string;
       const literal = localeLiteral(t, true);
       if (literal !== t) texts.push(literal);
     }
   }
-  const out = [...texts];
-  for (const t of texts) {
+  const n = texts.length;
+  for (let i = 0; i < n; i++) {
+    const t = texts[i] as string;
     if (!t.includes("/")) continue;
     const m = /^(\S*\/)([^\s/]+)(.*)$/s.exec(t);
-    if (m) out.push(`${m[2]}${m[3]}`);
+    if (m) texts.push(`${m[2]}${m[3]}`);
   }
-  return out;
+  return texts;
 }
 
 /** Commands that run another program or change how it runs: a wildcard allow rule never approves them. */
@@ -117,8 +122,7 @@ const FIND_EXEC = /^-(exec|execdir|ok|okdir|delete|fprint|fprint0|fprintf|fls)$/
  * Whether only an exact rule (no `*`) may allow this subcommand: exec wrappers, and `find` with
  * `-exec`/`-delete`/`-fprint` — a `Bash(find *)` rule was meant for searching, not for that.
  */
-export function needsExactRule(sub: ShellSubcommand): boolean {
-  const argv = effectiveArgv(sub);
+export function needsExactRule(sub: ShellSubcommand, argv: readonly string[] = effectiveArgv(sub)): boolean {
   const name = (argv[0] ?? "").replace(/^.*\//, "");
   if (EXEC_WRAPPERS.has(name)) return true;
   return name === "find" && argv.some((a) => FIND_EXEC.test(a));

@@ -273,16 +273,24 @@ export function commandWords(subs: readonly ShellSubcommand[]): ReadonlyArray<re
   return subs.map((s) => commandFacts(s).argv);
 }
 
+/** A frozen array with these values: the array itself when it is frozen already (the analysis froze it), else a frozen copy. */
+function frozen<T>(values: readonly T[]): readonly T[] {
+  return Object.isFrozen(values) ? values : Object.freeze([...values]);
+}
+
+const NO_STRINGS: readonly string[] = Object.freeze([]);
+
 function buildCommandFacts(sub: ShellSubcommand, seen: AnalysedFacts | undefined): CommandFacts {
-  const argv = Object.freeze([...effectiveArgv(sub)]);
+  const argv = frozen(effectiveArgv(sub));
   const program = posix.basename(argv[0] ?? "");
   const restrictive = Object.freeze(restrictiveTexts(sub, false));
-  const hosts = hostsOf(sub, program, argv, seen?.urlHosts ?? []);
-  // The first word after the program that is not an option: git's subcommand, npm's verb.
-  const verb = gitSubcommand(argv);
+  const hosts = hostsOf(sub, program, argv, seen?.urlHosts ?? NO_STRINGS);
+  // The first word after the program that is not an option: git's subcommand, npm's verb (read for those only).
+  const verb = program === "git" || PACKAGE_MANAGERS.has(program) ? gitSubcommand(argv) : "";
   return Object.freeze({
     argv,
-    canonicalArgv: seen ? Object.freeze([...seen.canonicalArgv]) : argv,
+    // The analysis made this array for this subcommand alone: freezing it in place copies nothing.
+    canonicalArgv: seen ? Object.freeze(seen.canonicalArgv) : argv,
     canonicalForm: seen?.canonicalForm ?? null,
     writtenName: sub.argv[0],
     programWord: argv[0] ?? "",
@@ -292,10 +300,10 @@ function buildCommandFacts(sub: ShellSubcommand, seen: AnalysedFacts | undefined
     restrictiveTexts: restrictive,
     // Without a `$` in any text, reading `$"…"` as its literal changes none of them.
     localeRestrictiveTexts: restrictive.some((t) => t.includes("$")) ? Object.freeze(restrictiveTexts(sub, true)) : restrictive,
-    exactRuleOnly: needsExactRule(sub),
+    exactRuleOnly: needsExactRule(sub, argv),
     safeEnv: onlySafeEnv(sub),
-    reads: Object.freeze([...(sub.targets?.read ?? [])]),
-    writes: Object.freeze([...(sub.targets?.write ?? [])]),
+    reads: sub.targets ? frozen(sub.targets.read) : NO_STRINGS,
+    writes: sub.targets ? frozen(sub.targets.write) : NO_STRINGS,
     repositoryReads: sub.targets?.fromTop ? deepFreezeTop(sub.targets.fromTop) : null,
     deletes: deletesOf(program, argv),
     executions: executionsOf(sub, seen?.runs),
@@ -306,7 +314,7 @@ function buildCommandFacts(sub: ShellSubcommand, seen: AnalysedFacts | undefined
     gitSubcommand: program === "git" ? verb : null,
     cdFromStack: program === "popd" || (program === "pushd" && /^[+-]\d+$/.test(argv[1] ?? "")),
     gitDirOption: program === "git" ? gitDirOptionOf(argv) : null,
-    wordsWritten: Object.isFrozen(sub.argv) ? sub.argv : Object.freeze([...sub.argv]),
+    wordsWritten: frozen(sub.argv),
     treeWriter: sub.treeWriter?.kind ?? null,
     unknown: sub.opaque === true,
   });
@@ -382,6 +390,7 @@ function gitSubcommand(argv: readonly string[]): string {
 
 /** Hosts named by the URLs a network tool fetches (as the analysis read them), `/dev/tcp`/`/dev/udp` redirections, and `scheme://host` or `user@host:` operands of other network clients and git. */
 function hostsOf(sub: ShellSubcommand, program: string, argv: readonly string[], urlHosts: readonly string[]): readonly string[] {
+  if (sub.redirects.length === 0 && !(argv.length > 0 && (NETWORK_PROGRAMS.has(program) || program === "git"))) return NO_STRINGS;
   const hosts = new Set<string>();
   for (const r of sub.redirects) {
     const m = /^\/dev\/(?:tcp|udp)\/([^/]+)\//.exec(r.target);
@@ -396,7 +405,7 @@ function hostsOf(sub: ShellSubcommand, program: string, argv: readonly string[],
       }
     }
   }
-  return Object.freeze([...hosts]);
+  return hosts.size === 0 ? NO_STRINGS : Object.freeze([...hosts]);
 }
 
 /** Commands acceptEdits runs on paths inside the working dirs. */

@@ -179,6 +179,13 @@ export function fetchedUrls(name: string, words: readonly Word[]): Array<{ host:
   return out;
 }
 
+const NO_HOSTS: readonly string[] = Object.freeze([]);
+
+/** The hosts of the URLs `fetchedUrls` finds (none, without a copy, for a program that is no network tool). */
+export function fetchedHosts(name: string, words: readonly Word[]): readonly string[] {
+  return URL_TOOLS.has(name) ? fetchedUrls(name, words).map((u) => u.host) : NO_HOSTS;
+}
+
 /**
  * For a URL a network tool fetches: the tool with that URL first, on either scheme, and with
  * just the scheme and host, so a deny rule naming `curl http://host` covers `curl -X GET
