@@ -38,7 +38,12 @@ function negatedForm(o: ParsedOption, name: string): string {
 
 /** Options in their long form, each value as the next word. */
 function rendered(parsed: ParsedArgs): string[] {
-  return parsed.options.flatMap((o) => (o.value === undefined ? [longFormOf(o)] : [longFormOf(o), o.value.text]));
+  const out: string[] = [];
+  for (const o of parsed.options) {
+    out.push(longFormOf(o));
+    if (o.value !== undefined) out.push(o.value.text);
+  }
+  return out;
 }
 
 /** A command read by its table: the head (program, and git's subcommand), git's globals, the rest. */

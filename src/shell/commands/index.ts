@@ -22,10 +22,12 @@ const OTHERS: Record<string, CommandTable> = {
 };
 
 const TABLES: Record<string, CommandTable> = { ...COREUTILS, ...TOOLS, ...NETWORK, ...OTHERS, ...WRAPPERS };
+/** The same by name in a Map: every command of every analysis looks its table up, and a Map lookup is one hash probe. */
+const BY_NAME: ReadonlyMap<string, CommandTable> = new Map(Object.entries(TABLES));
 
 /** The option table of a command (by its base name), if it is modelled. */
 export function tableFor(name: string): CommandTable | undefined {
-  return Object.hasOwn(TABLES, name) ? TABLES[name] : undefined;
+  return BY_NAME.get(name);
 }
 
 export function wrapperTable(name: string): WrapperTable | undefined {
