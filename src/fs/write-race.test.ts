@@ -69,9 +69,11 @@ describe("writes land exactly where they were judged", () => {
     await withTempDir(async (raw) => {
       const { proj, outside } = await layout(raw);
       // Flips f.txt between nothing, a link to an existing outside file, and a dangling link outside.
+      // Each round leaves the name free for a moment (sleep 0.01): without a calm moment a loaded
+      // machine can refuse all 300 calls, and the test would no longer show that writes still land.
       const racer = spawn(
         "bash",
-        ["-c", `cd "${proj}" && while :; do ln -sfn "${outside}/victim.txt" f.txt; rm -f f.txt; ln -sfn "${outside}/created.txt" f.txt; rm -f f.txt; done`],
+        ["-c", `cd "${proj}" && while :; do ln -sfn "${outside}/victim.txt" f.txt; rm -f f.txt; ln -sfn "${outside}/created.txt" f.txt; rm -f f.txt; sleep 0.01; done`],
         { stdio: "ignore" },
       );
       const s = fileSession(proj, [WriteTool], { permissionMode: "acceptEdits" });
