@@ -13,7 +13,7 @@ import { Language, Parser } from "web-tree-sitter";
 // the same module instances as the entry's (the code and its speed are the same either way).
 import { analyzeCommand, ensureBashGrammar } from "../dist/index.js";
 import { newWalkState } from "../dist/shell/command.js";
-import { parseBashScript, parseBashTreeOnly } from "../dist/shell/parser.js";
+import { bashParseCounts, parseBashScript, parseBashScriptTreeSitter, parseBashTreeOnly } from "../dist/shell/parser.js";
 import { judgeShellState } from "../dist/shell/shell-state.js";
 import { walkScript } from "../dist/shell/walk.js";
 import { median, report } from "./util.js";
@@ -47,6 +47,21 @@ const lines = [
 const script = Array.from({ length: 1000 }, (_, i) => lines[i % lines.length]).join("\n");
 const scriptLines = script.split("\n").length;
 const oneLiner = "git log --oneline -10 | grep -i fix && cat package.json | jq -r .version";
+if (process.env.ARMATURE_BENCH_WARM === "1") {
+  // Warm figures only (the parent runs this with ARMATURE_BASH_FAST_PARSE=0: tree-sitter for every parse).
+  const runs = (fn, n, per) => {
+    for (let i = 0; i < n; i++) fn();
+    const t = [];
+    for (let k = 0; k < 15; k++) {
+      const t0 = performance.now();
+      for (let i = 0; i < per; i++) fn();
+      t.push((performance.now() - t0) / per);
+    }
+    return median(t);
+  };
+  console.log(`warm ${runs(() => analyzeCommand(script), 40, 2)} ${runs(() => analyzeCommand(oneLiner), 2000, 1000)}`);
+  process.exit(0);
+}
 if (process.env.ARMATURE_BENCH_COLD === "1") {
   const o0 = performance.now();
   analyzeCommand(oneLiner);
@@ -86,6 +101,14 @@ for (let i = 0; i < 5; i++) {
 }
 const coldMs = median(coldRuns);
 
+// The same analysis with tree-sitter for every parse (the fast parser off), for the ratio.
+const slow = spawnSync(process.execPath, [fileURLToPath(import.meta.url)], {
+  env: { ...process.env, ARMATURE_BENCH_WARM: "1", ARMATURE_BASH_FAST_PARSE: "0" },
+  encoding: "utf8",
+});
+const [, slowScript, slowOne] = /^warm (\S+) (\S+)/m.exec(slow.stdout ?? "") ?? [];
+if (slow.status !== 0 || !Number.isFinite(Number(slowScript))) throw new Error(`tree-sitter-only run failed: ${slow.stderr}`);
+
 // Warm: the WASM parser and the JIT settle over the first runs. GC is counted over these runs.
 let gcMs = 0;
 const gc = new PerformanceObserver((list) => {
@@ -98,18 +121,22 @@ await new Promise((r) => setTimeout(r, 0));
 gc.disconnect();
 const gcPerRun = gcMs / 30;
 
-// Where the time goes: each phase timed alone (each includes the ones before it), the four run
-// one after the other in every round so that a busy machine skews them alike; the shares are
-// medians of the per-round differences.
-const phases = { parse: [], copy: [], walk: [], facts: [] };
+// Where the time goes: each phase timed alone (each includes the ones before it), run one
+// after the other in every round so that a busy machine skews them alike; the shares are
+// medians of the per-round differences. The parse is the analysis's own (the fast parser when
+// it knows every construct of the script, else tree-sitter's parse and copy); tree-sitter's
+// parse alone and with its copy are timed beside it as the baseline the fast parser replaces.
+const phases = { treeSitter: [], treeSitterCopy: [], parse: [], walk: [], facts: [] };
 const lap = (fn) => {
   const t0 = performance.now();
   fn();
   return performance.now() - t0;
 };
+const counts0 = bashParseCounts();
 for (let i = 0; i < 40; i++) {
-  const parse = lap(() => parseBashTreeOnly(script));
-  const copy = lap(() => parseBashScript(script));
+  const treeSitter = lap(() => parseBashTreeOnly(script));
+  const treeSitterCopy = lap(() => parseBashScriptTreeSitter(script));
+  const parse = lap(() => parseBashScript(script));
   const walk = lap(() => {
     const state = newWalkState();
     walkScript(script, state, false, 0);
@@ -117,12 +144,15 @@ for (let i = 0; i < 40; i++) {
   });
   const all = lap(() => analyzeCommand(script));
   if (i < 10) continue;
+  phases.treeSitter.push(treeSitter);
+  phases.treeSitterCopy.push(treeSitterCopy);
   phases.parse.push(parse);
-  phases.copy.push(copy - parse);
-  phases.walk.push(walk - copy);
+  phases.walk.push(walk - parse);
   phases.facts.push(all - walk);
 }
-const parseMs = median(phases.parse);
+const counts1 = bashParseCounts();
+const parsedFast = counts1.fast - counts0.fast > 0 && counts1.treeSitter === counts0.treeSitter;
+const parseMs = median(phases.treeSitter);
 
 // What tiering the grammar up would give: the same parse with a grammar V8 may optimise (the
 // analysis compiles it Liftoff-only, see parser.ts: letting it tier up stalls the timers).
@@ -141,6 +171,13 @@ report({
   ok: scriptMs <= 50,
 });
 report({
+  name: "the same script with tree-sitter for every parse (ARMATURE_BASH_FAST_PARSE=0, warm)",
+  value: Number(slowScript),
+  unit: "ms",
+  baseline: scriptMs,
+  baselineName: "with the fast parser",
+});
+report({
   name: `the same script, cold (first analysis in a fresh process, median of 5)`,
   value: coldMs,
   unit: "ms",
@@ -148,9 +185,15 @@ report({
   baselineName: "tree-sitter parse alone (warm)",
 });
 const f = (v) => v.toFixed(1);
+const ownParseMs = median(phases.parse);
+const treeSitterCopyMs = median(phases.treeSitterCopy);
 console.log(
-  `  where the warm time goes: tree-sitter parse (WASM, Liftoff) ${f(parseMs)} ms, copy into JS nodes ${f(median(phases.copy))} ms, ` +
+  `  where the warm time goes: parse ${f(ownParseMs)} ms (${parsedFast ? "the fast JS parser" : "tree-sitter: the fast parser declined this script"}), ` +
     `walk ${f(median(phases.walk))} ms, per-command facts ${f(median(phases.facts))} ms; garbage collection within the analysis ${f(gcPerRun)} ms of it`,
+);
+console.log(
+  `  the parse it replaces: tree-sitter (WASM, Liftoff) ${f(parseMs)} ms, with the copy into JS nodes ${f(treeSitterCopyMs)} ms ` +
+    `(the fast parser ${(ownParseMs / treeSitterCopyMs).toFixed(2)}× of it)`,
 );
 console.log(`  the parse with the grammar left to tier up (not used: it stalls timers): ${f(tieredMs)} ms`);
 
@@ -164,4 +207,5 @@ for (let b = 0; b < 10; b++) {
 }
 const oneMs = median(batches);
 report({ name: "analysis of a typical one-liner after warm-up (median per call)", value: oneMs, unit: "ms", target: "≤ 0.15 ms", ok: oneMs <= 0.15 });
+report({ name: "the same one-liner with tree-sitter for every parse (warm)", value: Number(slowOne), unit: "ms", baseline: oneMs, baselineName: "with the fast parser" });
 report({ name: "the same one-liner, cold (after `echo hi` in a fresh process, median of 5)", value: median(coldOneRuns), unit: "ms", baseline: oneMs, baselineName: "warm" });

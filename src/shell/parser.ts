@@ -9,6 +9,10 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import v8 from "node:v8";
 import type { Language, Parser, Tree, TreeCursor } from "web-tree-sitter";
+import { fastParseBash } from "./fast-parse.js";
+import { SyntaxNode, type ParsedScript } from "./syntax-node.js";
+
+export { descendantForIndex, SyntaxNode, type Node, type ParsedScript } from "./syntax-node.js";
 
 const require = createRequire(import.meta.url);
 
@@ -151,86 +155,37 @@ async function loadGrammar(): Promise<void> {
   parserInitMs = performance.now() - started;
 }
 
-/** Leaves share this array (nothing writes to a node's children after the copy). */
-const NO_CHILDREN: SyntaxNode[] = [];
-
-/** A syntax node copied out of the WASM tree (the subset of web-tree-sitter's Node we use). */
-export class SyntaxNode {
-  children: SyntaxNode[] = NO_CHILDREN;
-  private named: SyntaxNode[] | undefined;
-  parent: SyntaxNode | undefined;
-  startIndex = 0;
-  endIndex = 0;
-
-  constructor(
-    readonly id: number,
-    readonly type: string,
-    readonly isNamed: boolean,
-    /** The field name this node has in its parent (`name`, `argument`, `redirect`…). */
-    readonly field: string | undefined,
-    readonly isMissing: boolean,
-    private readonly source: string,
-  ) {}
-
-  get isError(): boolean {
-    return this.type === "ERROR";
-  }
-  get text(): string {
-    return this.source.slice(this.startIndex, this.endIndex);
-  }
-  /** `text.includes(c)` for one character, without copying the text out of the source. */
-  textHasChar(c: string): boolean {
-    const code = c.charCodeAt(0);
-    for (let i = this.startIndex; i < this.endIndex; i++) if (this.source.charCodeAt(i) === code) return true;
-    return false;
-  }
-  get childCount(): number {
-    return this.children.length;
-  }
-  child(i: number): SyntaxNode | undefined {
-    return this.children[i];
-  }
-  /** The named children (computed once; callers only read it). */
-  get namedChildren(): SyntaxNode[] {
-    return (this.named ??= this.children.filter((c) => c.isNamed));
-  }
-  get namedChildCount(): number {
-    let n = 0;
-    for (const c of this.children) if (c.isNamed) n++;
-    return n;
-  }
-  childForFieldName(field: string): SyntaxNode | undefined {
-    return this.children.find((c) => c.field === field);
-  }
-  fieldNameForChild(i: number): string | undefined {
-    return this.children[i]?.field;
-  }
-}
-
-export type Node = SyntaxNode;
-
-/** The deepest node under `root` whose range contains `index`. */
-export function descendantForIndex(root: SyntaxNode, index: number): SyntaxNode {
-  let node = root;
-  for (;;) {
-    const next = node.children.find((c) => c.startIndex <= index && index < c.endIndex);
-    if (!next) return node;
-    node = next;
-  }
-}
-
-/** A parsed script: its root and how deeply its nodes nest (the walker recurses that deep). */
-export interface ParsedScript {
-  root: SyntaxNode;
-  depth: number;
-}
-
 /** Parses bash source into a plain syntax tree. Throws only if the WASM runtime itself fails. */
 export function parseBash(source: string): SyntaxNode {
   return parseBashScript(source).root;
 }
 
+/** `ARMATURE_BASH_FAST_PARSE=0`: every source goes to tree-sitter (read once, at load). */
+const FAST_PARSE = process.env.ARMATURE_BASH_FAST_PARSE !== "0";
+const parses = { fast: 0, treeSitter: 0 };
+
+/**
+ * The tree of `source`: from the parser of the everyday subset when it knows every construct
+ * the source uses (fast-parse.ts, the same tree some ten times faster), else from tree-sitter.
+ */
 export function parseBashScript(source: string): ParsedScript {
+  const g = loaded();
+  const fast = FAST_PARSE ? fastParseBash(source) : undefined;
+  if (fast) {
+    parses.fast++;
+    return fast;
+  }
+  parses.treeSitter++;
+  return parseWith(g, source, g.direct);
+}
+
+/** How many sources `parseBashScript` has parsed in this process, by which parser (the tests and benches read it). */
+export function bashParseCounts(): { readonly fast: number; readonly treeSitter: number } {
+  return { ...parses };
+}
+
+/** The tree of `source` from tree-sitter alone (the tests compare it with the fast parser's). */
+export function parseBashScriptTreeSitter(source: string): ParsedScript {
   const g = loaded();
   return parseWith(g, source, g.direct);
 }

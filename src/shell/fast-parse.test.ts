@@ -1,0 +1,144 @@
+// The fast parser is exact or silent: wherever it returns a tree, that tree is tree-sitter's for
+// the same source, node for node (types, anonymous tokens, ranges, the fields the analysis
+// reads, parents, depth). Checked on every corpus the project has and on generated scripts
+// (ARMATURE_FAST_PARSE_N scales the generated count; the default keeps the suite quick).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { bashGenerator } from "../../test/bash-gen.js";
+import { rng } from "../../test/fuzz/mutate.js";
+import { ATTACKS, BENIGN } from "./corpus.js";
+import { fastParseBash } from "./fast-parse.js";
+import { ensureBashGrammar, parseBashScript, parseBashScriptTreeSitter } from "./parser.js";
+import type { SyntaxNode } from "./syntax-node.js";
+
+const testDir = join(import.meta.dirname, "../../test");
+
+function corpusCommands(): string[] {
+  const out: string[] = [];
+  for (const line of readFileSync(join(testDir, "security-corpus.jsonl"), "utf8").split("\n")) {
+    if (line.trim() === "") continue;
+    const command = (JSON.parse(line) as { input?: { command?: unknown } }).input?.command;
+    if (typeof command === "string") out.push(command);
+  }
+  for (const file of ["everyday-commands.txt", "everyday-outside.txt", "everyday-sandboxed.txt"]) {
+    for (const line of readFileSync(join(testDir, file), "utf8").split("\n")) if (line.trim() !== "" && !line.startsWith("#")) out.push(line);
+  }
+  for (const c of [...ATTACKS, ...BENIGN]) out.push(c.command);
+  return out;
+}
+
+/** Where two trees first differ, described; undefined when they are the same. */
+function difference(a: SyntaxNode | undefined, b: SyntaxNode | undefined, parent?: SyntaxNode): string | undefined {
+  const show = (n: SyntaxNode | undefined): string => (n ? `${n.field ? `${n.field}: ` : ""}${n.isNamed ? n.type : JSON.stringify(n.type)} [${n.startIndex},${n.endIndex}]` : "nothing");
+  if (!a || !b || a.type !== b.type || a.isNamed !== b.isNamed || a.field !== b.field || a.isMissing !== b.isMissing || a.startIndex !== b.startIndex || a.endIndex !== b.endIndex) {
+    return `fast ${show(a)}, tree-sitter ${show(b)}`;
+  }
+  if (a.parent !== parent) return `fast ${show(a)} has the wrong parent`;
+  const n = Math.max(a.children.length, b.children.length);
+  for (let i = 0; i < n; i++) {
+    const d = difference(a.children[i], b.children[i], a);
+    if (d) return d;
+  }
+  return undefined;
+}
+
+interface Tally {
+  accepted: number;
+  mismatches: string[];
+}
+
+function compare(sources: Iterable<string>): Tally {
+  const tally: Tally = { accepted: 0, mismatches: [] };
+  for (const source of sources) {
+    const fast = fastParseBash(source);
+    if (!fast) continue;
+    tally.accepted++;
+    const ts = parseBashScriptTreeSitter(source);
+    const d = difference(fast.root, ts.root) ?? (fast.depth !== ts.depth ? `depth ${fast.depth} ≠ ${ts.depth}` : undefined);
+    if (d) tally.mismatches.push(`${JSON.stringify(source)}: ${d}`);
+  }
+  return tally;
+}
+
+beforeAll(async () => {
+  await ensureBashGrammar();
+});
+
+describe("the fast parser builds tree-sitter's tree or none", () => {
+  it("on every corpus of the project: the same trees, and most commands parsed fast", () => {
+    const sources = corpusCommands();
+    const { accepted, mismatches } = compare(sources);
+    console.log(`fast parser on the corpora: ${accepted} of ${sources.length} parsed fast (${((100 * accepted) / sources.length).toFixed(1)}%), ${mismatches.length} differ from tree-sitter`);
+    expect(mismatches).toEqual([]);
+    expect(accepted / sources.length).toBeGreaterThan(0.85);
+  });
+
+  it("on generated scripts, odd and everyday: the same trees", () => {
+    const n = Number(process.env.ARMATURE_FAST_PARSE_N ?? 25_000);
+    for (const [seed, tame] of [[19, false], [20, true]] as const) {
+      const next = bashGenerator(rng(seed), tame);
+      const { accepted, mismatches } = compare(Array.from({ length: n }, next));
+      console.log(`fast parser on ${n} generated scripts (${tame ? "everyday" : "odd"} words, seed ${seed}): ${accepted} parsed fast, ${mismatches.length} differ`);
+      expect(mismatches).toEqual([]);
+      expect(accepted).toBeGreaterThan(n / 50);
+    }
+  });
+
+  // Where tree-sitter's reading is not bash's, or depends on more than the fast parser looks
+  // at, the fast parser must decline (its tree would be bash's, and differ from the one the
+  // analysis is written for).
+  it.each([
+    ["a | b | c && d", "after three piped commands the list nests inside the pipeline"],
+    ["a | b | c # x\nd && e", "three piped commands stay open past a comment"],
+    ["echo $f.$f-x", "a long concatenation loses a `$`"],
+    ["echo $n.$1", "a positional parameter inside a word"],
+    ["wc - 1> x", "a lone `-` before a descriptor is dropped"],
+    ["a=1 b=2\nls", "assignments go on past the newline"],
+    ["a=1 # c\nls", "an assignment goes on past a comment"],
+    ["x= ls", "an empty value"],
+    ["case $x in *);; esac", "a pattern's node depends on what follows"],
+    ["case $x in -h|--help) a;; esac", "patterns after `|` are extglob patterns"],
+    ['echo "a\n  $x"', "blanks after a newline join the next token"],
+    ['echo "\t"', "blanks alone are no content"],
+    ["grep -n2>>out", "a word's trailing digits read as a descriptor"],
+    ["echo 072> f", "a descriptor with a leading zero"],
+    ["if a; then b; else c\n\nfi", "a clause takes in the newlines after it"],
+    ["x%s a", "a command name with `%`"],
+    ["--name=x y", "a command name with `=` is an assignment"],
+    ["declare'x' y", "a keyword at the start of a name"],
+    ["[[ $a == b ]]", "`==` in `[[` takes a pattern"],
+    ["cat <<EOF\nx\nEOF", "here-documents"],
+    ["echo `pwd`", "backquotes"],
+    ["echo \\$x", "backslashes"],
+    ["f() { a; }", "functions"],
+    ["export A=1", "declarations"],
+    ["echo $((1 + 2))", "arithmetic"],
+  ])("declines %j (%s)", (source) => {
+    expect(fastParseBash(source)).toBeUndefined();
+    expect(() => parseBashScript(source)).not.toThrow();
+  });
+
+  it.each([
+    "git log --oneline -10 | grep -i fix && cat package.json | jq -r .version",
+    'for f in src/*.ts; do wc -l "$f" | awk \'{print $1}\'; done',
+    'if [ -f package.json ]; then jq -r .name package.json; else echo "no package"; fi',
+    'count=$(ls -1 | wc -l); echo "files: $count"',
+    'case "$1" in start) echo start;; stop) echo stop;; *) echo usage;; esac',
+    "timeout 5 curl -fsS http://127.0.0.1:8080/health > /dev/null 2>&1 && echo up",
+    "cd .claude && echo x > settings.json",
+    'while read -r line; do echo "$line"; done < input.txt',
+    "{ a; b; } 2>/dev/null &",
+    "# a comment alone",
+  ])("parses %j fast, as tree-sitter does", (source) => {
+    const fast = fastParseBash(source);
+    expect(fast).toBeDefined();
+    expect(compare([source]).mismatches).toEqual([]);
+  });
+
+  it("declines deep nesting instead of recursing into it", () => {
+    const deep = "$(".repeat(5000) + "ls" + ")".repeat(5000);
+    expect(fastParseBash(`echo ${deep}`)).toBeUndefined();
+    expect(fastParseBash("( ".repeat(5000) + "ls" + " )".repeat(5000))).toBeUndefined();
+  });
+});
