@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { bashGenerator } from "../../test/bash-gen.js";
-import { rng } from "../../test/fuzz/mutate.js";
+import { OPTION_OPERATORS, rng, SEMANTIC_OPERATORS } from "../../test/fuzz/mutate.js";
 import { ATTACKS, BENIGN } from "./corpus.js";
 import { fastParseBash } from "./fast-parse.js";
 import { ensureBashGrammar, parseBashScript, parseBashScriptTreeSitter } from "./parser.js";
@@ -83,6 +83,25 @@ describe("the fast parser builds tree-sitter's tree or none", () => {
       expect(mismatches).toEqual([]);
       expect(accepted).toBeGreaterThan(n / 50);
     }
+  });
+
+  it("on the corpora as the fuzzer rewrites them (requoted, wrapped, split over lines, options reworded): the same trees", () => {
+    const random = rng(23);
+    const operators = [...Object.values(SEMANTIC_OPERATORS), ...Object.values(OPTION_OPERATORS)];
+    const mutated: string[] = [];
+    for (const command of corpusCommands()) {
+      let current = command;
+      for (let depth = 0; depth < 3; depth++) {
+        const op = operators[Math.floor(random() * operators.length)];
+        const next = op?.(current, random);
+        if (next === undefined) continue;
+        mutated.push(next);
+        current = next;
+      }
+    }
+    const { accepted, mismatches } = compare(mutated);
+    console.log(`fast parser on ${mutated.length} fuzzer rewrites of the corpora: ${accepted} parsed fast, ${mismatches.length} differ`);
+    expect(mismatches).toEqual([]);
   });
 
   // Where tree-sitter's reading is not bash's, or depends on more than the fast parser looks
