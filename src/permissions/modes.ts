@@ -1,4 +1,4 @@
-import { commandFacts, commandWords } from "../shell/command-facts.js";
+import { commandFacts } from "../shell/command-facts.js";
 import { allowRuleForSubcommand } from "./match.js";
 import { outsideTargets, type Scope } from "./scope.js";
 import { GIT_AFTER_CD } from "../shell/shared.js";
@@ -80,7 +80,7 @@ function readOnlyInSandbox(scope: Scope): boolean {
   if (!facts || !sandboxActive(sandbox) || !sandbox.autoAllowBashIfSandboxed) return false;
   if (request.input.dangerouslyDisableSandbox === true) return false;
   if (scope.writes.length > 0 || scope.treeWrites.length > 0) return false;
-  const commands = commandWords(facts.subcommands);
+  const commands = facts.subcommands.map(commandFacts);
   // A part judged read-only on its own counts as writing nothing, unless the whole command has an
   // objection of its own (`cd sub && git status`: another repository's configured programs).
   const objections = new Set(facts.subcommands.flatMap((s) => (typeof s.readOnly === "object" ? [s.readOnly.objection] : [])));

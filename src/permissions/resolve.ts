@@ -3,7 +3,7 @@ import { readdirSync, type Dirent } from "node:fs";
 import { posix } from "node:path";
 import { globSegmentMatcher } from "../shell/glob-match.js";
 import { normaliseBashSpec } from "../shell/bash-rules.js";
-import { callTextFacts, commandFacts, commandWords } from "../shell/command-facts.js";
+import { callTextFacts, commandFacts } from "../shell/command-facts.js";
 import { allowRuleForCall, allowRuleForSubcommand, allowRuleForTarget, firstRestrictiveRule, nameGlob, restrictiveEditRules, restrictiveReadRules, ruleReachingBelow } from "./match.js";
 import { decideByMode, forcedAsk, isReadOnlyCall } from "./modes.js";
 import { pathForms, type Canonicalize, type PathForms } from "./paths.js";
@@ -55,7 +55,7 @@ function withBoundary(decision: PermissionDecision, scope: Scope): PermissionDec
   const boundary = chooseBoundary({
     sandbox,
     readOnly: isReadOnlyCall(scope),
-    commands: commandWords(scope.shell.subcommands),
+    commands: scope.shell.subcommands.map(commandFacts),
     disableSandbox: request.input.dangerouslyDisableSandbox === true,
   });
   return { ...decision, sandbox: boundary };

@@ -8,8 +8,11 @@ import { applySandboxEnv, DEFAULT_SANDBOX_SETTINGS, mergeSandboxLayers, type San
 
 const on: SandboxState = { enabled: true, available: true, autoAllowBashIfSandboxed: true, allowUnsandboxedCommands: true, excludedCommands: ["docker", "kubectl get *"] };
 
+/** The facts of every simple command of `command`, as the decision hands them to the boundary. */
+const of = (command: string) => analyzeCommand(command).subcommands.map(commandFacts);
+
 describe("chooseBoundary (pure)", () => {
-  it.each<[string, Partial<Parameters<typeof chooseBoundary>[0]>, string]>([
+  it.each<[string, Partial<Omit<Parameters<typeof chooseBoundary>[0], "commands">> & { command?: string }, string]>([
     ["no sandbox settings", { sandbox: undefined }, "unsandboxed"],
     ["turned off", { sandbox: { ...on, enabled: false } }, "unsandboxed"],
     ["on but cannot run", { sandbox: { ...on, available: false } }, "unavailable"],
@@ -17,60 +20,70 @@ describe("chooseBoundary (pure)", () => {
     ["a call that writes", { readOnly: false }, "workspace-write"],
     ["dangerouslyDisableSandbox", { disableSandbox: true }, "unsandboxed"],
     ["dangerouslyDisableSandbox when unsandboxed commands are off", { disableSandbox: true, sandbox: { ...on, allowUnsandboxedCommands: false } }, "workspace-write"],
-    ["an excluded command", { commands: [["docker", "ps"]] }, "unsandboxed"],
-    ["an excluded prefix", { commands: [["kubectl", "get", "pods"]] }, "unsandboxed"],
-    ["not the excluded prefix", { commands: [["kubectl", "delete", "pods"]] }, "workspace-write"],
-    ["an excluded command beside another", { commands: [["docker", "ps"], ["rm", "-rf", "x"]] }, "workspace-write"],
-  ])("%s", (_name, over, expected) => {
-    expect(chooseBoundary({ sandbox: on, readOnly: false, commands: [["make"]], disableSandbox: false, ...over })).toBe(expected);
+    ["an excluded command", { command: "docker ps" }, "unsandboxed"],
+    ["an excluded command behind a wrapper", { command: "timeout 5 docker ps" }, "unsandboxed"],
+    ["an excluded prefix", { command: "kubectl get pods" }, "unsandboxed"],
+    ["not the excluded prefix", { command: "kubectl delete pods" }, "workspace-write"],
+    ["an excluded command beside another", { command: "docker ps && rm -rf x" }, "workspace-write"],
+    ["an excluded command run by xargs", { command: "ls | xargs docker rm" }, "workspace-write"],
+  ])("%s", (_name, { command = "make", ...over }, expected) => {
+    expect(chooseBoundary({ sandbox: on, readOnly: false, commands: of(command), disableSandbox: false, ...over })).toBe(expected);
   });
 
-  it.each<[string, string[][], boolean]>([
-    ["plain", [["docker"]], true],
-    ["by path", [["/usr/bin/docker", "ps"]], true],
-    ["other", [["dockerd"]], false],
-    ["none", [], false],
-  ])("isExcludedCommand %s", (_n, commands, expected) => {
-    expect(isExcludedCommand(commands, ["docker"])).toBe(expected);
+  it.each<[string, string, boolean]>([
+    ["plain", "docker", true],
+    ["by path", "/usr/bin/docker ps", true],
+    ["other", "dockerd", false],
+  ])("isExcludedCommand %s", (_n, command, expected) => {
+    expect(isExcludedCommand(of(command), ["docker"])).toBe(expected);
+  });
+
+  it("isExcludedCommand: no command is not excluded", () => {
+    expect(isExcludedCommand([], ["docker"])).toBe(false);
   });
 });
 
 describe("containsNothingKnownToWrite (pure)", () => {
   const facts = { complete: true, writeTargets: [] as string[] };
-  it.each<[string, string[][], boolean]>([
-    ["an unknown read-only-looking tool", [["mytool", "--list"]], true],
-    ["xargs of a reader", [["find", "."], ["xargs", "wc", "-l"]], true],
-    ["xargs of wc after ls", [["ls"], ["xargs", "wc", "-l"]], true],
-    ["xargs of rm", [["ls"], ["xargs", "rm"]], false],
-    ["a loop variable as the program", [["$f", "--version"]], true],
-    ["an interpreter", [["python3", "-c", "print(1)"]], false],
-    ["a package manager", [["npm", "test"]], false],
-    ["git", [["git", "commit"]], false],
-    ["a network client", [["curl", "http://x"]], false],
-    ["env running a writer", [["env", "FOO=1", "rm", "x"]], false],
-    ["timeout of a variable command", [["timeout", "5", "$cmd"]], false],
-  ])("%s", (_n, commands, expected) => {
-    expect(containsNothingKnownToWrite(facts, commands)).toBe(expected);
+  it.each<[string, string, boolean]>([
+    ["an unknown read-only-looking tool", "mytool --list", true],
+    ["xargs of a reader", "find . | xargs wc -l", true],
+    ["xargs of wc after ls", "ls | xargs wc -l", true],
+    ["xargs of rm", "ls | xargs rm", false],
+    ["find -exec rm", "find . -exec rm {} ';'", false],
+    ["a loop variable as the program", '"$f" --version', true],
+    ["an interpreter", "python3 -c 'print(1)'", false],
+    ["a package manager", "npm test", false],
+    ["git", "git commit", false],
+    ["a network client", "curl http://x", false],
+    ["env running a writer", "env FOO=1 rm x", false],
+    ["a wrapper of a writer", "nice -n 5 rm x", false],
+    ["xargs of a variable command", "ls | xargs $cmd", false],
+    ["xargs with a word known only when it runs", 'ls | xargs grep "$p"', false],
+    ["an unmodelled command, whatever its words (the boundary holds it)", "parallel rm ::: a b", true],
+    ["an unmodelled command naming a program", "pgrep -a node", true],
+  ])("%s: %s", (_n, command, expected) => {
+    expect(containsNothingKnownToWrite(facts, of(command))).toBe(expected);
   });
 
-  it.each<[string, string[][], boolean[], boolean]>([
-    ["git judged read-only feeding xargs", [["git", "diff", "--name-only"], ["xargs", "grep", "TODO"], ["grep", "TODO"]], [true, true, true], true],
-    ["git not judged read-only", [["git", "diff", "--output=x"], ["xargs", "wc"]], [false, true], false],
-    ["a judged reader beside a known writer", [["git", "diff", "--name-only"], ["xargs", "sed", "-i", "s/a/b/"], ["sed", "-i", "s/a/b/"]], [true, false, false], false],
-    ["xargs running git stays known to run a writer", [["git", "log"], ["xargs", "git", "show"], ["git", "show"]], [true, false, true], false],
-  ])("judged read-only parts: %s", (_n, commands, judged, expected) => {
-    expect(containsNothingKnownToWrite(facts, commands, judged)).toBe(expected);
+  it.each<[string, string, boolean[], boolean]>([
+    ["git judged read-only feeding xargs", "git diff --name-only | xargs grep TODO", [true, true, true], true],
+    ["git not judged read-only", "git diff --output=x | xargs wc", [false, true, true], false],
+    ["a judged reader beside a known writer", "git diff --name-only | xargs sed -i s/a/b/", [true, false, false], false],
+    ["xargs running git stays known to run a writer", "git log | xargs git show", [true, false, true], false],
+  ])("judged read-only parts: %s", (_n, command, judged, expected) => {
+    expect(of(command)).toHaveLength(judged.length);
+    expect(containsNothingKnownToWrite(facts, of(command), judged)).toBe(expected);
   });
 
   it("never with a write target or an incomplete analysis", () => {
-    expect(containsNothingKnownToWrite({ complete: true, writeTargets: ["out.txt"] }, [["mytool"]])).toBe(false);
-    expect(containsNothingKnownToWrite({ complete: false, writeTargets: [] }, [["mytool"]])).toBe(false);
+    expect(containsNothingKnownToWrite({ complete: true, writeTargets: ["out.txt"] }, of("mytool"))).toBe(false);
+    expect(containsNothingKnownToWrite({ complete: false, writeTargets: [] }, of("mytool"))).toBe(false);
   });
 });
 
 describe("usesNoNetwork (pure): the calls that get no proxy even when approved", () => {
   const facts = { complete: true };
-  const of = (command: string) => analyzeCommand(command).subcommands.map(commandFacts);
   it.each<[string, string, boolean]>([
     ["echo into a file", "echo x > f", true],
     ["cp and mkdir", "mkdir -p b && cp a b/", true],

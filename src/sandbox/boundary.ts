@@ -15,12 +15,22 @@ export interface SandboxState {
   excludedCommands: readonly string[];
 }
 
+/** What the boundary reads of each simple command: its facts (src/shell/command-facts.ts). */
+export interface BoundaryCommand {
+  /** What really runs, transparent wrappers removed. */
+  readonly argv: readonly string[];
+  /** The program's base name; `""` for an empty command. */
+  readonly program: string;
+  /** What it runs besides its program (a command it starts is also a simple command of the call). */
+  readonly executions: ReadonlyArray<{ readonly kind: "command" | "script" | "may"; readonly text: string }>;
+}
+
 export interface BoundaryInput {
   sandbox: SandboxState | undefined;
   /** The analysis proved the call read-only (or the decision runs it read-only instead of asking). */
   readOnly: boolean;
-  /** The words of every simple command, wrappers removed. */
-  commands: ReadonlyArray<readonly string[]>;
+  /** Every simple command of the call, nested ones included. */
+  commands: readonly BoundaryCommand[];
   /** The call asked for `dangerouslyDisableSandbox`. */
   disableSandbox: boolean;
 }
@@ -48,10 +58,10 @@ export function chooseBoundary(input: BoundaryInput): BoundaryReport {
  * arguments), `docker compose *` or `docker compose` (those first words). A compound with one
  * other command stays inside: the other command must not leave with it.
  */
-export function isExcludedCommand(commands: ReadonlyArray<readonly string[]>, excluded: readonly string[]): boolean {
+export function isExcludedCommand(commands: readonly BoundaryCommand[], excluded: readonly string[]): boolean {
   if (commands.length === 0 || excluded.length === 0) return false;
   const patterns = excluded.map((e) => e.trim().replace(/(\s*\*|:\*)$/, "").split(/\s+/).filter(Boolean)).filter((p) => p.length > 0);
-  return commands.every((argv) => patterns.some((p) => p.every((word, i) => (i === 0 ? posix.basename(argv[0] ?? "") === word || argv[0] === word : argv[i] === word))));
+  return commands.every(({ argv, program }) => patterns.some((p) => p.every((word, i) => (i === 0 ? program === word || argv[0] === word : argv[i] === word))));
 }
 
 /**
@@ -73,28 +83,29 @@ const KNOWN_EFFECTS = new Set([
   "unshare", "nsenter", "setsid", "nohup", "screen", "tmux", "expect", "script", "gdb", "strace", "ltrace", "osascript",
 ]);
 
-/** Words that run the words after them as a command. */
-const RUNS_ITS_ARGUMENTS = new Set(["xargs", "timeout", "nice", "ionice", "env", "command", "builtin", "stdbuf", "time", "parallel", "watch", "chronic"]);
-
 /**
- * Nothing in the call is known to write: no write target, and no program (nor a program a
- * wrapper such as xargs runs) from the list of known effects, unless the analysis judged that
- * command read-only on its own (`judgedReadOnly[i]`: `git diff --name-only`, `sed -n 5p f`,
- * `tar -tf a.tar` feeding an `xargs` or a loop). Substitutions, loop variables, globs and unknown
- * read-only-looking tools pass; the read-only boundary is what holds them.
+ * Nothing in the call is known to write: no write target, and no program from the list of known
+ * effects, run or started (`xargs rm`, `find -exec rm`, `env rm`), unless the analysis judged that
+ * command read-only on its own (`judgedReadOnly[i]`: `git diff --name-only`, `sed -n 5p f`, `tar
+ * -tf a.tar` feeding an `xargs` or a loop; `xargs git show` is not, whatever `git show` alone is).
+ * A command started with words only known when it runs (`xargs $cmd`, `xargs grep "$p"`) does not
+ * pass. Substitutions, loop variables, globs and unmodelled tools pass, whatever words they are
+ * given (`pgrep -a node`, `parallel rm ::: a`): the read-only boundary is what holds them.
  */
 export function containsNothingKnownToWrite(
   facts: { complete: boolean; writeTargets: readonly string[] },
-  commands: ReadonlyArray<readonly string[]>,
+  commands: readonly BoundaryCommand[],
   judgedReadOnly: readonly boolean[] = [],
 ): boolean {
   if (!facts.complete || facts.writeTargets.length > 0 || commands.length === 0) return false;
-  for (const [i, argv] of commands.entries()) {
-    const name = posix.basename(argv[0] ?? "");
-    if (name === "") return false;
+  for (const [i, { program, executions }] of commands.entries()) {
+    if (program === "") return false;
     if (judgedReadOnly[i] === true) continue;
-    if (KNOWN_EFFECTS.has(name)) return false;
-    if (RUNS_ITS_ARGUMENTS.has(name) && argv.slice(1).some((w) => KNOWN_EFFECTS.has(posix.basename(w)) || w.includes("$"))) return false;
+    if (KNOWN_EFFECTS.has(program)) return false;
+    for (const e of executions) {
+      if (e.kind !== "command") continue;
+      if (e.text.includes("$") || KNOWN_EFFECTS.has(posix.basename(e.text.split(" ", 1)[0] ?? ""))) return false;
+    }
   }
   return true;
 }

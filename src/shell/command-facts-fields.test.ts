@@ -3,7 +3,7 @@
 // acceptEdits and git-dir facts. Each row is one command as the analysis reads it.
 import { describe, expect, it } from "vitest";
 import { analyzeCommand } from "./index.js";
-import { commandFacts, commandWords, type CommandFacts } from "./command-facts.js";
+import { commandFacts, type CommandFacts } from "./command-facts.js";
 import { sub } from "../../test/permission-helpers.js";
 
 /** The facts of the command's first subcommand that is not nested (what the text starts with). */
@@ -122,6 +122,5 @@ describe("CommandFacts fields", () => {
     for (const v of [f.deletes, f.deletes.paths, f.wordsWritten, f.executions, f.executions[0], f.hosts, f.projectPrograms, f.canonicalArgv]) expect(Object.isFrozen(v)).toBe(true);
     const made = commandFacts(sub("grep --recur x"));
     expect(made.canonicalArgv).toEqual(["grep", "--recur", "x"]);
-    expect(commandWords([sub("a b"), sub("c")])).toEqual([["a", "b"], ["c"]]);
   });
 });

@@ -268,11 +268,6 @@ export function recordAnalysedFacts(sub: ShellSubcommand, facts: AnalysedFacts):
   else analysed.set(sub, facts);
 }
 
-/** What each of these subcommands runs, as words (their facts' argv), for consumers that hand commands on (the sandbox's boundary). */
-export function commandWords(subs: readonly ShellSubcommand[]): ReadonlyArray<readonly string[]> {
-  return subs.map((s) => commandFacts(s).argv);
-}
-
 /** A frozen array with these values: the array itself when it is frozen already (the analysis froze it), else a frozen copy. */
 function frozen<T>(values: readonly T[]): readonly T[] {
   return Object.isFrozen(values) ? values : Object.freeze([...values]);

@@ -13,7 +13,7 @@ import { formatBytes, readImageCandidate, readOutputRange } from "./output.js";
 import type { BashOutput } from "./result.js";
 import { startShell, type RunningShell, type ShellOutcome } from "./run-shell.js";
 import { bwrapArgs, chooseBoundary, newCallMark, sandboxPlan, sandboxUnavailableMessage, usesNoNetwork, type BoundaryReport, type SandboxStatus } from "../../sandbox/index.js";
-import { commandFacts, commandWords } from "../../shell/command-facts.js";
+import { commandFacts } from "../../shell/command-facts.js";
 import { absentProtectedPaths, removeCreatedProtectedPaths, type AbsentProtected } from "../../sandbox/protected-paths.js";
 import { domainPolicy, startNetworkProxy, type NetworkProxy } from "../../sandbox/network-proxy.js";
 import { deniedReadPaths, type SandboxConfig } from "./sandbox.js";
@@ -66,7 +66,7 @@ export function boundaryFor(status: SandboxStatus | undefined, input: BashCallIn
   return chooseBoundary({
     sandbox: status,
     readOnly: decided === "read-only",
-    commands: commandWords(facts.subcommands),
+    commands: facts.subcommands.map(commandFacts),
     disableSandbox: input.dangerouslyDisableSandbox === true,
   });
 }
