@@ -93,9 +93,17 @@ export function gitObjection(words: Word[]): string | undefined {
       if (reading || positional.length === 1) return undefined;
       return "git config with a value changes configuration";
     }
-    case "reflog":
-      if (positional.length === 0 || positional[0] === "show" || positional[0] === "exists") return undefined;
-      return `git reflog ${positional[0]} changes the reflog`;
+    case "reflog": {
+      // `git reflog [show] [log options] [REF] [-- PATH…]` reads; expire, delete, drop, write
+      // change the reflog. git looks for its subcommand among the words before `--` (past
+      // options, in some versions): a word there that may name one (lower-case letters) other
+      // than a reading one asks; a ref that cannot (`HEAD`, `origin/main`, `@{1}`) does not.
+      const after = git.rest.slice(1);
+      const end = after.findIndex((w) => w.text === "--");
+      const verb = (end === -1 ? after : after.slice(0, end)).find((w) => !w.text.startsWith("-"))?.text;
+      if (verb === undefined || !/^[a-z][a-z-]*$/.test(verb) || /^(show|exists|list)$/.test(verb)) return undefined;
+      return /^(expire|delete|drop|write)$/.test(verb) ? `git reflog ${verb} changes the reflog` : `git reflog ${verb}: a version of git may read ${verb} as a subcommand, which may change the reflog`;
+    }
     case "stash":
       if (positional[0] === "list" || positional[0] === "show") return undefined;
       return "git stash changes the working tree";
