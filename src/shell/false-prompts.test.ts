@@ -2,10 +2,28 @@
 // still ask (a trace written to a file, a reflog subcommand that expires, a help viewer, a
 // utmp FILE outside the working directories, old-style tar options for meaning rules).
 import { describe, expect, it } from "vitest";
-import { expectTargets } from "../../test/analysis-helpers.js";
+import { expectTargets, type Row } from "../../test/analysis-helpers.js";
 import { analyzeCommand } from "./index.js";
 
 const readOnly = (command: string): boolean => analyzeCommand(command).readOnly;
+
+describe("git trace variables", () => {
+  it.each(["GIT_TRACE=1 git status", "GIT_TRACE=true git log -1", "GIT_TRACE=0 GIT_TRACE_PACKET=2 git diff", "GIT_TRACE2_PERF=false git status", "GIT_TRACE= git status"])(
+    "%s prints its trace on stderr (read-only)",
+    (command) => expect(readOnly(command)).toBe(true),
+  );
+  it.each<Row>([
+    ["GIT_TRACE=/tmp/x git status", [], ["/tmp/x"]],
+    ["GIT_TRACE_SETUP=/tmp/x git log", [], ["/tmp/x"]],
+    ["GIT_TRACE2_EVENT=af_unix:/tmp/s git status", [], ["/tmp/s"]],
+    ["GIT_TRACE=$X git status", [], ["$X"]],
+    ["GIT_TRACE=3 git status", [], []],
+  ])("%s is not read-only, and names the file written", (command, reads, writes) => {
+    expect(readOnly(command)).toBe(false);
+    expectTargets(command, reads, writes);
+  });
+  it("GIT_TRACE_REDACT is no trace target", () => expect(readOnly("GIT_TRACE_REDACT=0 git status")).toBe(false));
+});
 
 describe("git reflog takes log options", () => {
   it.each(["git reflog -p -- f", "git reflog", "git reflog HEAD", "git reflog show main", "git reflog -n 5 origin/main", "git reflog --all -- expire", "git reflog exists HEAD"])(
