@@ -422,6 +422,7 @@ export const BENIGN: BenignCase[] = [
   { command: "git help log", note: "man prints the page as text without a terminal" },
   { command: "git reflog -p -- f", note: "the reflog read with log options" },
   { command: "GIT_TRACE=1 git status", note: "the trace goes to stderr" },
+  { command: "uptime", note: "prints how long the system has run" },
   { command: "gzip -dc logs/app.log.gz", note: "decompresses to standard output" },
   { command: "gunzip -c logs/app.log.gz", note: "decompresses to standard output" },
   { command: "zgrep -c line logs/app.log.gz", note: "searches compressed files" },

@@ -46,3 +46,13 @@ describe("git help", () => {
     (command) => expect(readOnly(command)).toBe(false),
   );
 });
+
+describe("uptime reads its FILE operand", () => {
+  it.each<Row>([
+    ["uptime", [], []],
+    ["uptime -p", [], []],
+    ["uptime /var/run/utmp", ["/var/run/utmp"], []],
+    ["uptime .env", [".env"], []],
+  ])("%s", (command, reads, writes) => expectTargets(command, reads, writes));
+  it("an option uptime does not know leaves it unknown", () => expect(analyzeCommand("uptime --bogus").complete).toBe(false));
+});

@@ -26,7 +26,7 @@ const READS_ALL_OPERANDS = new Set([
   "b2sum", "cksum", "sum", "cut", "paste", "sort", "diff", "cmp", "comm", "fold", "fmt",
   "expand", "unexpand", "column", "join", "bat", "batcat", "view", "vi", "vim", "nano", "emacs",
   "readlink", "stat", "lsattr", "getfacl", "namei", "zcat", "bzcat", "xzcat", "zless", "zmore",
-  "basenc", "hd", "pr", "tsort", "diff3", "sdiff", "iconv",
+  "basenc", "hd", "pr", "tsort", "diff3", "sdiff", "iconv", "uptime",
 ]);
 
 /** Compressors replace each operand by its (de)compressed file unless writing to stdout. */
