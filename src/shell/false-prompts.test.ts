@@ -56,3 +56,19 @@ describe("uptime reads its FILE operand", () => {
   ])("%s", (command, reads, writes) => expectTargets(command, reads, writes));
   it("an option uptime does not know leaves it unknown", () => expect(analyzeCommand("uptime --bogus").complete).toBe(false));
 });
+
+describe("git diff --name-only is a file-name producer", () => {
+  it.each([
+    ["git diff --name-only | xargs cat", "$(git diff --name-only)", ["git", "diff", "--name-only"]],
+    ["cat $(git diff --name-only HEAD~1 -- src)", "$(git diff --name-only HEAD~1 -- src)", ["git", "diff", "--name-only", "HEAD~1", "--", "src"]],
+    ["git diff --cached --name-only main...HEAD | xargs wc -l", "$(git diff --cached --name-only main...HEAD)", ["git", "diff", "--cached", "--name-only", "main...HEAD"]],
+  ])("%s reads what %s prints", (command, word, argv) => {
+    const facts = analyzeCommand(command);
+    expect(facts.readOnly).toBe(true);
+    expect(facts.producers?.[word]).toEqual(argv);
+  });
+  it.each(["git diff --name-status | xargs cat", "git diff --name-only -z | xargs cat", "git diff --stat | xargs cat", "git diff | xargs cat", "git diff --name-only --output=x | xargs cat"])(
+    "%s has no producer to run",
+    (command) => expect(analyzeCommand(command).producers).toBeUndefined(),
+  );
+});

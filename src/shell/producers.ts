@@ -1,8 +1,9 @@
-// Read-only producers of file names (issue 19): `git ls-files …` and `find …` whose output feeds
-// another command through `$(…)`, a `for` loop over `$(…)` or `… | xargs CMD`. What they will
-// print is not known when the command is read, so the analysis only names the producer; the
-// permission check runs it (read-only, armature's own hardened binary, the sandbox's read-only
-// boundary where it runs) when it decides, and judges the names it printed as the paths CMD reads.
+// Read-only producers of file names (issue 19): `git ls-files …`, `git diff --name-only …` and
+// `find …` whose output feeds another command through `$(…)`, a `for` loop over `$(…)` or
+// `… | xargs CMD`. What they will print is not known when the command is read, so the analysis
+// only names the producer; the permission check runs it (read-only, armature's own hardened
+// binary, the sandbox's read-only boundary where it runs) when it decides, and judges the names
+// it printed as the paths CMD reads.
 //
 // The reasoning: a substituted or xargs-fed word is one of the printed lines when no line holds
 // a blank, a quote, a backslash or a glob character (bash splits `$(…)` on blanks and expands
@@ -31,7 +32,9 @@ const FIND_OUTPUT = /^-(print0|printf|fprint|fprint0|fprintf|ls|fls|exec|execdir
 
 /**
  * The argv of a command whose output is one file name a line, relative to the directory it runs
- * in or below the start points it is given: `git ls-files [PATHSPEC…]`, `find DIR… [TESTS]`.
+ * in or below the start points it is given: `git ls-files [PATHSPEC…]`, `find DIR… [TESTS]`;
+ * or to the top of the work tree (`git diff --name-only`): each name is judged as the path the
+ * consumer, in the same directory, will open.
  */
 export function fileNameProducer(cmd: SimpleCommand): string[] | undefined {
   const words = cmd.words;
@@ -44,9 +47,24 @@ export function fileNameProducer(cmd: SimpleCommand): string[] | undefined {
     return argv;
   }
   if (argv[0] === "find" && !argv.some((a) => FIND_OUTPUT.test(a)) && findStartsInside(argv)) return argv;
+  if (argv[0] === "git" && argv[1] === "diff" && diffNamesOnly(argv.slice(2))) return argv;
   return objectNameProducer(cmd);
 }
 
+/** git diff options that choose which changed files are listed, not how (`-z`, `--stat` print otherwise). */
+const DIFF_NAME_OPTIONS = /^--(name-only|cached|staged|merge-base|relative|no-relative|no-renames|diff-filter=[ACDMRTUXB*a-z]+)$/;
+/**
+ * `git diff --name-only [--cached] [REV…] [-- PATH…]`: the changed files, one path a line
+ * (names with a blank or a quote come out quoted, which producedNames refuses). Revisions are
+ * plain names; pathspecs after `--` only narrow the list.
+ */
+function diffNamesOnly(args: readonly string[]): boolean {
+  const end = args.indexOf("--");
+  const before = end === -1 ? args : args.slice(0, end);
+  const options = before.filter((a) => a.startsWith("-"));
+  if (!options.includes("--name-only") || !options.every((o) => DIFF_NAME_OPTIONS.test(o))) return false;
+  return before.filter((a) => !a.startsWith("-")).every((r) => /^[A-Za-z0-9._/~^@{}:-]+$/.test(r));
+}
 /**
  * `git merge-base REV…`, `git rev-parse [--verify] [-q] [--short] REV…`, `git rev-parse
  * --show-toplevel`: what they print is object names, the static revisions they were given, or
