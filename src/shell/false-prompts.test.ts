@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { expectTargets, type Row } from "../../test/analysis-helpers.js";
 import { analyzeCommand } from "./index.js";
+import { commandFacts } from "./command-facts.js";
 
 const readOnly = (command: string): boolean => analyzeCommand(command).readOnly;
 
@@ -71,4 +72,16 @@ describe("git diff --name-only is a file-name producer", () => {
     "%s has no producer to run",
     (command) => expect(analyzeCommand(command).producers).toBeUndefined(),
   );
+});
+
+describe("old-style tar options read as the options they are", () => {
+  it.each<[string, string[]]>([
+    ["tar xzf a.tgz", ["tar", "--extract", "--gzip", "--file", "a.tgz"]],
+    ["tar tzf a.tgz", ["tar", "--list", "--gzip", "--file", "a.tgz"]],
+    ["tar cfT out.tar list", ["tar", "--create", "--file", "out.tar", "--files-from", "list"]],
+  ])("canonical argv: %s", (command, argv) => {
+    const sub = analyzeCommand(command).subcommands[0]!;
+    expect(commandFacts(sub).canonicalArgv).toEqual(argv);
+    expect(sub.ruleTexts).toContain(argv.join(" "));
+  });
 });

@@ -4,6 +4,7 @@
 // whether the analysis models the command at all (an unmodelled one may run any later word).
 import { GIT_GLOBAL, tableFor, type CommandTable } from "./commands/index.js";
 import { getopt } from "./getopt.js";
+import { tarParse } from "./tar.js";
 import { gitConfigOverrides } from "./git-argv.js";
 import { hasReadOnlyModel } from "./read-only.js";
 import { hasTargetModel } from "./targets.js";
@@ -63,7 +64,9 @@ function readingOf(words: readonly Word[]): Reading | null {
     return git.sub === undefined ? { head: ["git"], parsed: git.globals } : { head: ["git", git.sub], globals: git.globals, parsed: git.parsed };
   }
   const table = tableFor(name);
-  return table ? { head: [name], parsed: getopt(words, table) } : null;
+  if (!table) return null;
+  // `tar xzf a.tgz`: the old style's first word is a cluster of short options (`-x -z -f a.tgz`).
+  return { head: [name], parsed: name === "tar" ? tarParse(words) : getopt(words, table) };
 }
 
 /** The operands of a reading (git's subcommand word, operand 0 of its rest, is its head). */
