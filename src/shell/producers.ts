@@ -53,6 +53,7 @@ export function fileNameProducer(cmd: SimpleCommand): string[] | undefined {
 
 /** git diff options that choose which changed files are listed, not how (`-z`, `--stat` print otherwise). */
 const DIFF_NAME_OPTIONS = /^--(name-only|cached|staged|merge-base|relative|no-relative|no-renames|diff-filter=[ACDMRTUXB*a-z]+)$/;
+
 /**
  * `git diff --name-only [--cached] [REV…] [-- PATH…]`: the changed files, one path a line
  * (names with a blank or a quote come out quoted, which producedNames refuses). Revisions are
@@ -65,6 +66,7 @@ function diffNamesOnly(args: readonly string[]): boolean {
   if (!options.includes("--name-only") || !options.every((o) => DIFF_NAME_OPTIONS.test(o))) return false;
   return before.filter((a) => !a.startsWith("-")).every((r) => /^[A-Za-z0-9._/~^@{}:-]+$/.test(r));
 }
+
 /**
  * `git merge-base REV…`, `git rev-parse [--verify] [-q] [--short] REV…`, `git rev-parse
  * --show-toplevel`: what they print is object names, the static revisions they were given, or

@@ -37,14 +37,17 @@ export function isSafeEnvVariable(name: string): boolean {
  */
 const GIT_TRACE_VARIABLE = /^GIT_TRACE(|_PACK_ACCESS|_PACKET|_PACKFILE|_PERFORMANCE|_SETUP|_SHALLOW|_CURL|_CURL_NO_DATA|_REFS|_FSMONITOR|2|2_EVENT|2_PERF)$/;
 const GIT_TRACE_HARMLESS = /^(|0|1|2|true|false)$/i;
+
 /** Whether `NAME=value` is a git trace variable. */
 export function isGitTraceVariable(name: string): boolean {
   return GIT_TRACE_VARIABLE.test(name);
 }
+
 /** Whether a static `GIT_TRACE…=value` only prints on stderr or turns the trace off. */
 export function isHarmlessGitTrace(name: string, value: string): boolean {
   return GIT_TRACE_VARIABLE.test(name) && GIT_TRACE_HARMLESS.test(value);
 }
+
 /**
  * A word as bash reads `$"…"` in the C locale: its literal text. The analysis keeps such a word
  * either as written (`$"rm"`) or with the quotes removed (`$secret/key`); both give the literal.
