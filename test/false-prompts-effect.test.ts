@@ -1,8 +1,9 @@
 // Effect tests of the prompts removed next to their attack neighbours: run by bash, each attack
 // really does its harm; through a session in default mode, with no rule or with a Read deny, it
-// does not run, while its benign twin runs without a prompt.
+// does not run, while its benign twin runs without a prompt; deciding it runs nothing of the
+// project's.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -67,6 +68,29 @@ describe("git diff --name-only | xargs cat", () => {
     expect(result.is_error).toBe(true);
     expect(textOf(result)).not.toContain("SECRET=42");
   });
+
+  it.each(["git diff --name-only | xargs cat", "git ls-files -m | xargs cat"])(
+    "%s: a clean filter the repository's config names does not run while the call is decided",
+    async (command) => {
+      const dir = repo(`filter-${Math.random().toString(36).slice(2)}`);
+      const marker = join(root, `filter-ran-${Math.random().toString(36).slice(2)}`);
+      writeFileSync(join(dir, "same.txt"), "same\n");
+      execFileSync("git", ["add", "same.txt"], { cwd: dir });
+      execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "same"], { cwd: dir, stdio: "ignore" });
+      writeFileSync(join(dir, ".gitattributes"), "* filter=evil\n");
+      execFileSync("git", ["config", "filter.evil.clean", `touch ${marker}; cat`], { cwd: dir });
+      // A file whose stat changed but not its contents: git hashes it through the filter to compare.
+      const stale = (): void => utimesSync(join(dir, "same.txt"), new Date(2001, 0, 1), new Date(2001, 0, 1));
+      stale();
+      execFileSync("bash", ["-c", command], { cwd: dir, stdio: "ignore" });
+      expect(existsSync(marker)).toBe(true);
+      rmSync(marker);
+      stale();
+      const result = await bashUnderRules(dir, {}, command);
+      expect(result.is_error).toBe(true);
+      expect(existsSync(marker)).toBe(false);
+    },
+  );
 
   it("without the rule it runs without a prompt and prints the changed files", async () => {
     const result = await bashUnderRules(repo("xargs-allowed"), {}, "git diff --name-only | xargs cat");

@@ -17,6 +17,7 @@
 // directories, and symlinks (a tracked `link -> ~/.ssh/id_rsa` reads the key).
 import { spawn } from "node:child_process";
 import { engineCommand } from "../sandbox/engine-process.js";
+import { projectProgramReason } from "./project-programs.js";
 import type { ProducedNames } from "../tool/types.js";
 import type { SimpleCommand } from "./command.js";
 import { getopt } from "./getopt.js";
@@ -162,6 +163,11 @@ export async function runProducer(argv: readonly string[], run: ProducerRun): Pr
   if (program === undefined) return { unknown: "no producer" };
   const elsewhere = program === "git" && run.commandEnv ? gitLocationVariable(run.commandEnv, process.env) : undefined;
   if (elsewhere !== undefined) return { unknown: `${elsewhere} is set where the command runs, so git may list another repository's files than the one that can be checked now` };
+  // `git diff --name-only` and `git ls-files -m` hash a file whose stat changed through the clean
+  // filter the repository's config names: a program of the project's, run before any approval.
+  // Such a repository is not listed now (the call asks for its configured programs anyway).
+  const configured = program === "git" ? projectProgramReason("git", [run.cwd]) : null;
+  if (configured !== null) return { unknown: `git may run a program of the project's while it lists (${configured})` };
   const cmd = engineCommand(program, args, { cwd: run.cwd });
   if (!cmd) return { unknown: `${program} is not installed where the project cannot plant one` };
   const r = await collect(cmd.file, cmd.args, { cwd: run.cwd, env: cmd.env, ...(run.signal ? { signal: run.signal } : {}) });
