@@ -58,8 +58,9 @@ interface Reading {
  * Tables for reading what a command means, for deny and ask rules only, of programs that have no
  * option table of their own (read-only-tools.ts judges their few read-only invocations): short
  * letters paired with the long options they are, options read among the operands as npm (nopt)
- * and kubectl (pflag) read them. Partial: an option not listed takes no value, so a command read
- * wrongly only misses a match that its text may still give; it never loses one.
+ * and kubectl (pflag) read them. Partial: an option not listed takes no value. A command read
+ * wrongly (`npm -ws` is `--workspaces`, not `-w s`) misses only a meaning its texts may still
+ * match, or matches a deny or ask rule more: no allow rule reads these forms.
  */
 const MEANING_TABLES: Record<string, CommandTable> = {
   npm: {
