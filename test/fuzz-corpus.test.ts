@@ -28,6 +28,7 @@ const ACCEPTED_NON_EQUIVALENT_MUTATIONS = new Map<string, string>([
   ["review2026-12-c4-expand-aliases|\"shopt -sexpand_aliases; alias ls='touch pwned'\\nls\"", "shopt reads `-sexpand_aliases` as options: `-e: invalid option`, aliases stay off, ls runs"],
   ["redteam-reflog-show-patch|\"git reflog show --pa HEAD\"", "git's log and diff options take no abbreviations: `fatal: unrecognized argument: --pa`, nothing is printed (git 2.39)"],
   ["c7-unshare-rm|\"unshare -rrm -rf /\"", "unshare -r -r -m -r -f runs `/`: execve fails (Permission denied), rm never runs"],
+  ["leftover-git-reflog-delete-after-option|\"git reflog -pdelete HEAD@{0}\"", "git's revision parser refuses `-pdelete`: `fatal: unrecognized argument: -pdelete`, the reflog is unchanged (git 2.39)"],
 ]);
 
 describe("fuzzed security corpus (bounded: fixed seed)", () => {

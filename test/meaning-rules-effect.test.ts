@@ -3,7 +3,7 @@
 // attached value, a wrapper). Run by bash, each really does what the rule forbids; through a
 // session with that deny rule, it does not run and nothing happens.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -32,6 +32,9 @@ const CASES: Array<[string, string, string]> = [
   ["Bash(rm -rf d)", "rm --force --recursive d", "-d"],
   ["Bash(cp -r:*)", "cp --recursive d e", "+e"],
   ["Bash(tee --append:*)", "echo x | tee -a out.txt", "+out.txt"],
+  // tar's old style: the first word is a cluster of short options.
+  ["Bash(tar --extract:*)", "tar xf a.tar", "+packed/f"],
+  ["Bash(tar -x:*)", "tar xvf a.tar", "+packed/f"],
 ];
 
 function freshDir(name: string): string {
@@ -39,6 +42,11 @@ function freshDir(name: string): string {
   mkdirSync(join(dir, "d"), { recursive: true });
   writeFileSync(join(dir, "in.txt"), "b\na\n");
   writeFileSync(join(dir, "d", "f"), "f\n");
+  // An archive holding packed/f, which is not on disk until it is extracted.
+  mkdirSync(join(dir, "packed"));
+  writeFileSync(join(dir, "packed", "f"), "f\n");
+  execFileSync("tar", ["-cf", "a.tar", "packed"], { cwd: dir });
+  rmSync(join(dir, "packed"), { recursive: true });
   return dir;
 }
 

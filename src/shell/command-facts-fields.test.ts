@@ -92,6 +92,11 @@ describe("CommandFacts fields", () => {
     ["cp --recur --deref a .claude/", ["cp", "--recursive", "--dereference", "a", ".claude/"]],
     ["git -C . fetch --upload-pa=x origin", ["git", "-C", ".", "fetch", "--upload-pack", "x", "origin"]],
     ["mywrap --x y", ["mywrap", "--x", "y"]],
+    ["tar xzf a.tgz", ["tar", "--extract", "--gzip", "--file", "a.tgz"]],
+    ["npm -g ls", ["npm", "--global", "ls"]],
+    ["npm -C sub install -D x", ["npm", "--prefix", "sub", "--save-dev", "install", "x"]],
+    ["kubectl -n prod get pods -o yaml -l app=web", ["kubectl", "--namespace", "prod", "--output", "yaml", "--selector", "app=web", "get", "pods"]],
+    ["kubectl delete -f x.yaml -A", ["kubectl", "--filename", "x.yaml", "--all-namespaces", "delete"]],
   ])("canonical argv: %s", (command, argv) => {
     expect(top(command).canonicalArgv).toEqual(argv);
   });

@@ -93,9 +93,17 @@ export function gitObjection(words: Word[]): string | undefined {
       if (reading || positional.length === 1) return undefined;
       return "git config with a value changes configuration";
     }
-    case "reflog":
-      if (positional.length === 0 || positional[0] === "show" || positional[0] === "exists") return undefined;
-      return `git reflog ${positional[0]} changes the reflog`;
+    case "reflog": {
+      // `git reflog [show] [log options] [REF] [-- PATH…]` reads; expire, delete, drop, write
+      // change the reflog. git looks for its subcommand among the words before `--` (past
+      // options, in some versions): a word there that may name one (lower-case letters) other
+      // than a reading one asks; a ref that cannot (`HEAD`, `origin/main`, `@{1}`) does not.
+      const after = git.rest.slice(1);
+      const end = after.findIndex((w) => w.text === "--");
+      const verb = (end === -1 ? after : after.slice(0, end)).find((w) => !w.text.startsWith("-"))?.text;
+      if (verb === undefined || !/^[a-z][a-z-]*$/.test(verb) || /^(show|exists|list)$/.test(verb)) return undefined;
+      return /^(expire|delete|drop|write)$/.test(verb) ? `git reflog ${verb} changes the reflog` : `git reflog ${verb}: a version of git may read ${verb} as a subcommand, which may change the reflog`;
+    }
     case "stash":
       if (positional[0] === "list" || positional[0] === "show") return undefined;
       return "git stash changes the working tree";
@@ -112,9 +120,17 @@ export function gitObjection(words: Word[]): string | undefined {
       return `git submodule ${positional[0] ?? ""} is not known to be read-only`.trimEnd();
     }
     case "help": {
-      // Lists only: `git help -a`, `-g`, `--config`. A topic opens man, info or a browser (help.browser).
+      // Lists: `git help`, `git help -a`, `-g`, `--config`.
       const listing = parsed.options.every((o) => /^(-a|--all|-g|--guides|-c|--config|--user-interfaces|--developer-interfaces|--(no-)?verbose|--no-external-commands|--no-aliases)$/.test(o.name));
-      return listing && parsed.options.length > 0 && positional.length === 0 ? undefined : "git help with a topic opens a manual viewer or a browser";
+      if (listing && positional.length === 0) return undefined;
+      // `git help log` runs man on git-log's page, which without a terminal (the Bash tool's
+      // commands have none) prints it as text, pager unused. `-i`, `-w` (and `-m`, which
+      // overrides a help.format the user chose) pick info or a browser; the repository's
+      // help.format and man.viewer are looked at like its other programs (project-programs.ts).
+      // A topic of other characters than a command name's may be read by man as a file's path.
+      const topic = positional[0];
+      if (parsed.options.length === 0 && positional.length === 1 && topic !== undefined && /^[A-Za-z0-9][A-Za-z0-9-]*$/.test(topic)) return undefined;
+      return "git help with these options or this topic may open another viewer (info, a browser) or read a file";
     }
     case "symbolic-ref":
       if (positional.length <= 1 && !findOption(parsed, "d", ["delete"])) return undefined;

@@ -1,8 +1,9 @@
-// Read-only producers of file names (issue 19): `git ls-files …` and `find …` whose output feeds
-// another command through `$(…)`, a `for` loop over `$(…)` or `… | xargs CMD`. What they will
-// print is not known when the command is read, so the analysis only names the producer; the
-// permission check runs it (read-only, armature's own hardened binary, the sandbox's read-only
-// boundary where it runs) when it decides, and judges the names it printed as the paths CMD reads.
+// Read-only producers of file names (issue 19): `git ls-files …`, `git diff --name-only …` and
+// `find …` whose output feeds another command through `$(…)`, a `for` loop over `$(…)` or
+// `… | xargs CMD`. What they will print is not known when the command is read, so the analysis
+// only names the producer; the permission check runs it (read-only, armature's own hardened
+// binary, the sandbox's read-only boundary where it runs) when it decides, and judges the names
+// it printed as the paths CMD reads.
 //
 // The reasoning: a substituted or xargs-fed word is one of the printed lines when no line holds
 // a blank, a quote, a backslash or a glob character (bash splits `$(…)` on blanks and expands
@@ -16,6 +17,7 @@
 // directories, and symlinks (a tracked `link -> ~/.ssh/id_rsa` reads the key).
 import { spawn } from "node:child_process";
 import { engineCommand } from "../sandbox/engine-process.js";
+import { projectProgramReason } from "./project-programs.js";
 import type { ProducedNames } from "../tool/types.js";
 import type { SimpleCommand } from "./command.js";
 import { getopt } from "./getopt.js";
@@ -31,7 +33,9 @@ const FIND_OUTPUT = /^-(print0|printf|fprint|fprint0|fprintf|ls|fls|exec|execdir
 
 /**
  * The argv of a command whose output is one file name a line, relative to the directory it runs
- * in or below the start points it is given: `git ls-files [PATHSPEC…]`, `find DIR… [TESTS]`.
+ * in or below the start points it is given: `git ls-files [PATHSPEC…]`, `find DIR… [TESTS]`;
+ * or to the top of the work tree (`git diff --name-only`): each name is judged as the path the
+ * consumer, in the same directory, will open.
  */
 export function fileNameProducer(cmd: SimpleCommand): string[] | undefined {
   const words = cmd.words;
@@ -44,7 +48,24 @@ export function fileNameProducer(cmd: SimpleCommand): string[] | undefined {
     return argv;
   }
   if (argv[0] === "find" && !argv.some((a) => FIND_OUTPUT.test(a)) && findStartsInside(argv)) return argv;
+  if (argv[0] === "git" && argv[1] === "diff" && diffNamesOnly(argv.slice(2))) return argv;
   return objectNameProducer(cmd);
+}
+
+/** git diff options that choose which changed files are listed, not how (`-z`, `--stat` print otherwise). */
+const DIFF_NAME_OPTIONS = /^--(name-only|cached|staged|merge-base|relative|no-relative|no-renames|diff-filter=[ACDMRTUXB*a-z]+)$/;
+
+/**
+ * `git diff --name-only [--cached] [REV…] [-- PATH…]`: the changed files, one path a line
+ * (names with a blank or a quote come out quoted, which producedNames refuses). Revisions are
+ * plain names; pathspecs after `--` only narrow the list.
+ */
+function diffNamesOnly(args: readonly string[]): boolean {
+  const end = args.indexOf("--");
+  const before = end === -1 ? args : args.slice(0, end);
+  const options = before.filter((a) => a.startsWith("-"));
+  if (!options.includes("--name-only") || !options.every((o) => DIFF_NAME_OPTIONS.test(o))) return false;
+  return before.filter((a) => !a.startsWith("-")).every((r) => /^[A-Za-z0-9._/~^@{}:-]+$/.test(r));
 }
 
 /**
@@ -142,6 +163,11 @@ export async function runProducer(argv: readonly string[], run: ProducerRun): Pr
   if (program === undefined) return { unknown: "no producer" };
   const elsewhere = program === "git" && run.commandEnv ? gitLocationVariable(run.commandEnv, process.env) : undefined;
   if (elsewhere !== undefined) return { unknown: `${elsewhere} is set where the command runs, so git may list another repository's files than the one that can be checked now` };
+  // `git diff --name-only` and `git ls-files -m` hash a file whose stat changed through the clean
+  // filter the repository's config names: a program of the project's, run before any approval.
+  // Such a repository is not listed now (the call asks for its configured programs anyway).
+  const configured = program === "git" ? projectProgramReason("git", [run.cwd]) : null;
+  if (configured !== null) return { unknown: `git may run a program of the project's while it lists (${configured})` };
   const cmd = engineCommand(program, args, { cwd: run.cwd });
   if (!cmd) return { unknown: `${program} is not installed where the project cannot plant one` };
   const r = await collect(cmd.file, cmd.args, { cwd: run.cwd, env: cmd.env, ...(run.signal ? { signal: run.signal } : {}) });

@@ -79,6 +79,10 @@ describe("a repository's own git config that runs programs makes read-only git a
     }, "cd src && git status", /core\.fsmonitor/],
     ["a wrapped git", set("core.fsmonitor", "./evil"), "timeout 5 git status", /core\.fsmonitor/],
     ["gh, which runs git in the repository", set("core.fsmonitor", "./evil"), "gh pr list", /core\.fsmonitor/],
+    ["git help's format: a browser", set("help.format", "web"), "git help log", /help\.format/],
+    ["git help's man viewer", set("man.viewer", "evil"), "git help log", /man\.viewer/],
+    ["a man viewer's command", set("man.evil.cmd", "./evil"), "git help log", /man\.evil\.cmd/],
+    ["a browser's command", set("browser.evil.cmd", "./evil"), "git help log", /browser\.evil\.cmd/],
   ])("%s", (_name, setup, command, reason) => {
     const dir = repo(setup);
     const d = decide(command, dir);
@@ -126,6 +130,10 @@ describe("a repository's own git config that runs programs makes read-only git a
     ["a named credential helper", set("credential.helper", "store"), "git status"],
     ["husky's hooks path (no hook runs on a read-only command)", set("core.hooksPath", ".husky/_"), "git log -1"],
     ["a pager (none without a terminal)", set("core.pager", "delta"), "git log -1"],
+    ["git help's own format and viewer", (d) => {
+      git(d, "config", "help.format", "man");
+      git(d, "config", "man.viewer", "man");
+    }, "git help log"],
     ["remote URLs and branches", (d) => git(d, "remote", "add", "origin", "https://example.test/x.git"), "git branch -a"],
     ["not a repository at all", () => {}, "ls"],
   ])("benign: %s stays allowed", (_name, setup, command) => {

@@ -170,6 +170,8 @@ const GIT_PROGRAM_KEYS: ReadonlyArray<{ key: RegExp; benign?: RegExp; what: stri
   { key: /^(difftool|mergetool)\..+\.cmd$|^diff\.tool$|^merge\..+\.driver$|^trailer\..+\.(command|cmd)$/, what: "a program git runs" },
   { key: /^remote\..+\.(uploadpack|receivepack|vcs)$|^protocol\.(.+\.)?allow$/, what: "a program or transport git runs for a remote" },
   { key: /^submodule\..+\.update$/, benign: /^(checkout|rebase|merge|none|)$/i, what: "a command git submodule update runs" },
+  { key: /^help\.format$|^man\.viewer$/, benign: /^(man|)$/i, what: "the viewer git help runs (info, a browser or any program)" },
+  { key: /^(help|web)\.browser$|^(man|browser)\..+\.(cmd|path)$/, what: "a viewer program git help runs" },
 ];
 
 interface GitConfigCheck {

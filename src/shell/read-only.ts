@@ -8,7 +8,7 @@ import { sedScriptObjection } from "./sed.js";
 import { jqCommandObjection } from "./lang/jq.js";
 import { TOOL_CHECKERS } from "./read-only-tools.js";
 import { readBuiltinObjection } from "./shell-state.js";
-import { isSafeEnvVariable } from "./shared.js";
+import { isHarmlessGitTrace, isSafeEnvVariable } from "./shared.js";
 import { tarParse } from "./tar.js";
 import type { Redirect, SimpleCommand } from "./command.js";
 import type { Word } from "./words.js";
@@ -233,9 +233,11 @@ export function readOnlyObjection(cmd: SimpleCommand): string | undefined {
   if (cmd.declaration) return `${cmd.words[0]?.text ?? "declaration"} changes shell variables`;
   const split = cmd.words.find((w) => w.ifs);
   if (split) return `$IFS splits a word where it appears: ${split.raw}`;
-  for (const { name } of cmd.env) {
+  for (const { name, value } of cmd.env) {
     // `IFS= read -r line` only changes how read splits the line.
     if (name === "IFS" && cmd.words[0]?.text === "read") continue;
+    // `GIT_TRACE=1 git status` prints the trace on stderr (a path value is a file git writes: targets.ts).
+    if (value.isStatic && isHarmlessGitTrace(name, value.text)) continue;
     if (!isSafeEnvVariable(name)) return `sets ${name} for the command`;
   }
   const first = cmd.words[0];

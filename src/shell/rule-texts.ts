@@ -4,6 +4,7 @@
 // whether the analysis models the command at all (an unmodelled one may run any later word).
 import { GIT_GLOBAL, tableFor, type CommandTable } from "./commands/index.js";
 import { getopt } from "./getopt.js";
+import { tarParse } from "./tar.js";
 import { gitConfigOverrides } from "./git-argv.js";
 import { hasReadOnlyModel } from "./read-only.js";
 import { hasTargetModel } from "./targets.js";
@@ -53,6 +54,35 @@ interface Reading {
   parsed: ParsedArgs;
 }
 
+/**
+ * Tables for reading what a command means, for deny and ask rules only, of programs that have no
+ * option table of their own (read-only-tools.ts judges their few read-only invocations): short
+ * letters paired with the long options they are, options read among the operands as npm (nopt)
+ * and kubectl (pflag) read them. Partial: an option not listed takes no value. A command read
+ * wrongly (`npm -ws` is `--workspaces`, not `-w s`) misses only a meaning its texts may still
+ * match, or matches a deny or ask rule more: no allow rule reads these forms.
+ */
+const MEANING_TABLES: Record<string, CommandTable> = {
+  npm: {
+    partial: true,
+    short: "gC:w:DSEOPfyalpL:",
+    long: [
+      "global|g", "prefix=|C", "workspace=|w", "save-dev|D", "save|S", "save-exact|E", "save-optional|O", "save-prod|P", "force|f", "yes|y",
+      "all|a", "long|l", "parseable|p", "location=|L", "userconfig=", "globalconfig=", "registry=", "cache=", "loglevel=", "otp=", "tag=",
+    ],
+  },
+  kubectl: {
+    style: "exact",
+    partial: true,
+    short: "n:s:v:o:l:f:A",
+    long: [
+      "namespace=|n", "server=|s", "v=|v", "output=|o", "selector=|l", "filename=|f", "all-namespaces|A", "context=", "kubeconfig=", "cluster=",
+      "user=", "token=", "as=", "as-group=", "as-uid=", "certificate-authority=", "client-certificate=", "client-key=", "request-timeout=",
+      "tls-server-name=", "cache-dir=", "profile=", "profile-output=", "log-file=", "vmodule=", "password=", "username=", "log-dir=",
+    ],
+  },
+};
+
 /** How the command's words read by its table (the parsers keep their last few parses: the rule texts, the canonical argv and form share one). */
 function readingOf(words: readonly Word[]): Reading | null {
   const first = words[0];
@@ -62,8 +92,10 @@ function readingOf(words: readonly Word[]): Reading | null {
     const git = parseGit(words);
     return git.sub === undefined ? { head: ["git"], parsed: git.globals } : { head: ["git", git.sub], globals: git.globals, parsed: git.parsed };
   }
-  const table = tableFor(name);
-  return table ? { head: [name], parsed: getopt(words, table) } : null;
+  const table = tableFor(name) ?? (Object.hasOwn(MEANING_TABLES, name) ? MEANING_TABLES[name] : undefined);
+  if (!table) return null;
+  // `tar xzf a.tgz`: the old style's first word is a cluster of short options (`-x -z -f a.tgz`).
+  return { head: [name], parsed: name === "tar" ? tarParse(words) : getopt(words, table) };
 }
 
 /** The operands of a reading (git's subcommand word, operand 0 of its rest, is its head). */
@@ -213,7 +245,7 @@ function urlTexts(name: string, words: readonly Word[]): string[] {
  */
 const GLOBALS: Record<string, CommandTable> = {
   git: GIT_GLOBAL,
-  npm: { partial: true, stopAtOperand: true, short: "w:C:", long: ["prefix=", "userconfig=", "globalconfig=", "registry=", "workspace=", "cache=", "loglevel=", "location=", "otp="] },
+  npm: { partial: true, stopAtOperand: true, short: "w:C:", long: ["prefix=|C", "userconfig=", "globalconfig=", "registry=", "workspace=|w", "cache=", "loglevel=", "location=", "otp="] },
   pnpm: { partial: true, stopAtOperand: true, short: "C:F:w", long: ["dir=", "filter=", "recursive", "workspace-root", "reporter=", "loglevel=", "config=", "store-dir="] },
   yarn: { partial: true, stopAtOperand: true, long: ["cwd=", "mutex=", "modules-folder=", "cache-folder=", "global-folder=", "use-yarnrc=", "registry="] },
   npx: { partial: true, stopAtOperand: true, short: "p:c:w:", long: ["package=", "call=", "prefix=", "workspace=", "userconfig=", "registry="] },
@@ -223,9 +255,9 @@ const GLOBALS: Record<string, CommandTable> = {
     stopAtOperand: true,
     short: "n:s:v:",
     long: [
-      "context=", "namespace=", "kubeconfig=", "cluster=", "user=", "server=", "token=", "as=", "as-group=", "as-uid=", "certificate-authority=",
+      "context=", "namespace=|n", "kubeconfig=", "cluster=", "user=", "server=|s", "token=", "as=", "as-group=", "as-uid=", "certificate-authority=",
       "client-certificate=", "client-key=", "request-timeout=", "tls-server-name=", "cache-dir=", "profile=", "profile-output=", "log-file=",
-      "v=", "vmodule=", "password=", "username=", "log-dir=",
+      "v=|v", "vmodule=", "password=", "username=", "log-dir=",
     ],
   },
   helm: { style: "exact", partial: true, stopAtOperand: true, short: "n:", long: ["namespace=", "kube-context=", "kubeconfig=", "kube-apiserver=", "kube-as-user=", "kube-as-group=", "kube-token=", "kube-ca-file=", "registry-config=", "repository-cache=", "repository-config=", "burst-limit=", "qps="] },

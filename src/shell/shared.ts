@@ -31,6 +31,24 @@ export function isSafeEnvVariable(name: string): boolean {
 }
 
 /**
+ * git's trace variables: `1`, `2` and `true` print the trace on stderr; empty, `0` and `false`
+ * turn it off. An absolute path is a file git appends to (trace2: a directory it creates files
+ * in, or an `af_unix:` socket it connects to), a digit from 3 to 9 a descriptor it writes to.
+ */
+const GIT_TRACE_VARIABLE = /^GIT_TRACE(|_PACK_ACCESS|_PACKET|_PACKFILE|_PERFORMANCE|_SETUP|_SHALLOW|_CURL|_CURL_NO_DATA|_REFS|_FSMONITOR|2|2_EVENT|2_PERF)$/;
+const GIT_TRACE_HARMLESS = /^(|0|1|2|true|false)$/i;
+
+/** Whether `NAME=value` is a git trace variable. */
+export function isGitTraceVariable(name: string): boolean {
+  return GIT_TRACE_VARIABLE.test(name);
+}
+
+/** Whether a static `GIT_TRACE…=value` only prints on stderr or turns the trace off. */
+export function isHarmlessGitTrace(name: string, value: string): boolean {
+  return GIT_TRACE_VARIABLE.test(name) && GIT_TRACE_HARMLESS.test(value);
+}
+
+/**
  * A word as bash reads `$"…"` in the C locale: its literal text. The analysis keeps such a word
  * either as written (`$"rm"`) or with the quotes removed (`$secret/key`); both give the literal.
  */

@@ -7,6 +7,7 @@ import { isWriteRedirect } from "./read-only.js";
 import { sedScriptObjection } from "./sed.js";
 import { awkProgramObjection } from "./awk.js";
 import { jqReadTargets } from "./lang/jq.js";
+import { isGitTraceVariable, isHarmlessGitTrace } from "./shared.js";
 import { gitTargets } from "./git-targets.js";
 import { tarParse, tarTargets } from "./tar.js";
 import { tableFor } from "./commands/index.js";
@@ -25,7 +26,7 @@ const READS_ALL_OPERANDS = new Set([
   "b2sum", "cksum", "sum", "cut", "paste", "sort", "diff", "cmp", "comm", "fold", "fmt",
   "expand", "unexpand", "column", "join", "bat", "batcat", "view", "vi", "vim", "nano", "emacs",
   "readlink", "stat", "lsattr", "getfacl", "namei", "zcat", "bzcat", "xzcat", "zless", "zmore",
-  "basenc", "hd", "pr", "tsort", "diff3", "sdiff", "iconv",
+  "basenc", "hd", "pr", "tsort", "diff3", "sdiff", "iconv", "uptime",
 ]);
 
 /** Compressors replace each operand by its (de)compressed file unless writing to stdout. */
@@ -64,6 +65,10 @@ export function commandTargets(cmd: SimpleCommand, ctx: BackupContext = { suffix
   }
   const first = cmd.words[0];
   if (!first || cmd.declaration) return t;
+  // `GIT_TRACE=/tmp/x git status` appends the trace to /tmp/x (of any git the command runs).
+  for (const { name, value } of cmd.env) {
+    if (isGitTraceVariable(name) && !(value.isStatic && isHarmlessGitTrace(name, value.text)) && !/^[3-9]$/.test(value.text)) t.write.push(value.text.replace(/^af_unix:(stream:|dgram:)?/, ""));
+  }
   // Pathname expansion reads the directories a glob walks: the glob stays as written (unknown).
   for (const w of cmd.words) if (w.glob) t.read.push(w.text);
   const name = first.text.slice(first.text.lastIndexOf("/") + 1);

@@ -131,4 +131,6 @@ export const COREUTILS: Record<string, CommandTable> = {
   whoami: { long: STD },
   uname: { short: "asnrvmpio", long: ["all|a", "kernel-name|s", "nodename|n", "kernel-release|r", "kernel-version|v", "machine|m", "processor|p", "hardware-platform|i", "operating-system|o", ...STD] },
   sleep: { long: STD },
+  // coreutils' uptime reads the utmp-format FILE it is given; procps-ng's takes -p and -s.
+  uptime: { short: "phsV", long: ["pretty|p", "since|s", ...STD] },
 };
