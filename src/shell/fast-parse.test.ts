@@ -115,7 +115,8 @@ describe("the fast parser builds tree-sitter's tree or none", () => {
     ["wc - 1> x", "a lone `-` before a descriptor is dropped"],
     ["a=1 b=2\nls", "assignments go on past the newline"],
     ["a=1 # c\nls", "an assignment goes on past a comment"],
-    ["x= ls", "an empty value"],
+    ["x=\tls", "an empty value before a tab"],
+    ["x= | y", "an empty value before an operator"],
     ["case $x in *);; esac", "a pattern's node depends on what follows"],
     ["case $x in -h|--help) a;; esac", "patterns after `|` are extglob patterns"],
     ['echo "a\n  $x"', "blanks after a newline join the next token"],
@@ -148,6 +149,7 @@ describe("the fast parser builds tree-sitter's tree or none", () => {
     "cd .claude && echo x > settings.json",
     'while read -r line; do echo "$line"; done < input.txt',
     "{ a; b; } 2>/dev/null &",
+    'while IFS= read -r line; do echo "$line"; done < data/numbers.txt',
     "# a comment alone",
   ])("parses %j fast, as tree-sitter does", (source) => {
     const fast = fastParseBash(source);

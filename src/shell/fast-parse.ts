@@ -327,7 +327,9 @@ class FastParser {
     if (name.type === "word" && RESERVED.has(name.text)) this.decline();
     if (name.text.includes("#") || name.text.includes("=")) this.decline();
     // After assignments, or starting with a keyword (`then%`), a name can read as something else.
-    if (name.type !== "word" ? !/^[A-Za-z_./~"'$]/.test(name.text) : !/^[A-Za-z_./~][\w./:+,~-]*$/.test(name.text)) this.decline();
+    // Its bare words: letters, digits and a few marks (`x%s`, `a@b` are errors there), not starting with a digit or `-`.
+    const words = name.type === "concatenation" ? name.children.filter((c) => c.type === "word" || c.type === "number") : name.type === "word" ? [name] : [];
+    if (!/^[A-Za-z_./~"'$]/.test(name.text) || words.some((w) => !/^[\w./:+,~-]+$/.test(w.text))) this.decline();
     if (children.length > 0 && !/^[\w./-]+$/.test(name.text)) this.decline();
     if (/^(?:then|do|done|fi|else|elif|esac|in|for|if|case|while|until|select|function|declare|typeset|export|readonly|local|unset|unsetenv)\W/.test(name.text)) this.decline();
     children.push(this.withField(this.node("command_name", true, name.startIndex, name.endIndex, [name]), "name"));
@@ -368,8 +370,12 @@ class FastParser {
     const op = this.code() === Ch.Equal ? this.token("=") : this.token("+=");
     const c = this.code();
     if (c === Ch.Open || c === Ch.Hash) this.decline();
-    // An empty value (`x=`) reads in several ways to the grammar, depending on what follows.
-    if (!this.atLiteralStart()) this.decline();
+    // An empty value (`IFS= read`) reads in several ways to the grammar, depending on what
+    // follows: only a blank and a command's name are left to the fast parser.
+    if (!this.atLiteralStart()) {
+      if (this.code() !== Ch.Space || !/[A-Za-z_./]/.test(this.src.charAt(this.pos + 1))) this.decline();
+      return this.node("variable_assignment", true, start, this.pos, [name, op]);
+    }
     const value = this.withField(this.literal(), "value");
     return this.node("variable_assignment", true, start, value.endIndex, [name, op, value]);
   }
