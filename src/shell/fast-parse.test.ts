@@ -104,6 +104,16 @@ describe("the fast parser builds tree-sitter's tree or none", () => {
     expect(mismatches).toEqual([]);
   });
 
+  it("on every double-quoted string of up to four pieces (blanks, newlines, expansions, `$`): the same trees", () => {
+    const pieces = ["a", " ", "  ", "\t", "\n", "\n\n", "$x", "${y}", "$(ls)", "b c", "-", "$", "'", "#"];
+    let strings = [""];
+    for (let depth = 0; depth < 4; depth++) strings = strings.flatMap((s) => pieces.map((p) => s + p));
+    const { accepted, mismatches } = compare(strings.map((s) => `echo "${s}" z`));
+    console.log(`fast parser on ${strings.length} strings: ${accepted} parsed fast, ${mismatches.length} differ`);
+    expect(mismatches).toEqual([]);
+    expect(accepted).toBeGreaterThan(strings.length / 2);
+  });
+
   // Where tree-sitter's reading is not bash's, or depends on more than the fast parser looks
   // at, the fast parser must decline (its tree would be bash's, and differ from the one the
   // analysis is written for).
@@ -119,7 +129,7 @@ describe("the fast parser builds tree-sitter's tree or none", () => {
     ["x= | y", "an empty value before an operator"],
     ["case $x in *);; esac", "a pattern's node depends on what follows"],
     ["case $x in -h|--help) a;; esac", "patterns after `|` are extglob patterns"],
-    ['echo "a\n  $x"', "blanks after a newline join the next token"],
+    ['echo "a\n\t$x"', "blanks after a newline join the next token"],
     ['echo "\t"', "blanks alone are no content"],
     ["grep -n2>>out", "a word's trailing digits read as a descriptor"],
     ["echo 072> f", "a descriptor with a leading zero"],
@@ -151,6 +161,7 @@ describe("the fast parser builds tree-sitter's tree or none", () => {
     "{ a; b; } 2>/dev/null &",
     'while IFS= read -r line; do echo "$line"; done < data/numbers.txt',
     "# a comment alone",
+    'git commit -m "fix: the parser\n\nDetails, over\n  several lines."',
   ])("parses %j fast, as tree-sitter does", (source) => {
     const fast = fastParseBash(source);
     expect(fast).toBeDefined();

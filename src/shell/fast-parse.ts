@@ -512,8 +512,12 @@ class FastParser {
       const c = this.code();
       if (Number.isNaN(c) || c === Ch.Backquote || c === Ch.Backslash) this.decline();
       if (c === Ch.Quote) break;
-      // Past a newline the grammar's tokens take in the blanks before them: left to tree-sitter.
-      if (c === Ch.Newline) this.decline();
+      // A newline is in no node (blanks after it open the next content, or join a `$` token:
+      // blanks alone are declined below).
+      if (c === Ch.Newline) {
+        this.pos++;
+        continue;
+      }
       if (c === Ch.Dollar) {
         if (this.code(this.pos + 1) === Ch.Quote) children.push(this.token("$"));
         else children.push(this.dollar());
