@@ -10,7 +10,10 @@
 // ranges and the field names the analysis reads are tree-sitter's, quirks included (`-20` is a
 // `number`, a redirect's destination takes every word after it, a `*` case pattern is an
 // `extglob_pattern`); fast-parse.test.ts compares both parsers on every corpus and on generated
-// scripts. Node ids are unique but not in tree order (nothing reads their order).
+// scripts. One difference is kept on purpose: after three piped commands tree-sitter can join the
+// next line to the last command (`a | b | c` newline `rm x > f` is `c rm x > f` to it), which
+// bash never does and the walker refuses (source-text.ts, joinsLines); the fast tree there is
+// bash's. Node ids are unique but not in tree order (nothing reads their order).
 import { NO_CHILDREN, SyntaxNode, type ParsedScript } from "./syntax-node.js";
 
 /** Thrown (one shared value, never escaping this module) to abandon a parse. */
@@ -342,8 +345,7 @@ class FastParser {
         break;
       }
       const argument = this.literal();
-      // The grammar drops a lone `-` before a descriptor's redirect (`wc - 1> x`) from its tree.
-      if (argument.type === "word" && argument.text === "-" && isBlank(this.code()) && this.nextIsDescriptor()) this.decline();
+      this.declineDroppedDash(argument);
       children.push(this.withField(argument, "argument"));
       end = argument.endIndex;
     }
@@ -403,10 +405,12 @@ class FastParser {
     return undefined;
   }
 
-  private nextIsDescriptor(): boolean {
+  /** The grammar drops a lone `-` before a descriptor's redirect (`wc - 1> x`, `> f - 2>&1`) from its tree. */
+  private declineDroppedDash(word: SyntaxNode): void {
+    if (word.type !== "word" || word.text !== "-" || !isBlank(this.code())) return;
     let p = this.pos;
     while (isBlank(this.code(p))) p++;
-    return isDigit(this.code(p));
+    if (isDigit(this.code(p))) this.decline();
   }
 
   private fileRedirect(): SyntaxNode {
@@ -426,6 +430,7 @@ class FastParser {
     let end = this.pos;
     for (;;) {
       const destination = this.literal();
+      this.declineDroppedDash(destination);
       children.push(this.withField(destination, "destination"));
       end = destination.endIndex;
       const save = this.pos;
@@ -738,7 +743,9 @@ class FastParser {
       operands.push(this.literal());
     }
     const isOperator = (n: SyntaxNode): boolean => n.type === "word" && /^-[a-zA-Z]+$/.test(n.text);
-    const plain = (n: SyntaxNode): boolean => !/^[-!=(]/.test(n.text);
+    // Operands that could read as operators (`-x`, `!`, `=`, `(`, `*$n` is `* $n` there) or hold
+    // a `#` (a comment there) are left to tree-sitter.
+    const plain = (n: SyntaxNode): boolean => !/^[-!=(*+/%<>&|^~]/.test(n.text) && !n.textHasChar("#");
     const [a, b, c] = operands;
     if (a && !b) {
       if (!plain(a)) this.decline();

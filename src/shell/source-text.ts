@@ -44,6 +44,26 @@ export function isBlankGap(source: string, from: number, to: number): boolean {
   }
   return true;
 }
+/**
+ * Nodes whose parts bash reads on one line (continuations are removed before the parse). The
+ * grammar can join lines into one of them: after three piped commands it keeps a branch alive in
+ * which a newline is only a blank, and a redirect on the next line makes that branch win
+ * (`a | b | c` newline `rm x > f` is `a | (b | c rm x) > f` to it). The walker refuses such a tree.
+ */
+const LINE_BOUND = new Set(["command", "file_redirect", "variable_assignments"]);
+
+/** Whether `node` is one bash reads on one line and the grammar gave it parts on two. */
+export function joinsLines(node: Node, source: string): boolean {
+  if (!LINE_BOUND.has(node.type)) return false;
+  const children = node.children;
+  for (let k = 1; k < children.length; k++) {
+    const from = (children[k - 1] as Node).endIndex;
+    const to = (children[k] as Node).startIndex;
+    for (let i = from; i < to; i++) if (source.charCodeAt(i) === 0x0a) return true;
+  }
+  return false;
+}
+
 export function heredocIsQuoted(redirect: Node): boolean {
   const start = redirect.children.find((c) => c.type === "heredoc_start");
   return start !== undefined && /['"\\]/.test(start.text);

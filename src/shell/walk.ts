@@ -4,7 +4,7 @@
 // collected too (marked nested). Anything the walker does not model is recorded as a reason.
 import { descendantForIndex, parseBash, parseBashScript, type Node } from "./parser.js";
 import { fallbackSegments } from "./fallback.js";
-import { heredocIsQuoted, isBlankGap, removeLineContinuations } from "./source-text.js";
+import { heredocIsQuoted, isBlankGap, joinsLines, removeLineContinuations } from "./source-text.js";
 import { literalWord, pipedFromText, pipedInto, type Redirect, type SimpleCommand, type WalkState } from "./command.js";
 import { evaluateWord, isTranslatedDollar, type Word } from "./words.js";
 import { commandBaseName, unwrapCommand } from "./wrappers.js";
@@ -109,6 +109,9 @@ class Walker {
       this.state.incomplete.add(`unsupported shell syntax: ${node.type}`);
     }
     if (GAP_CHECKED.has(node.type)) this.checkGaps(node);
+    if (joinsLines(node, this.source)) {
+      this.state.incomplete.add(`the grammar read two lines as one command (${JSON.stringify(node.text.slice(0, 60))}); bash runs them apart`);
+    }
     // An unquoted word never holds a newline (continuations are removed first): the grammar read
     // `cd sub⏎\git status` as one command, bash runs two.
     if (node.type === "word" && node.textHasChar("\n")) {
