@@ -32,7 +32,8 @@ const RESERVED = new Set([
   "export", "readonly", "local", "unset", "unsetenv", "for", "while", "until", "if", "case", "!", "{", "}",
 ]);
 const MAX_NESTING = 40;
-const SPECIAL_VARIABLES = new Set(["?", "@", "#", "$", "!", "*", "-"]);
+/** `$-` is left out: before a blank the grammar can run it into the next word. */
+const SPECIAL_VARIABLES = new Set(["?", "@", "#", "$", "!", "*"]);
 const EXPANSION_OPERATORS = [":-", ":=", ":+", ":?", "-", "=", "+", "?"];
 
 const enum Ch {
@@ -209,7 +210,10 @@ class FastParser {
         const last = out[out.length - 1] as SyntaxNode;
         if (this.longPipeline || last.type === "variable_assignment" || last.type === "variable_assignments") this.decline();
         out.push(this.comment());
-        if (this.pos < this.src.length) this.pos++; // the newline after it
+        if (this.pos < this.src.length) {
+          this.pos++; // the newline after it
+          this.endedByNewline = true;
+        }
       } else if (this.pos >= this.src.length) {
         if (stop.terminated) this.decline();
         break;
