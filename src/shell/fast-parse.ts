@@ -238,6 +238,8 @@ class FastParser {
     let list: SyntaxNode | undefined;
     let operator: SyntaxNode | undefined;
     let pipe: SyntaxNode[] = [];
+    /** Commands piped since the last `&&`/`||`, those a redirect wrapped included. */
+    let piped = 0;
     const sofar = (): SyntaxNode => {
       const first = pipe[0] as SyntaxNode;
       const right = pipe.length === 1 ? first : this.node("pipeline", true, first.startIndex, lastEnd(pipe), pipe);
@@ -245,6 +247,7 @@ class FastParser {
     };
     for (;;) {
       pipe.push(this.primary());
+      piped++;
       let save = this.pos;
       this.skipBlanks();
       if (this.redirectOperator() !== undefined) {
@@ -266,14 +269,16 @@ class FastParser {
         pipe.push(this.token("|"));
       } else if ((c === Ch.Amp || c === Ch.Pipe) && this.code(this.pos + 1) === c) {
         // After three or more piped commands the grammar nests the list inside the pipeline
-        // (`a | b | c && d` is `a | (b | c && d)` there): left to tree-sitter.
-        if (pipe.length >= 5) this.decline();
+        // (`a | b | c && d` is `a | (b | c && d)` there, `a | b | c > f | d && e` too): left to
+        // tree-sitter, unless a redirect has just closed the pipeline (`a | b | c > f && d`).
+        if (piped >= 3 && pipe.length > 1) this.decline();
+        piped = 0;
         list = sofar();
         operator = this.token(c === Ch.Amp ? "&&" : "||");
         pipe = [];
       } else {
         this.pos = save;
-        this.longPipeline = pipe.length >= 5;
+        this.longPipeline = piped >= 3;
         return sofar();
       }
       this.skipSpace(undefined);
