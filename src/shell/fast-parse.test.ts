@@ -117,8 +117,8 @@ describe("the fast parser builds tree-sitter's tree or none", () => {
     expect(mismatches).toEqual([]);
   });
 
-  it("on every double-quoted string of up to four pieces (blanks, newlines, expansions, `$`): the same trees", () => {
-    const pieces = ["a", " ", "  ", "\t", "\n", "\n\n", "$x", "${y}", "$(ls)", "b c", "-", "$", "'", "#"];
+  it("on every double-quoted string of up to four pieces (blanks, newlines, expansions, `$`, `>`): the same trees", () => {
+    const pieces = ["a", " ", "  ", "\t", "\n", "\n\n", "$x", "${y}", "$(ls)", "b c", "-", "$", "'", "#", ">"];
     let strings = [""];
     for (let depth = 0; depth < 4; depth++) strings = strings.flatMap((s) => pieces.map((p) => s + p));
     const { accepted, mismatches } = compare(strings.map((s) => `echo "${s}" z`));

@@ -507,7 +507,6 @@ class FastParser {
     if (text.includes("!") && text !== "!" && text !== "!=") this.decline();
     const number = /^-?(0x)?[0-9]+$/.test(text);
     if (number && !first) this.decline();
-    if (number && (this.code() === Ch.Less || this.code() === Ch.Greater)) this.decline();
     return this.node(number ? "number" : "word", true, start, this.pos);
   }
 
@@ -552,15 +551,8 @@ class FastParser {
     return this.node("string", true, start, this.pos, children);
   }
 
-  /** `$name`, `$?`, `${name}`, `${name:-word}`, `$(…)`; not right before `<` or `>` (a descriptor to the grammar). */
+  /** `$name`, `$?`, `${name}`, `${name:-word}`, `$(…)`. */
   private dollar(): SyntaxNode {
-    const n = this.expansionHere();
-    const c = this.code();
-    if (c === Ch.Less || c === Ch.Greater) this.decline();
-    return n;
-  }
-
-  private expansionHere(): SyntaxNode {
     const start = this.pos;
     const next = this.code(start + 1);
     if (next === Ch.Open) {
