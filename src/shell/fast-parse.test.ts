@@ -190,6 +190,13 @@ describe("the fast parser builds tree-sitter's tree or none", () => {
     expect(joinedAnywhere(parseBashScriptTreeSitter(source).root, source)).toBe(true);
   });
 
+  it("parses a body of 100,000 statements without exhausting the stack", () => {
+    for (const source of [`echo $(${"a;".repeat(99_990)})`, `if a; then ${"b;".repeat(99_990)} fi`, `{ ${"c;".repeat(99_990)} }`]) {
+      const parsed = fastParseBash(source);
+      expect(parsed?.root.children).toHaveLength(1);
+    }
+  });
+
   it("declines deep nesting instead of recursing into it", () => {
     const deep = "$(".repeat(5000) + "ls" + ")".repeat(5000);
     expect(fastParseBash(`echo ${deep}`)).toBeUndefined();

@@ -173,11 +173,13 @@ class FastParser {
 
   // ---- statements
 
-  /** Statements with their terminators and comments, up to (not including) what ends them. */
-  private statements(stop: Stop): SyntaxNode[] {
+  /**
+   * Statements with their terminators and comments, up to (not including) what ends them,
+   * appended to `out` (never spread into a call: a body may hold 100,000 of them).
+   */
+  private statements(stop: Stop, out: SyntaxNode[] = []): SyntaxNode[] {
     // Deep nesting is left to tree-sitter (and this recursion stays far from the stack's end).
     if (++this.nesting > MAX_NESTING) this.decline();
-    const out: SyntaxNode[] = [];
     let statements = 0;
     for (;;) {
       this.skipSpace(out);
@@ -311,7 +313,7 @@ class FastParser {
 
   private group(type: string, open: string, stop: Stop, close: string): SyntaxNode {
     const start = this.pos;
-    const children = [this.token(open), ...this.statements(stop)];
+    const children = this.statements(stop, [this.token(open)]);
     if (this.code() !== close.charCodeAt(0)) this.decline();
     children.push(this.token(close));
     return this.node(type, true, start, this.pos, children);
@@ -557,8 +559,7 @@ class FastParser {
     const next = this.code(start + 1);
     if (next === Ch.Open) {
       if (this.code(start + 2) === Ch.Open) this.decline();
-      const children = [this.token("$(")];
-      children.push(...this.statements(IN_PARENS));
+      const children = this.statements(IN_PARENS, [this.token("$(")]);
       if (this.code() !== Ch.Close) this.decline();
       children.push(this.token(")"));
       return this.node("command_substitution", true, start, this.pos, children);
@@ -645,32 +646,32 @@ class FastParser {
 
   private doGroup(): SyntaxNode {
     const start = this.pos;
-    const children = [this.expectKeyword("do"), ...this.statements(UNTIL_DONE)];
+    const children = this.statements(UNTIL_DONE, [this.expectKeyword("do")]);
     children.push(this.expectKeyword("done"));
     return this.node("do_group", true, start, this.pos, children);
   }
 
   private whileStatement(): SyntaxNode {
     const start = this.pos;
-    const children = [this.token(this.atKeyword("while") ? "while" : "until"), ...this.statements(UNTIL_DO)];
+    const children = this.statements(UNTIL_DO, [this.token(this.atKeyword("while") ? "while" : "until")]);
     children.push(this.doGroup());
     return this.node("while_statement", true, start, this.pos, children);
   }
 
   private ifStatement(): SyntaxNode {
     const start = this.pos;
-    const children = [this.token("if"), ...this.statements(UNTIL_THEN)];
-    children.push(this.expectKeyword("then"), ...this.statements(UNTIL_ELSE));
+    const children = this.statements(UNTIL_THEN, [this.token("if")]);
+    this.statements(UNTIL_ELSE, pushed(children, this.expectKeyword("then")));
     while (this.atKeyword("elif")) {
       const from = this.pos;
-      const clause = [this.token("elif"), ...this.statements(UNTIL_THEN)];
-      clause.push(this.expectKeyword("then"), ...this.statements(UNTIL_ELSE));
+      const clause = this.statements(UNTIL_THEN, [this.token("elif")]);
+      this.statements(UNTIL_ELSE, pushed(clause, this.expectKeyword("then")));
       this.clauseEnd();
       children.push(this.node("elif_clause", true, from, lastEnd(clause), clause));
     }
     if (this.atKeyword("else")) {
       const from = this.pos;
-      const clause = [this.token("else"), ...this.statements(UNTIL_FI)];
+      const clause = this.statements(UNTIL_FI, [this.token("else")]);
       this.clauseEnd();
       children.push(this.node("else_clause", true, from, lastEnd(clause), clause));
     }
@@ -715,7 +716,7 @@ class FastParser {
     } else return this.decline();
     // The pattern's node depends on what follows `)` (`*);;` is a word): a blank, then a body.
     if (this.code() !== Ch.Close || !isBlank(this.code(this.pos + 1))) this.decline();
-    const children = [pattern, this.token(")"), ...this.statements(CASE_BODY)];
+    const children = this.statements(CASE_BODY, [pattern, this.token(")")]);
     if (children.length === 2) this.decline();
     if (this.code() === Ch.Semi) {
       if (this.code(this.pos + 1) !== Ch.Semi || this.code(this.pos + 2) === Ch.Amp) this.decline();
@@ -769,6 +770,11 @@ class FastParser {
     children.push(this.token(close));
     return this.node("test_command", true, start, this.pos, children);
   }
+}
+
+function pushed(nodes: SyntaxNode[], node: SyntaxNode): SyntaxNode[] {
+  nodes.push(node);
+  return nodes;
 }
 
 function lastEnd(nodes: readonly SyntaxNode[]): number {
