@@ -2,11 +2,11 @@
 // bash grammar builds for the same source, or declines. Most commands an agent runs (and most
 // lines of most scripts) use a small part of the language: words, quotes, `$x`, `${x}`, `$(…)`,
 // pipelines, `&&`/`||`, redirects, `for`/`while`/`if`/`case`, `[ … ]`. For those, a hand-written
-// recursive descent is some ten times faster than the GLR parse in WASM and the copy of its tree
-// into JS (issue 19's speed targets). It is exact or silent: on anything outside what it knows
-// (a backslash, a here-document, backquotes, arithmetic, braces or brackets in a word, a
-// function, `declare`, a case pattern other than a plain word or `*`, a syntax error…) it returns
-// undefined and the caller parses with tree-sitter. The node types, the anonymous tokens, the
+// recursive descent is three to six times faster than the GLR parse in WASM and the copy of
+// its tree into JS (issue 19's speed targets). It is exact or silent: on anything outside what
+// it knows (a backslash, a here-document, backquotes, arithmetic, braces or brackets in a word,
+// a function, `declare`, a case pattern other than a plain word or `*`, a syntax error…) it
+// returns undefined and the caller parses with tree-sitter. The node types, the anonymous tokens, the
 // ranges and the field names the analysis reads are tree-sitter's, quirks included (`-20` is a
 // `number`, a redirect's destination takes every word after it, a `*` case pattern is an
 // `extglob_pattern`); fast-parse.test.ts compares both parsers on every corpus and on generated
