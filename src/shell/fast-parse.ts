@@ -37,9 +37,9 @@ const SPECIAL_VARIABLES = new Set(["?", "@", "#", "$", "!", "*"]);
 const EXPANSION_OPERATORS = [":-", ":=", ":+", ":?", "-", "=", "+", "?"];
 
 const enum Ch {
-  Tab = 9, Newline = 10, Space = 32, Bang = 33, Quote = 34, Hash = 35, Dollar = 36, Amp = 38, Apostrophe = 39,
+  Tab = 9, Newline = 10, Space = 32, Quote = 34, Hash = 35, Dollar = 36, Amp = 38, Apostrophe = 39,
   Open = 40, Close = 41, Star = 42, Minus = 45, Zero = 48, Nine = 57, Semi = 59, Less = 60, Equal = 61,
-  Greater = 62, Tilde = 126, OpenBrace = 123, Pipe = 124, CloseBrace = 125, OpenBracket = 91, CloseBracket = 93,
+  Greater = 62, Tilde = 126, OpenBrace = 123, Pipe = 124, CloseBrace = 125, OpenBracket = 91,
   Backquote = 96, Backslash = 92,
 }
 
@@ -101,10 +101,10 @@ class FastParser {
     return n;
   }
 
-  /** An anonymous token of `length` characters here, consumed. */
-  private token(type: string, length = type.length): SyntaxNode {
+  /** The anonymous token `type`, here, consumed. */
+  private token(type: string): SyntaxNode {
     const start = this.pos;
-    this.pos += length;
+    this.pos += type.length;
     return this.node(type, false, start, this.pos);
   }
 
