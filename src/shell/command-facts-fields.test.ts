@@ -97,6 +97,9 @@ describe("CommandFacts fields", () => {
     ["npm -C sub install -D x", ["npm", "--prefix", "sub", "--save-dev", "install", "x"]],
     ["kubectl -n prod get pods -o yaml -l app=web", ["kubectl", "--namespace", "prod", "--output", "yaml", "--selector", "app=web", "get", "pods"]],
     ["kubectl delete -f x.yaml -A", ["kubectl", "--filename", "x.yaml", "--all-namespaces", "delete"]],
+    ["helm -n prod uninstall web", ["helm", "--namespace", "prod", "uninstall", "web"]],
+    ["helm upgrade -i web ./chart -f v.yaml", ["helm", "--install", "--values", "v.yaml", "upgrade", "web", "./chart"]],
+    ["pnpm -F web add -D x", ["pnpm", "--filter", "web", "--save-dev", "add", "x"]],
   ])("canonical argv: %s", (command, argv) => {
     expect(top(command).canonicalArgv).toEqual(argv);
   });

@@ -57,8 +57,8 @@ interface Reading {
 /**
  * Tables for reading what a command means, for deny and ask rules only, of programs that have no
  * option table of their own (read-only-tools.ts judges their few read-only invocations): short
- * letters paired with the long options they are, options read among the operands as npm (nopt)
- * and kubectl (pflag) read them. Partial: an option not listed takes no value. A command read
+ * letters paired with the long options they are, options read among the operands as npm and
+ * pnpm (nopt) and kubectl and helm (pflag) read them. Partial: an option not listed takes no value. A command read
  * wrongly (`npm -ws` is `--workspaces`, not `-w s`) misses only a meaning its texts may still
  * match, or matches a deny or ask rule more: no allow rule reads these forms.
  */
@@ -69,6 +69,24 @@ const MEANING_TABLES: Record<string, CommandTable> = {
     long: [
       "global|g", "prefix=|C", "workspace=|w", "save-dev|D", "save|S", "save-exact|E", "save-optional|O", "save-prod|P", "force|f", "yes|y",
       "all|a", "long|l", "parseable|p", "location=|L", "userconfig=", "globalconfig=", "registry=", "cache=", "loglevel=", "otp=", "tag=",
+    ],
+  },
+  pnpm: {
+    partial: true,
+    short: "C:F:wrgDPOE",
+    long: [
+      "dir=|C", "filter=|F", "workspace-root|w", "recursive|r", "global|g", "save-dev|D", "save-prod|P", "save-optional|O", "save-exact|E",
+      "reporter=", "loglevel=", "config=", "store-dir=", "registry=",
+    ],
+  },
+  helm: {
+    style: "exact",
+    partial: true,
+    short: "n:f:o:Ai",
+    long: [
+      "namespace=|n", "values=|f", "output=|o", "all-namespaces|A", "install|i", "set=", "set-string=", "set-file=", "kube-context=", "kubeconfig=",
+      "kube-apiserver=", "kube-as-user=", "kube-as-group=", "kube-token=", "kube-ca-file=", "registry-config=", "repository-cache=",
+      "repository-config=", "burst-limit=", "qps=", "version=", "dry-run", "force", "wait", "timeout=",
     ],
   },
   kubectl: {
@@ -246,7 +264,7 @@ function urlTexts(name: string, words: readonly Word[]): string[] {
 const GLOBALS: Record<string, CommandTable> = {
   git: GIT_GLOBAL,
   npm: { partial: true, stopAtOperand: true, short: "w:C:", long: ["prefix=|C", "userconfig=", "globalconfig=", "registry=", "workspace=|w", "cache=", "loglevel=", "location=", "otp="] },
-  pnpm: { partial: true, stopAtOperand: true, short: "C:F:w", long: ["dir=", "filter=", "recursive", "workspace-root", "reporter=", "loglevel=", "config=", "store-dir="] },
+  pnpm: { partial: true, stopAtOperand: true, short: "C:F:w", long: ["dir=|C", "filter=|F", "recursive", "workspace-root|w", "reporter=", "loglevel=", "config=", "store-dir="] },
   yarn: { partial: true, stopAtOperand: true, long: ["cwd=", "mutex=", "modules-folder=", "cache-folder=", "global-folder=", "use-yarnrc=", "registry="] },
   npx: { partial: true, stopAtOperand: true, short: "p:c:w:", long: ["package=", "call=", "prefix=", "workspace=", "userconfig=", "registry="] },
   kubectl: {
@@ -260,7 +278,7 @@ const GLOBALS: Record<string, CommandTable> = {
       "v=|v", "vmodule=", "password=", "username=", "log-dir=",
     ],
   },
-  helm: { style: "exact", partial: true, stopAtOperand: true, short: "n:", long: ["namespace=", "kube-context=", "kubeconfig=", "kube-apiserver=", "kube-as-user=", "kube-as-group=", "kube-token=", "kube-ca-file=", "registry-config=", "repository-cache=", "repository-config=", "burst-limit=", "qps="] },
+  helm: { style: "exact", partial: true, stopAtOperand: true, short: "n:", long: ["namespace=|n", "kube-context=", "kubeconfig=", "kube-apiserver=", "kube-as-user=", "kube-as-group=", "kube-token=", "kube-ca-file=", "registry-config=", "repository-cache=", "repository-config=", "burst-limit=", "qps="] },
   docker: { style: "exact", partial: true, stopAtOperand: true, short: "c:H:l:D", long: ["config=", "context=", "host=", "log-level=", "tlscacert=", "tlscert=", "tlskey="] },
   podman: { style: "exact", partial: true, stopAtOperand: true, long: ["connection=", "url=", "identity=", "root=", "runroot=", "storage-driver=", "cgroup-manager=", "log-level=", "module="] },
   cargo: { partial: true, stopAtOperand: true, short: "C:Z:", long: ["config=", "color="] },
