@@ -54,53 +54,6 @@ interface Reading {
   parsed: ParsedArgs;
 }
 
-/**
- * Tables for reading what a command means, for deny and ask rules only, of programs that have no
- * option table of their own (read-only-tools.ts judges their few read-only invocations): short
- * letters paired with the long options they are, options read among the operands as npm and
- * pnpm (nopt) and kubectl and helm (pflag) read them. Partial: an option not listed takes no value. A command read
- * wrongly (`npm -ws` is `--workspaces`, not `-w s`) misses only a meaning its texts may still
- * match, or matches a deny or ask rule more: no allow rule reads these forms.
- */
-const MEANING_TABLES: Record<string, CommandTable> = {
-  npm: {
-    partial: true,
-    short: "gC:w:DSEOPfyalpL:",
-    long: [
-      "global|g", "prefix=|C", "workspace=|w", "save-dev|D", "save|S", "save-exact|E", "save-optional|O", "save-prod|P", "force|f", "yes|y",
-      "all|a", "long|l", "parseable|p", "location=|L", "userconfig=", "globalconfig=", "registry=", "cache=", "loglevel=", "otp=", "tag=",
-    ],
-  },
-  pnpm: {
-    partial: true,
-    short: "C:F:wrgDPOE",
-    long: [
-      "dir=|C", "filter=|F", "workspace-root|w", "recursive|r", "global|g", "save-dev|D", "save-prod|P", "save-optional|O", "save-exact|E",
-      "reporter=", "loglevel=", "config=", "store-dir=", "registry=",
-    ],
-  },
-  helm: {
-    style: "exact",
-    partial: true,
-    short: "n:f:o:Ai",
-    long: [
-      "namespace=|n", "values=|f", "output=|o", "all-namespaces|A", "install|i", "set=", "set-string=", "set-file=", "kube-context=", "kubeconfig=",
-      "kube-apiserver=", "kube-as-user=", "kube-as-group=", "kube-token=", "kube-ca-file=", "registry-config=", "repository-cache=",
-      "repository-config=", "burst-limit=", "qps=", "version=", "dry-run", "force", "wait", "timeout=",
-    ],
-  },
-  kubectl: {
-    style: "exact",
-    partial: true,
-    short: "n:s:v:o:l:f:A",
-    long: [
-      "namespace=|n", "server=|s", "v=|v", "output=|o", "selector=|l", "filename=|f", "all-namespaces|A", "context=", "kubeconfig=", "cluster=",
-      "user=", "token=", "as=", "as-group=", "as-uid=", "certificate-authority=", "client-certificate=", "client-key=", "request-timeout=",
-      "tls-server-name=", "cache-dir=", "profile=", "profile-output=", "log-file=", "vmodule=", "password=", "username=", "log-dir=",
-    ],
-  },
-};
-
 /** How the command's words read by its table (the parsers keep their last few parses: the rule texts, the canonical argv and form share one). */
 function readingOf(words: readonly Word[]): Reading | null {
   const first = words[0];
@@ -263,8 +216,8 @@ function urlTexts(name: string, words: readonly Word[]): string[] {
  */
 const GLOBALS: Record<string, CommandTable> = {
   git: GIT_GLOBAL,
-  npm: { partial: true, stopAtOperand: true, short: "w:C:", long: ["prefix=|C", "userconfig=", "globalconfig=", "registry=", "workspace=|w", "cache=", "loglevel=", "location=", "otp="] },
-  pnpm: { partial: true, stopAtOperand: true, short: "C:F:w", long: ["dir=|C", "filter=|F", "recursive", "workspace-root|w", "reporter=", "loglevel=", "config=", "store-dir="] },
+  npm: { partial: true, stopAtOperand: true, short: "w:C:L:", long: ["prefix=|C", "userconfig=", "globalconfig=", "registry=", "workspace=|w", "cache=", "loglevel=", "location=|L", "otp="] },
+  pnpm: { partial: true, stopAtOperand: true, short: "C:F:wr", long: ["dir=|C", "filter=|F", "recursive|r", "workspace-root|w", "reporter=", "loglevel=", "config=", "store-dir="] },
   yarn: { partial: true, stopAtOperand: true, long: ["cwd=", "mutex=", "modules-folder=", "cache-folder=", "global-folder=", "use-yarnrc=", "registry="] },
   npx: { partial: true, stopAtOperand: true, short: "p:c:w:", long: ["package=", "call=", "prefix=", "workspace=", "userconfig=", "registry="] },
   kubectl: {
@@ -283,6 +236,27 @@ const GLOBALS: Record<string, CommandTable> = {
   podman: { style: "exact", partial: true, stopAtOperand: true, long: ["connection=", "url=", "identity=", "root=", "runroot=", "storage-driver=", "cgroup-manager=", "log-level=", "module="] },
   cargo: { partial: true, stopAtOperand: true, short: "C:Z:", long: ["config=", "color="] },
   make: { partial: true, short: "C:f:I:j::l::o:W:O::", long: ["directory=", "file=", "makefile=", "include-dir=", "jobs=?", "load-average=?", "old-file=", "what-if=", "output-sync=?", "eval="] },
+};
+
+/**
+ * Tables for reading what a command means, for deny and ask rules only, of programs that have no
+ * option table of their own (read-only-tools.ts judges their few read-only invocations): their
+ * global options above and the common ones of their subcommands, short letters paired with the
+ * long options they are, read among the operands as npm and pnpm (nopt) and kubectl and helm
+ * (pflag) read them. Partial: an option not listed takes no value. A command read wrongly (`npm
+ * -ws` is `--workspaces`, not `-w s`) misses only a meaning its texts may still match, or matches
+ * a deny or ask rule more: no allow rule reads these forms.
+ */
+function meaningTable(name: string, short: string, long: readonly string[]): CommandTable {
+  const globals = GLOBALS[name] as CommandTable;
+  return { ...(globals.style ? { style: globals.style } : {}), partial: true, short: `${globals.short ?? ""}${short}`, long: [...(globals.long ?? []), ...long] };
+}
+
+const MEANING_TABLES: Record<string, CommandTable> = {
+  npm: meaningTable("npm", "gDSEOPfyalp", ["global|g", "save-dev|D", "save|S", "save-exact|E", "save-optional|O", "save-prod|P", "force|f", "yes|y", "all|a", "long|l", "parseable|p", "tag="]),
+  pnpm: meaningTable("pnpm", "gDPOE", ["global|g", "save-dev|D", "save-prod|P", "save-optional|O", "save-exact|E", "registry="]),
+  helm: meaningTable("helm", "f:o:Ai", ["values=|f", "output=|o", "all-namespaces|A", "install|i", "set=", "set-string=", "set-file=", "version=", "dry-run", "force", "wait", "timeout="]),
+  kubectl: meaningTable("kubectl", "o:l:f:A", ["output=|o", "selector=|l", "filename=|f", "all-namespaces|A"]),
 };
 
 /** For partial tables: the reading where an unknown `--name` takes the next word. */
