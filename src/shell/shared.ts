@@ -38,14 +38,19 @@ export function isSafeEnvVariable(name: string): boolean {
 const GIT_TRACE_VARIABLE = /^GIT_TRACE(|_PACK_ACCESS|_PACKET|_PACKFILE|_PERFORMANCE|_SETUP|_SHALLOW|_CURL|_CURL_NO_DATA|_REFS|_FSMONITOR|2|2_EVENT|2_PERF)$/;
 const GIT_TRACE_HARMLESS = /^(|0|1|2|true|false)$/i;
 
-/** Whether `NAME=value` is a git trace variable. */
-export function isGitTraceVariable(name: string): boolean {
-  return GIT_TRACE_VARIABLE.test(name);
-}
-
 /** Whether a static `GIT_TRACE…=value` only prints on stderr or turns the trace off. */
 export function isHarmlessGitTrace(name: string, value: string): boolean {
   return GIT_TRACE_VARIABLE.test(name) && GIT_TRACE_HARMLESS.test(value);
+}
+
+/**
+ * The file a git trace variable makes git write (`GIT_TRACE=/tmp/x`, a socket's path; a value
+ * known only when the command runs, as written), or undefined: another variable, stderr, off,
+ * or a descriptor (which still asks: read-only.ts).
+ */
+export function gitTraceFile(name: string, value: { text: string; isStatic: boolean }): string | undefined {
+  if (!GIT_TRACE_VARIABLE.test(name) || (value.isStatic && GIT_TRACE_HARMLESS.test(value.text)) || /^[3-9]$/.test(value.text)) return undefined;
+  return value.text.replace(/^af_unix:(stream:|dgram:)?/, "");
 }
 
 /**

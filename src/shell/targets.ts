@@ -7,7 +7,7 @@ import { isWriteRedirect } from "./read-only.js";
 import { sedScriptObjection } from "./sed.js";
 import { awkProgramObjection } from "./awk.js";
 import { jqReadTargets } from "./lang/jq.js";
-import { isGitTraceVariable, isHarmlessGitTrace } from "./shared.js";
+import { gitTraceFile } from "./shared.js";
 import { gitTargets } from "./git-targets.js";
 import { tarParse, tarTargets } from "./tar.js";
 import { tableFor } from "./commands/index.js";
@@ -67,7 +67,8 @@ export function commandTargets(cmd: SimpleCommand, ctx: BackupContext = { suffix
   if (!first || cmd.declaration) return t;
   // `GIT_TRACE=/tmp/x git status` appends the trace to /tmp/x (of any git the command runs).
   for (const { name, value } of cmd.env) {
-    if (isGitTraceVariable(name) && !(value.isStatic && isHarmlessGitTrace(name, value.text)) && !/^[3-9]$/.test(value.text)) t.write.push(value.text.replace(/^af_unix:(stream:|dgram:)?/, ""));
+    const file = gitTraceFile(name, value);
+    if (file !== undefined) t.write.push(file);
   }
   // Pathname expansion reads the directories a glob walks: the glob stays as written (unknown).
   for (const w of cmd.words) if (w.glob) t.read.push(w.text);
