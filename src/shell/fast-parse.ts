@@ -209,8 +209,7 @@ class FastParser {
       } else if (c === Ch.Hash) {
         // The grammar keeps three piped commands, or assignments, open past a comment
         // (`a | b | c # x` + newline + `d && e`; `a=1 # x` + newline + `ls`).
-        const last = out[out.length - 1] as SyntaxNode;
-        if (this.longPipeline || last.type === "variable_assignment" || last.type === "variable_assignments") this.decline();
+        if (this.longPipeline || (out[out.length - 1] as SyntaxNode).type === "variable_assignment") this.decline();
         out.push(this.comment());
         if (this.pos < this.src.length) {
           this.pos++; // the newline after it
@@ -253,8 +252,7 @@ class FastParser {
       let save = this.pos;
       this.skipBlanks();
       if (this.redirectOperator() !== undefined) {
-        const last = pipe[pipe.length - 1] as SyntaxNode;
-        if (last.type === "variable_assignment" || last.type === "variable_assignments") this.decline();
+        if ((pipe[pipe.length - 1] as SyntaxNode).type === "variable_assignment") this.decline();
         const body = sofar();
         const children = [this.withField(body, "body")];
         for (;;) {
@@ -328,24 +326,25 @@ class FastParser {
       this.skipBlanks();
       if (this.redirectOperator() !== undefined) this.decline();
       if (!this.atLiteralStart()) {
-        // Assignments alone (`x=1`, `a=1 b=2`).
+        // An assignment alone (`x=1`); two or more (`a=1 b=2`) go on past a newline in the
+        // grammar: left to tree-sitter.
         this.pos = save;
-        // Two or more (`a=1 b=2`) go on past a newline in the grammar: left to tree-sitter.
         if (children.length > 1) this.decline();
         return children[0] as SyntaxNode;
       }
     }
     if (!this.atLiteralStart()) this.decline();
     const name = this.literal();
+    // A keyword, or a name starting with one (`then%`, `declare'x'`), is not a command's name.
+    const head = /^[\w!]+/.exec(name.text)?.[0];
+    if (head !== undefined && RESERVED.has(head)) this.decline();
     // A name with `#` or `=` in a word of it reads as a comment or an assignment to the grammar.
-    if (name.type === "word" && RESERVED.has(name.text)) this.decline();
     if (name.text.includes("#") || name.text.includes("=")) this.decline();
-    // After assignments, or starting with a keyword (`then%`), a name can read as something else.
-    // Its bare words: letters, digits and a few marks (`x%s`, `a@b` are errors there), not starting with a digit or `-`.
+    // Its bare words: letters, digits and a few marks (`x%s`, `a@b` are errors there), not
+    // starting with a digit or `-`; after assignments, no more than a path.
     const words = name.type === "concatenation" ? name.children.filter((c) => c.type === "word" || c.type === "number") : name.type === "word" ? [name] : [];
     if (!/^[A-Za-z_./~"'$]/.test(name.text) || words.some((w) => !/^[\w./:+,~-]+$/.test(w.text))) this.decline();
     if (children.length > 0 && !/^[\w./-]+$/.test(name.text)) this.decline();
-    if (/^(?:then|do|done|fi|else|elif|esac|in|for|if|case|while|until|select|function|declare|typeset|export|readonly|local|unset|unsetenv)\W/.test(name.text)) this.decline();
     children.push(this.withField(this.node("command_name", true, name.startIndex, name.endIndex, [name]), "name"));
     let end = name.endIndex;
     for (;;) {
@@ -661,11 +660,13 @@ class FastParser {
   private ifStatement(): SyntaxNode {
     const start = this.pos;
     const children = this.statements(UNTIL_THEN, [this.token("if")]);
-    this.statements(UNTIL_ELSE, pushed(children, this.expectKeyword("then")));
+    children.push(this.expectKeyword("then"));
+    this.statements(UNTIL_ELSE, children);
     while (this.atKeyword("elif")) {
       const from = this.pos;
       const clause = this.statements(UNTIL_THEN, [this.token("elif")]);
-      this.statements(UNTIL_ELSE, pushed(clause, this.expectKeyword("then")));
+      clause.push(this.expectKeyword("then"));
+      this.statements(UNTIL_ELSE, clause);
       this.clauseEnd();
       children.push(this.node("elif_clause", true, from, lastEnd(clause), clause));
     }
@@ -703,7 +704,7 @@ class FastParser {
     return this.node("case_statement", true, start, this.pos, children);
   }
 
-  /** `word)` or `*)`, the body, and `;;` (optional before `esac`). */
+  /** `word)` or `*)`, a body, and `;;`. */
   private caseItem(): SyntaxNode {
     const start = this.pos;
     if (isDigit(this.code())) this.decline();
@@ -770,11 +771,6 @@ class FastParser {
     children.push(this.token(close));
     return this.node("test_command", true, start, this.pos, children);
   }
-}
-
-function pushed(nodes: SyntaxNode[], node: SyntaxNode): SyntaxNode[] {
-  nodes.push(node);
-  return nodes;
 }
 
 function lastEnd(nodes: readonly SyntaxNode[]): number {
