@@ -73,6 +73,8 @@ const CASE_BODY: Stop = { keywords: ["esac"], terminated: false, caseItem: true,
 class FastParser {
   private pos = 0;
   private nextId = 0;
+  /** By node id (ids are given in order from 0): how many nodes its longest path down holds. */
+  private readonly heights: number[] = [];
   /** How many runs of statements are open (`$(…)`, groups, bodies). */
   private nesting = 0;
   /** Whether the chain just read ends in three or more piped commands. */
@@ -94,10 +96,16 @@ class FastParser {
     const n = new SyntaxNode(this.nextId++, type, named, undefined, false, this.src);
     n.startIndex = start;
     n.endIndex = end;
+    let height = 1;
     if (children.length > 0) {
       n.children = children;
-      for (const c of children) c.parent = n;
+      for (const c of children) {
+        c.parent = n;
+        const below = (this.heights[c.id] as number) + 1;
+        if (below > height) height = below;
+      }
     }
+    this.heights[n.id] = height;
     return n;
   }
 
@@ -119,7 +127,7 @@ class FastParser {
     const first = children[0];
     if (!first) this.decline();
     const root = this.node("program", true, first.startIndex, this.src.length, children);
-    return { root, depth: depthOf(root) };
+    return { root, depth: this.heights[root.id] as number };
   }
 
   // ---- whitespace, comments, keywords
@@ -775,19 +783,6 @@ class FastParser {
 
 function lastEnd(nodes: readonly SyntaxNode[]): number {
   return (nodes[nodes.length - 1] as SyntaxNode).endIndex;
-}
-
-/** How many nodes the longest path from the root holds (the walker recurses that deep). */
-function depthOf(root: SyntaxNode): number {
-  let deepest = 0;
-  const stack: Array<[SyntaxNode, number]> = [[root, 1]];
-  for (let top = stack.pop(); top; top = stack.pop()) {
-    const [n, d] = top;
-    if (d > deepest) deepest = d;
-    for (const c of n.children) if (c.children.length > 0) stack.push([c, d + 1]);
-    else if (d + 1 > deepest) deepest = d + 1;
-  }
-  return deepest;
 }
 
 /**
