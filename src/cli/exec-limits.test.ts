@@ -1,5 +1,5 @@
 // exec's edges under bad conditions: a line over the limit, a state folder that cannot be saved.
-import { mkdirSync, readdirSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { PassThrough } from "node:stream";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -54,7 +54,11 @@ describe("a state that cannot be saved", () => {
         [toolUse("Bash", { command: `rmdir '${state}/state.json' && echo third` }, "t3")],
       ];
       const io = captureIO(turns.map((t) => JSON.stringify(t)).join("\n") + "\n");
-      const code = await execCommand(["--cwd", project, "--mode", "bypassPermissions", "--session-dir", state], io);
+      // The session folder is armature's, not the command's: made writable here by a setting.
+      const settings = join(dir, "settings.json");
+      writeFileSync(settings, JSON.stringify({ sandbox: { filesystem: { allowWrite: [state] } } }));
+      mkdirSync(state);
+      const code = await execCommand(["--cwd", project, "--mode", "bypassPermissions", "--session-dir", state, "--settings", settings], io);
       const lines = io.out.trim().split("\n").map((l) => JSON.parse(l) as { error?: string; turn?: number; content?: Array<{ content: string }> });
       expect(code).toBe(0);
       expect(lines.map((l) => (l.error !== undefined ? `error ${l.turn}` : "result"))).toEqual(["result", "error 1", "result", "error 2", "result"]);

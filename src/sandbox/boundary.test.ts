@@ -3,7 +3,6 @@ import { chooseBoundary, containsNothingKnownToWrite, isExcludedCommand, network
 import { bwrapArgs, type BwrapPlan } from "./bwrap-args.js";
 import { analyzeCommand } from "../shell/index.js";
 import { commandFacts } from "../shell/command-facts.js";
-import { protectedRelativePaths } from "./protected-paths.js";
 import { applySandboxEnv, DEFAULT_SANDBOX_SETTINGS, mergeSandboxLayers, type SandboxLayer } from "./settings.js";
 
 const on: SandboxState = { enabled: true, available: true, autoAllowBashIfSandboxed: true, allowUnsandboxedCommands: true, excludedCommands: ["docker", "kubectl get *"] };
@@ -132,6 +131,7 @@ describe("bwrapArgs (pure)", () => {
     ],
     hidden: ["/run"],
     sockets: [],
+    seccomp: false,
     network: false,
     cwd: "/proj/sub",
   };
@@ -156,24 +156,26 @@ describe("bwrapArgs (pure)", () => {
     expect(bwrapArgs({ ...plan, network: true }, ["true"])).not.toContain("--unshare-net");
   });
 
-  it("with the proxy: no network of its own, the proxy's socket bound in, the bridge in front of the command", () => {
-    const args = bwrapArgs({ ...plan, network: true, proxy: { socket: "/tmp/n/proxy.sock", node: "/usr/bin/node" } }, ["bash", "-c", "x"]);
+  it("with the proxy: no network of its own, no socket bound in, the bridge in front of the command", () => {
+    const args = bwrapArgs({ ...plan, network: true, proxy: { node: "/usr/bin/node" } }, ["bash", "-c", "x"]);
     expect(args).toContain("--unshare-net");
-    expect(order(args, "--bind", "/tmp/n/proxy.sock")).toBeGreaterThan(0);
     const start = args.indexOf("--") + 1;
+    expect(args.slice(0, start).filter((a) => a.includes("sock"))).toEqual([]);
     expect(args.slice(start, start + 2)).toEqual(["/usr/bin/node", "-e"]);
-    expect(args.slice(start + 3)).toEqual(["/tmp/n/proxy.sock", "bash", "-c", "x"]);
+    expect(args.slice(start + 3)).toEqual(["bash", "-c", "x"]);
   });
-});
 
-describe("the protected list is the permission engine's", () => {
-  it("holds the VCS internals that run programs, and the engine's protected names", () => {
-    const list = protectedRelativePaths();
-    for (const p of [".git/hooks", ".git/config", ".git/commondir", ".git/modules", ".git/worktrees", ".git/info", ".armature", ".claude", ".mcp.json", ".npmrc", ".yarnrc", ".yarnrc.yml", ".envrc", ".vscode", ".husky", ".gitmodules", ".github/workflows"]) {
-      expect(list).toContain(p);
-    }
-    // .git itself stays writable: git commit writes objects, refs and the index.
-    expect(list).not.toContain(".git");
+  it("the filter read from fd 3; the session's temp folder over /tmp before everything else, read-only in the read-only boundary", () => {
+    const tmp = { source: "/home/u/.armature/s/tmp", at: ["/tmp"], visible: ["/tmp/proj"] };
+    const args = bwrapArgs({ ...plan, seccomp: true, tmp }, ["true"]);
+    expect(args.join(" ")).toContain("--seccomp 3");
+    expect(order(args, "--bind", tmp.source)).toBe(7);
+    expect(args[9]).toBe("/tmp");
+    expect(order(args, "--ro-bind", "/tmp/proj")).toBeLessThan(order(args, "--bind", "/proj"));
+    expect(args.join(" ")).not.toContain("--remount-ro /tmp");
+    const ro = bwrapArgs({ ...plan, boundary: "read-only", tmp }, ["true"]);
+    expect(ro.join(" ")).toContain("--remount-ro /tmp");
+    expect(ro).not.toContain("--seccomp");
   });
 });
 

@@ -55,10 +55,10 @@ export interface EngineCommand {
 export function engineCommand(
   program: string,
   args: readonly string[],
-  options: { cwd: string; workingDirs?: readonly string[]; env?: Env; /** Find bare repositories as the user's own git would (a check that predicts it). */ findBare?: boolean },
+  options: { cwd: string; env?: Env; /** Find bare repositories as the user's own git would (a check that predicts it). */ findBare?: boolean },
 ): EngineCommand | undefined {
   const env = options.env ?? process.env;
-  const file = trustedExecutable(program, env, [options.cwd, ...(options.workingDirs ?? [])]);
+  const file = trustedExecutable(program, env);
   if (!file) return undefined;
   const isGit = program === "git" || file.endsWith("/git");
   const config = options.findBare ? HARDENED_GIT_CONFIG.filter((c, i, all) => c !== "safe.bareRepository=explicit" && all[i + 1] !== "safe.bareRepository=explicit") : HARDENED_GIT_CONFIG;
@@ -79,7 +79,7 @@ export function engineCommand(
  */
 export function engineGitWriteCommand(args: readonly string[], options: { cwd: string; filterDrivers: readonly string[]; env?: Env }): EngineCommand | undefined {
   const env = options.env ?? process.env;
-  const file = trustedExecutable("git", env, [options.cwd]);
+  const file = trustedExecutable("git", env);
   if (!file) return undefined;
   const off = options.filterDrivers.flatMap((name) => ["smudge=", "clean=", "process=", "required=false"].flatMap((kv) => ["-c", `filter.${name}.${kv}`]));
   return { file, args: [...HARDENED_GIT_CONFIG, ...off, ...args], env: hardenedGitEnv(env) };

@@ -3,22 +3,25 @@
 // must not depend on how armature was installed or bundled).
 
 /**
- * The bridge, run by node inside the sandbox in front of the command: `node -e BRIDGE <socket>
- * <argv…>`. It listens on the namespace's 127.0.0.1 (port chosen by the kernel), points the proxy
- * variables at it, runs the command and exits as it does. Loopback stays the sandbox's own.
+ * The bridge, run by node inside the sandbox in front of the command: `node -e BRIDGE <argv…>`,
+ * started with an IPC channel to armature (NODE_CHANNEL_FD). It listens on the namespace's
+ * 127.0.0.1 (port chosen by the kernel), points the proxy variables at it, and hands every
+ * connection it accepts to armature, descriptor and all: it makes no socket of its own but that
+ * listener, so it works under the filter that refuses Unix sockets. The command gets neither the
+ * channel nor its variables, and the bridge exits as the command does.
  */
 export const BRIDGE_SCRIPT = `
 const net = require("net"), os = require("os"), { spawn } = require("child_process");
-const [sock, ...argv] = process.argv.slice(1);
-const srv = net.createServer((c) => {
-  const u = net.connect(sock);
-  const end = () => { c.destroy(); u.destroy(); };
-  for (const s of [c, u]) s.on("error", end).on("close", end);
-  c.pipe(u).pipe(c);
+const argv = process.argv.slice(1);
+const srv = net.createServer({ pauseOnConnect: true }, (c) => {
+  c.on("error", () => {});
+  process.send("connection", c, { keepOpen: false }, (e) => { if (e) c.destroy(); });
 });
 srv.listen(0, "127.0.0.1", () => {
   const url = "http://127.0.0.1:" + srv.address().port;
   const env = { ...process.env };
+  delete env.NODE_CHANNEL_FD;
+  delete env.NODE_CHANNEL_SERIALIZATION_MODE;
   for (const k of ["HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"]) env[k] = env[k.toLowerCase()] = url;
   env.NO_PROXY = env.no_proxy = "localhost,127.0.0.1,::1";
   const child = spawn(argv[0], argv.slice(1), { stdio: "inherit", env });

@@ -1,7 +1,5 @@
 import { createServer, type Server } from "node:http";
-import { connect, type AddressInfo } from "node:net";
-import { existsSync } from "node:fs";
-import { dirname } from "node:path";
+import { connect, createServer as createTcpServer, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PermissionRule } from "../tool/types.js";
 import { domainPolicy, hostRefusal, startNetworkProxy, type DomainPolicy } from "./network-proxy.js";
@@ -38,10 +36,10 @@ describe("hostRefusal (pure)", () => {
   });
 });
 
-/** Sends raw bytes to the proxy's Unix socket; resolves to everything it answered before closing. */
-function exchange(socket: string, request: string): Promise<string> {
+/** Sends raw bytes to the proxy through a loopback listener that hands it each connection, as the bridge does. */
+function exchange(port: number, request: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const c = connect(socket);
+    const c = connect(port, "127.0.0.1");
     let got = "";
     c.setEncoding("utf8");
     c.on("data", (d: string) => (got += d));
@@ -51,7 +49,7 @@ function exchange(socket: string, request: string): Promise<string> {
   });
 }
 
-describe("the proxy on a Unix socket (a real HTTP server on 127.0.0.1)", () => {
+describe("the proxy, handed each connection (a real HTTP server on 127.0.0.1)", () => {
   let server: Server;
   let port = 0;
   const seen: string[] = [];
@@ -66,14 +64,16 @@ describe("the proxy on a Unix socket (a real HTTP server on 127.0.0.1)", () => {
   });
   afterAll(() => server.close());
 
-  const withProxy = async (policy: DomainPolicy, fn: (socket: string) => Promise<void>): Promise<void> => {
-    const proxy = await startNetworkProxy(policy, {});
+  const withProxy = async (policy: DomainPolicy, fn: (socket: number) => Promise<void>): Promise<void> => {
+    const proxy = startNetworkProxy(policy, {});
+    const front = createTcpServer((c) => proxy.serve(c));
+    await new Promise<void>((resolve) => front.listen(0, "127.0.0.1", resolve));
     try {
-      await fn(proxy.socket);
+      await fn((front.address() as AddressInfo).port);
     } finally {
       proxy.close();
+      front.close();
     }
-    expect(existsSync(dirname(proxy.socket)), "the proxy's folder is removed").toBe(false);
   };
 
   it("an allowed host: absolute-form HTTP is forwarded in origin form without proxy headers, CONNECT tunnels", async () => {

@@ -1,12 +1,9 @@
 // The network of a sandboxed call approved to reach hosts: its own network namespace (nothing gets
-// out, whatever the program does) plus one way out — a Unix socket bound into the sandbox, where
-// armature's proxy answers HTTP CONNECT and absolute-form HTTP requests for the allowed hosts only.
-// Inside, a tiny bridge (node, started by bwrap in front of the shell) listens on the namespace's
-// own 127.0.0.1 and forwards each connection to that socket; HTTP(S)_PROXY name it.
-import { mkdtempSync, rmSync } from "node:fs";
-import { connect, createServer, type Server, type Socket } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+// out, whatever the program does) plus one way out — armature's proxy, which answers HTTP CONNECT
+// and absolute-form HTTP requests for the allowed hosts only. Inside, a tiny bridge (node, started
+// by bwrap in front of the shell) listens on the namespace's own 127.0.0.1, HTTP(S)_PROXY name it,
+// and each connection it accepts is handed to armature over the bridge's IPC channel.
+import { connect, type Socket } from "node:net";
 import { openTunnel, proxyFor } from "../net/proxy.js";
 import { guardedLookup } from "../tools/web-fetch/address-guard.js";
 import type { PermissionRule } from "../tool/types.js";
@@ -156,38 +153,33 @@ function serveClient(client: Socket, policy: DomainPolicy, exact: ReadonlySet<st
 }
 
 export interface NetworkProxy {
-  /** The Unix socket to bind into the sandbox. */
-  socket: string;
+  /** Serves one connection the call's bridge accepted (it hands over the socket itself). */
+  serve(client: Socket): void;
   close(): void;
 }
 
-/** The proxy of one call, on a Unix socket in a fresh private folder; `close` stops it and removes the folder. */
-export async function startNetworkProxy(policy: DomainPolicy, env: Env = process.env): Promise<NetworkProxy> {
-  const dir = mkdtempSync(join(tmpdir(), "armature-net-"));
-  const socket = join(dir, "proxy.sock");
+/**
+ * The proxy of one call. It listens nowhere: the bridge inside the sandbox hands armature each
+ * connection it accepts, as a descriptor over its IPC channel, so no path or port exists that
+ * another call or another program could reach. `close` ends every connection still open.
+ */
+export function startNetworkProxy(policy: DomainPolicy, env: Env = process.env): NetworkProxy {
   const exact = exactHosts(policy);
   const clients = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    clients.add(client);
-    client.on("close", () => clients.delete(client));
-    serveClient(client, policy, exact, env);
-  });
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(socket, resolve);
-    });
-  } catch (err) {
-    rmSync(dir, { recursive: true, force: true });
-    throw err;
-  }
-  server.unref();
+  let closed = false;
   return {
-    socket,
+    serve: (client) => {
+      if (closed) {
+        client.destroy();
+        return;
+      }
+      clients.add(client);
+      client.on("close", () => clients.delete(client));
+      serveClient(client, policy, exact, env);
+    },
     close: () => {
-      server.close();
+      closed = true;
       for (const c of clients) c.destroy();
-      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

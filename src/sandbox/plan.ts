@@ -1,9 +1,10 @@
 // The edge of the boundary: what exists on disk, by real path, turned into a BwrapPlan.
-import { lstatSync, realpathSync } from "node:fs";
+import { lstatSync, readFileSync, realpathSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
-import { join, sep } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import type { BwrapPlan } from "./bwrap-args.js";
-import { mayExist, protectedRelativePaths, topNames } from "./protected-paths.js";
+import type { TreeScan } from "./tree-scan.js";
+import { unixSocketFilter } from "./seccomp.js";
 import type { SandboxSettings } from "./settings.js";
 
 export interface PlanDirs {
@@ -17,6 +18,22 @@ export interface PlanDirs {
   /** Literal paths deny rules keep from reads (`Read(./secrets/**)` → the secrets dir): masked. */
   deniedReads?: readonly string[];
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * The session's own temp folder, seen at `/tmp` and `$TMPDIR` in place of the host's (absent:
+   * the host's are seen read-only, as for armature's own programs).
+   */
+  tmp?: string;
+  /** Host paths the call must see even where they lie in the host's temp folder (the shell, node). */
+  needed?: readonly string[];
+  /** Apply the filter that refuses Unix sockets (seccomp.ts; the caller gives bwrap its fd). */
+  seccomp?: boolean;
+  /** Linked worktrees among the working directories (linkedWorktree): their main git folder is writable too. */
+  linkedWorktrees?: ReadonlyArray<{ gitDir: string; common: string }>;
+  /**
+   * What the walk of the working directories found (tree-scan.ts): protected paths at any depth,
+   * read-only; version-control folders, pinned; paths the read rules hide, masked.
+   */
+  scan?: Pick<TreeScan, "protected" | "vcsDirs" | "hidden">;
 }
 
 // Every call plans again (the disk changes between calls), and most names asked about do not
@@ -46,8 +63,6 @@ function inside(path: string, dir: string): boolean {
   return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 }
 
-const PROTECTED = protectedRelativePaths();
-
 /**
  * Credentials under the home, hidden in every boundary (a file reads empty, a folder is empty)
  * unless `sandbox.filesystem.allowRead` names them: keys, cloud and cluster logins, registry and
@@ -58,7 +73,15 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   ".pypirc", ".gem/credentials", ".cargo/credentials", ".cargo/credentials.toml", ".git-credentials", ".config/git/credentials",
   ".config/gh", ".config/hub", ".password-store", ".vault-token", ".terraform.d/credentials.tfrc.json", ".claude/.credentials.json",
 ];
-const VCS_DIRS = [".git", ".hg"];
+
+/**
+ * Under a home that is a working directory (or inside one), what no call may create or change
+ * besides the protected names: the credentials above, and what runs at log-in or desktop start.
+ */
+export function homeProtectedPaths(home: string, roots: readonly string[]): string[] {
+  if (!roots.some((r) => inside(home, r))) return [];
+  return [...CREDENTIAL_PATHS, ".config/autostart", ".config/systemd", ".config/environment.d", ".pam_environment", ".xprofile", ".xsessionrc"].map((rel) => join(home, rel));
+}
 
 /** Socket directories that exist here: the system's and the ones desktop sessions put in /tmp. */
 function socketDirs(env: Readonly<Record<string, string | undefined>>): string[] {
@@ -78,10 +101,58 @@ function socketDirs(env: Readonly<Record<string, string | undefined>>): string[]
   return out;
 }
 
+/** The parts of a main repository's git folder that name or hold programs, for its linked worktrees. */
+const COMMON_PROGRAM_PARTS = ["hooks", "config", "info", "modules", "commondir"];
+
+/** The program parts of a linked worktree's git folders, existing or not (what a call must not create there either). */
+export function linkedWorktreeProgramParts(linked: { gitDir: string; common: string }): string[] {
+  return [...COMMON_PROGRAM_PARTS.map((p) => join(linked.common, p)), join(linked.gitDir, "config.worktree")];
+}
+
+/**
+ * The git folders of a linked worktree at `root`, when git made it: `root/.git` is a file naming a
+ * folder whose `commondir` leads to the main repository's, and which names this `.git` file back.
+ * A `.git` file a project ships that points anywhere else grants nothing.
+ */
+export function linkedWorktree(root: string): { gitDir: string; common: string } | undefined {
+  const dotGit = join(root, ".git");
+  if (kindOf(dotGit) !== "file") return undefined;
+  try {
+    const named = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, "utf8"))?.[1];
+    if (named === undefined) return undefined;
+    const gitDir = canonical(resolve(root, named));
+    if (gitDir === undefined || kindOf(gitDir) !== "dir") return undefined;
+    const common = canonical(resolve(gitDir, readFileSync(join(gitDir, "commondir"), "utf8").trim()));
+    const back = canonical(readFileSync(join(gitDir, "gitdir"), "utf8").trim());
+    if (common === undefined || back !== canonical(dotGit) || dirname(gitDir) !== join(common, "worktrees")) return undefined;
+    return { gitDir, common };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The session's temp folder at `/tmp` and at the host's temp dir when that is elsewhere, with the
+ * paths of `wanted` that lie inside them bound back (a project or a home under /tmp stays seen).
+ */
+function privateTmp(source: string, wanted: readonly string[]): NonNullable<BwrapPlan["tmp"]> {
+  const at = ["/tmp"];
+  const host = canonical(tmpdir());
+  if (host !== undefined && host !== "/" && !at.some((a) => inside(host, a) || inside(a, host))) at.push(host);
+  const visible: string[] = [];
+  for (const path of wanted) {
+    const real = canonical(path);
+    if (real === undefined || !at.some((a) => real !== a && inside(real, a)) || inside(real, source) || visible.includes(real)) continue;
+    visible.push(real);
+  }
+  return { source, at, visible };
+}
+
 /** The plan of one call: `boundary` from the decision, `network` from its approval. */
 export function sandboxPlan(boundary: BwrapPlan["boundary"], network: boolean, settings: SandboxSettings, dirs: PlanDirs): BwrapPlan {
   const env = dirs.env ?? process.env;
-  const writableWanted = boundary === "workspace-write" ? [dirs.projectDir, ...dirs.additionalDirectories, tmpdir(), ...settings.allowWrite] : [];
+  const tmpSource = dirs.tmp === undefined ? undefined : canonical(dirs.tmp);
+  const writableWanted = boundary === "workspace-write" ? [dirs.projectDir, ...dirs.additionalDirectories, ...(tmpSource === undefined ? [tmpdir()] : []), ...settings.allowWrite] : [];
   const writable: string[] = [];
   for (const path of [...writableWanted, dirs.reportDir]) {
     const real = canonical(path);
@@ -89,19 +160,34 @@ export function sandboxPlan(boundary: BwrapPlan["boundary"], network: boolean, s
   }
   const pinned: string[] = [];
   const readOnly: string[] = [];
+  const readOnlySet = new Set<string>();
   const addReadOnly = (path: string): void => {
-    if (!readOnly.includes(path) && writable.some((w) => inside(path, w))) readOnly.push(path);
+    if (!readOnlySet.has(path) && writable.some((w) => inside(path, w))) {
+      readOnlySet.add(path);
+      readOnly.push(path);
+    }
   };
+  if (boundary === "workspace-write") {
+    // A linked worktree (git worktree add) commits into its main repository's git folder: that
+    // folder is writable too, its program parts not.
+    for (const linked of dirs.linkedWorktrees ?? []) {
+      if (writable.some((w) => inside(linked.common, w))) continue;
+      writable.push(linked.common);
+      pinned.push(linked.common);
+      for (const part of linkedWorktreeProgramParts(linked)) {
+        const kind = kindOf(part);
+        if (kind === "dir" || kind === "file") addReadOnly(part);
+      }
+    }
+  }
   const reportReal = canonical(dirs.reportDir);
-  for (const root of writable) {
-    if (root === reportReal) continue;
-    const names = topNames(root);
-    for (const vcs of VCS_DIRS) if (mayExist(names, vcs) && kindOf(join(root, vcs)) === "dir") pinned.push(join(root, vcs));
-    for (const rel of PROTECTED) {
-      if (!mayExist(names, rel)) continue;
-      const path = join(root, rel);
+  const scan = dirs.scan;
+  if (scan) {
+    // A mount point cannot be renamed or removed: pinned first, their program parts read-only over them.
+    for (const vcs of scan.vcsDirs) if (writable.some((w) => inside(vcs, w))) pinned.push(vcs);
+    // A symlink's name cannot be mounted on (the mount lands on its target); its target is judged where it is.
+    for (const path of scan.protected) {
       const kind = kindOf(path);
-      // A symlink's name cannot be pinned (the mount lands on its target); its target is judged where it is.
       if (kind === "dir" || kind === "file") addReadOnly(path);
     }
   }
@@ -112,11 +198,13 @@ export function sandboxPlan(boundary: BwrapPlan["boundary"], network: boolean, s
     if (real !== undefined) addReadOnly(real);
   }
   const masked: BwrapPlan["masked"] = [];
+  const maskedSet = new Set<string>();
   const mask = (path: string): void => {
     const real = canonical(path);
     const kind = real === undefined ? undefined : kindOf(real);
-    if (real === undefined || real === "/" || (kind !== "dir" && kind !== "file")) return;
-    if (!masked.some((m) => m.path === real)) masked.push({ path: real, directory: kind === "dir" });
+    if (real === undefined || real === "/" || (kind !== "dir" && kind !== "file") || maskedSet.has(real)) return;
+    maskedSet.add(real);
+    masked.push({ path: real, directory: kind === "dir" });
   };
   const readable = settings.allowRead.map((p) => canonical(p) ?? p);
   const credentials = [...CREDENTIAL_PATHS.map((rel) => join(home, rel)), ...configDirs.map((d) => join(d, "session-key"))];
@@ -124,9 +212,11 @@ export function sandboxPlan(boundary: BwrapPlan["boundary"], network: boolean, s
     const real = canonical(path);
     if (real !== undefined && !readable.some((r) => inside(real, r))) mask(real);
   }
-  for (const path of [...settings.denyRead, ...(dirs.deniedReads ?? [])]) mask(path);
+  for (const path of [...settings.denyRead, ...(dirs.deniedReads ?? []), ...(scan?.hidden.map((h) => h.path) ?? [])]) mask(path);
   const sockets = settings.allowUnixSockets.filter((s) => kindOf(s) === "socket");
   const report = reportReal;
+  const tmp = tmpSource === undefined ? undefined : privateTmp(tmpSource, [dirs.projectDir, ...dirs.additionalDirectories, dirs.cwd, home, ...configDirs, ...settings.allowRead, ...settings.allowWrite, ...sockets, ...(dirs.needed ?? []), ...writable, ...(dirs.linkedWorktrees ?? []).map((l) => l.common)]);
+  const hidden = socketDirs(env).filter((d) => !tmp?.at.some((at) => inside(d, at)));
   return {
     boundary,
     writable,
@@ -134,8 +224,10 @@ export function sandboxPlan(boundary: BwrapPlan["boundary"], network: boolean, s
     readOnly,
     ...(report !== undefined && report !== "/" && kindOf(report) === "dir" ? { report } : {}),
     masked,
-    hidden: socketDirs(env),
+    hidden,
+    ...(tmp !== undefined ? { tmp } : {}),
     sockets,
+    seccomp: dirs.seccomp === true && sockets.length === 0 && unixSocketFilter() !== undefined,
     network,
     cwd: canonical(dirs.cwd) ?? dirs.cwd,
   };

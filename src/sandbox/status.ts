@@ -1,6 +1,7 @@
 // The sandbox of a session: its settings and whether it can run here, decided once at start.
 import type { SandboxState } from "./boundary.js";
 import { probeSandbox } from "./probe.js";
+import { trustedExecutable } from "./trusted-executable.js";
 import { applySandboxEnv, DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from "./settings.js";
 
 export interface SandboxStatus extends SandboxState {
@@ -49,9 +50,18 @@ export interface SandboxInfo {
   available: boolean;
   kind: "bwrap" | "none";
   message?: string;
+  /** The programs armature itself starts, by absolute path (absent: not found in the system's folders). */
+  programs: { bwrap?: string; bash?: string; git?: string; rg?: string };
 }
 
-export function sandboxInfo(status: SandboxStatus): SandboxInfo {
+export function sandboxInfo(status: SandboxStatus, env: Env = process.env): SandboxInfo {
   const message = sandboxUnavailableMessage(status);
-  return { enabled: status.enabled, available: status.available, kind: status.available ? "bwrap" : "none", ...(message !== undefined ? { message } : {}) };
+  const programs: SandboxInfo["programs"] = {};
+  const bwrap = status.bwrap;
+  if (bwrap !== undefined) programs.bwrap = bwrap;
+  for (const name of ["bash", "git", "rg"] as const) {
+    const path = trustedExecutable(name, env);
+    if (path !== undefined) programs[name] = path;
+  }
+  return { enabled: status.enabled, available: status.available, kind: status.available ? "bwrap" : "none", ...(message !== undefined ? { message } : {}), programs };
 }

@@ -1,34 +1,67 @@
-// The program armature itself starts, found where the project cannot put one: only absolute PATH
-// entries, none inside a working directory, so a repository's `node_modules/.bin/rg` or a `.`
-// entry never stands in for ripgrep, git or bwrap.
+// The programs armature itself starts (bwrap, ripgrep, git, the shell), found where neither the
+// project nor the model can put one: the system's own directories, owned by root and writable by
+// no one else, never a PATH entry in a project, a virtual environment or the home. An absolute path
+// the user chose (a setting, ARMATURE_SHELL, ARMATURE_SANDBOX_BWRAP) is taken as given.
 import { accessSync, constants, statSync } from "node:fs";
-import { delimiter, isAbsolute, join, sep } from "node:path";
+import { delimiter, dirname, isAbsolute, join } from "node:path";
 import { realPathOrSelf } from "../fs/path-identity.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-
-function inside(path: string, dir: string): boolean {
-  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
-}
+/** Where a bare name is looked for, in PATH's order where PATH names them, else in this one. */
+export const SYSTEM_BIN_DIRS: readonly string[] = ["/usr/local/bin", "/usr/bin", "/bin", "/usr/local/sbin", "/usr/sbin", "/sbin"];
 
 /**
  * `name` as an absolute path, or undefined. A name with a slash must be absolute and is taken as
- * given (a setting chose it); a bare name is looked up in the PATH entries that are absolute and
- * outside every directory of `untrustedDirs` (by real path, so a symlink into the project counts
- * as the project).
+ * given (the user chose it); a bare name is looked up in the system directories only, each of
+ * which (and every folder above it, by real path) must be owned by root and writable by its owner
+ * alone, so that no user-writable folder can stand in for them. PATH decides only their order.
  */
-export function trustedExecutable(name: string, env: Env = process.env, untrustedDirs: readonly string[] = []): string | undefined {
+export function trustedExecutable(name: string, env: Env = process.env): string | undefined {
   if (name.includes("/")) return isAbsolute(name) && executable(name) ? name : undefined;
-  const avoid = untrustedDirs.map(realPathOrSelf);
-  for (const dir of (env.PATH ?? "").split(delimiter)) {
-    if (!isAbsolute(dir)) continue;
-    const real = realPathOrSelf(dir);
-    if (avoid.some((d) => inside(real, d) || inside(dir, d))) continue;
+  for (const dir of systemDirs(env)) {
     const candidate = join(dir, name);
-    if (executable(candidate)) return candidate;
+    if (executable(candidate) && rootOwnedFile(candidate)) return candidate;
   }
   return undefined;
+}
+
+/** The system directories in PATH's order, then the rest of them; only the ones that hold. */
+function systemDirs(env: Env): string[] {
+  const fromPath = (env.PATH ?? "").split(delimiter).filter((d) => SYSTEM_BIN_DIRS.includes(d));
+  return [...new Set([...fromPath, ...SYSTEM_BIN_DIRS])].filter(rootOwnedTree);
+}
+
+const treeCache = new Map<string, boolean>();
+
+/** The folder and every folder above it (by real path) belong to root and only root may write them. */
+function rootOwnedTree(dir: string): boolean {
+  const cached = treeCache.get(dir);
+  if (cached !== undefined) return cached;
+  let ok = true;
+  for (let d = realPathOrSelf(dir); ; d = dirname(d)) {
+    if (!rootOwned(d)) {
+      ok = false;
+      break;
+    }
+    if (d === "/") break;
+  }
+  treeCache.set(dir, ok);
+  return ok;
+}
+
+function rootOwned(path: string): boolean {
+  try {
+    const s = statSync(path);
+    return s.uid === 0 && (s.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** The file itself (through a link, its target) is root's and writable by root alone. */
+function rootOwnedFile(path: string): boolean {
+  return rootOwned(path) && rootOwnedTree(dirname(realPathOrSelf(path)));
 }
 
 function executable(path: string): boolean {

@@ -67,7 +67,7 @@ export function effectiveTimeout(requested: number | undefined, limits: BashLimi
   return Math.min(Math.max(1, Math.floor(requested)), limits.maxTimeoutMs);
 }
 
-/** The shell: the factory option, else ARMATURE_SHELL, else `bash` from PATH. */
+/** The shell: the factory option, else ARMATURE_SHELL, else `bash` (from the system folders: trusted-executable.ts). */
 export function resolveShell(option: string | undefined, env: Env): string {
   return option ?? pick(env, ["ARMATURE_SHELL"]) ?? "bash";
 }

@@ -2,6 +2,7 @@
 // and what it leaves behind (the next cwd, a background task).
 import { randomBytes } from "node:crypto";
 import { mkdir, open } from "node:fs/promises";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import type { ProgressCallback, SessionState, ShellCommandFacts, ToolUseContext } from "../../tool/types.js";
 import { taskRegistry, type BackgroundTask } from "../../tasks/registry.js";
@@ -11,13 +12,17 @@ import { interpretExitCode } from "./exit-code.js";
 import { parseImageOutput, toImageOutput } from "./image.js";
 import { formatBytes, readImageCandidate, readOutputRange } from "./output.js";
 import type { BashOutput } from "./result.js";
-import { startShell, type RunningShell, type ShellOutcome } from "./run-shell.js";
+import { startShell, type RunningShell, type ShellOutcome, type ShellWrapper } from "./run-shell.js";
 import { bwrapArgs, chooseBoundary, newCallMark, sandboxPlan, sandboxUnavailableMessage, usesNoNetwork, type BoundaryReport, type SandboxStatus } from "../../sandbox/index.js";
 import { commandFacts } from "../../shell/command-facts.js";
-import { absentProtectedPaths, removeCreatedProtectedPaths, type AbsentProtected } from "../../sandbox/protected-paths.js";
+import { homeProtectedPaths, linkedWorktree, linkedWorktreeProgramParts } from "../../sandbox/plan.js";
+import { markPendingCall, recoverPendingCalls, removeCreatedProtected } from "../../sandbox/remove-created.js";
+import { scanTree, type TreeScan } from "../../sandbox/tree-scan.js";
+import { userConfigDir } from "../../session/session-home.js";
 import { domainPolicy, startNetworkProxy, type NetworkProxy } from "../../sandbox/network-proxy.js";
-import { deniedReadPaths, type SandboxConfig } from "./sandbox.js";
-import { findExecutable } from "../util/find-executable.js";
+import { deniedReadPaths, pathMarker, type SandboxConfig } from "./sandbox.js";
+import { unixSocketFilter } from "../../sandbox/seccomp.js";
+import { trustedExecutable } from "../../sandbox/trusted-executable.js";
 import { nextCwd, startCwd } from "./working-dir.js";
 import { realPathOrSelf } from "../../fs/path-identity.js";
 
@@ -98,15 +103,18 @@ export async function executeBash(
   const start = startCwd(limits.maintainProjectWorkingDir ? dirs.projectDir : context.workspace.cwd, dirs);
   if (start.notice) notices.push(start.notice);
 
-  const { outputDir, cwdDir } = await sessionShellDirs(context.session);
+  const { outputDir, cwdDir, tmpDir } = await sessionShellDirs(context.session);
   const registry = background ? taskRegistry(context) : undefined;
   const id = registry ? registry.newId() : randomId();
   const outputPath = join(outputDir, `${id}.output`);
 
-  const shell = resolveShell(options.shell, baseEnv);
-  let wrapper: { file: string; args: (argv: string[]) => string[] } | undefined;
+  const shellName = resolveShell(options.shell, baseEnv);
+  // A bare name from the system's own folders only: a `bash` a project or the model put on PATH
+  // (`.venv/bin`, `node_modules/.bin`) is never the shell armature runs.
+  const shell = trustedExecutable(shellName, baseEnv);
+  let wrapper: ShellWrapper | undefined;
   let proxy: NetworkProxy | undefined;
-  let absent: AbsentProtected | undefined;
+  let guard: ProtectedGuard | undefined;
   const status = sandboxed.status;
   const boundary = boundaryFor(status, input, facts, context.sandboxBoundary);
   if (boundary === "unavailable" && status?.settings.required === true) {
@@ -121,9 +129,9 @@ export async function executeBash(
   if (boundary === "read-only" || boundary === "workspace-write") {
     if (status?.bwrap === undefined) throw new Error("a sandboxed boundary without a probed bwrap binary");
     // Inside the sandbox a missing shell would be bwrap's exec error; say it as outside.
-    if (findExecutable(shell, baseEnv.PATH ?? "") === undefined) {
+    if (shell === undefined) {
       return {
-        data: startFailure(`Could not start the shell: ${shell} was not found. Check that the configured shell exists (ARMATURE_SHELL).`, {
+        data: startFailure(`Could not start the shell: ${shellName} was not found. Check that the configured shell exists (ARMATURE_SHELL).`, {
           timeoutMs,
           cwd: start.cwd,
           notices,
@@ -131,35 +139,60 @@ export async function executeBash(
         }),
       };
     }
+    const roots = [dirs.projectDir, ...dirs.additionalDirectories].map(realPathOrSelf);
+    const linked = roots.map(linkedWorktree).filter((l) => l !== undefined);
+    const home = baseEnv.HOME ?? homedir();
+    const extraProtected = [...linked.flatMap(linkedWorktreeProgramParts), ...homeProtectedPaths(realPathOrSelf(home), roots)];
+    const marker = pathMarker(context.permissionContext.rules, realPathOrSelf(dirs.projectDir), home);
+    // Read-only, everything is: only what the rules hide needs finding.
+    const before = boundary === "workspace-write" || marker ? scanTree(roots, { extraProtected, ...(marker ? { mark: marker.mark, markKey: marker.key } : {}) }) : NOTHING_SCANNED;
+    if (!before.complete) {
+      return {
+        data: startFailure(
+          `The command was not run: the working directories hold more than ${before.entries.toLocaleString("en-US")} entries, too many for the sandbox to find every protected and hidden path in them. Work in a smaller directory, or ask the user to run the command.`,
+          { timeoutMs, cwd: start.cwd, notices, sandboxed: true },
+        ),
+      };
+    }
+    if (boundary === "workspace-write") {
+      const cleanupRoots = [...roots, ...linked.map((l) => l.common)];
+      const pendingDir = join(userConfigDir(baseEnv, home), "pending-calls");
+      recoverPendingOnce(pendingDir);
+      guard = { roots, cleanupRoots, before, extraProtected, unmark: markPendingCall(pendingDir, { roots: cleanupRoots, before: { protected: before.protected, vcsDirs: before.vcsDirs }, extraProtected }) };
+    }
     const plan = sandboxPlan(boundary, boundary === "workspace-write" && sandboxed.network === true, status.settings, {
       ...dirs,
       cwd: start.cwd,
       reportDir: cwdDir,
       deniedReads: deniedReadPaths(context.permissionContext.rules, dirs.projectDir),
       env: baseEnv,
+      tmp: tmpDir,
+      needed: [shell, process.execPath],
+      seccomp: true,
+      scan: before,
+      linkedWorktrees: linked,
     });
     // Approved to reach hosts: still no network of its own, only the proxy of the allowed ones.
     // A call of programs that open no connection (`echo > f`, `cp a b`) needs no proxy either.
     if (boundary === "workspace-write" && sandboxed.network === undefined && context.sandboxNetwork === true && !usesNoNetwork(facts, facts.subcommands.map(commandFacts))) {
-      try {
-        proxy = await startNetworkProxy(domainPolicy(status.settings.allowedDomains, context.permissionContext.rules), baseEnv);
-      } catch (err) {
-        const why = err instanceof Error ? err.message : String(err);
-        return { data: startFailure(`The command was not run: the sandbox's network proxy could not start (${why}).`, { timeoutMs, cwd: start.cwd, notices, sandboxed: true }) };
-      }
-      plan.proxy = { socket: proxy.socket, node: process.execPath };
+      proxy = startNetworkProxy(domainPolicy(status.settings.allowedDomains, context.permissionContext.rules), baseEnv);
+      plan.proxy = { node: process.execPath };
     }
-    if (boundary === "workspace-write") absent = absentProtectedPaths([dirs.projectDir, ...dirs.additionalDirectories].map(realPathOrSelf));
     const bwrap = status.bwrap;
-    wrapper = { file: bwrap, args: (argv) => bwrapArgs(plan, argv) };
+    const filter = plan.seccomp ? unixSocketFilter() : undefined;
+    const serve = proxy?.serve;
+    wrapper = { file: bwrap, args: (argv) => bwrapArgs(plan, argv), ...(filter ? { fd3: filter } : {}), ...(serve ? { onSocket: serve } : {}) };
   }
   const inSandbox = wrapper !== undefined;
 
+  if (shell === undefined) {
+    return { data: startFailure(`Could not start the shell: ${shellName} was not found. Check that the configured shell exists (ARMATURE_SHELL).`, { timeoutMs, cwd: start.cwd, notices, sandboxed: false }) };
+  }
   const running = startShell({
     shell,
     command: input.command,
     cwd: start.cwd,
-    env: commandEnv(baseEnv, context.session.env),
+    env: inSandbox ? { ...commandEnv(baseEnv, context.session.env), TMPDIR: "/tmp" } : commandEnv(baseEnv, context.session.env),
     timeoutMs,
     // A background command outlives the call and the turn; the session's close stops it.
     ...(background ? {} : { signal: context.abortController.signal }),
@@ -181,7 +214,7 @@ export async function executeBash(
     () => undefined,
   );
   if (proxy) void ended.then(proxy.close);
-  const removedProtected = absent ? ended.then(() => removeCreatedProtectedPaths(absent)) : Promise.resolve([]);
+  const removedProtected = guard ? ended.then(() => removeWhatTheCallCreated(guard)) : Promise.resolve([]);
 
   if (registry) {
     const task = registerBackground(registry, id, input, facts, running, outputPath);
@@ -225,6 +258,35 @@ export async function executeBash(
   return { data, ...(next.cwd !== context.workspace.cwd ? { nextCwd: next.cwd } : {}) };
 }
 
+const NOTHING_SCANNED: TreeScan = { protected: [], vcsDirs: [], hidden: [], folders: new Set(), complete: true, entries: 0 };
+
+/** What a writable call's cleanup needs: the scan before it, and the record that outlives a crash. */
+interface ProtectedGuard {
+  roots: string[];
+  cleanupRoots: string[];
+  before: TreeScan;
+  extraProtected: string[];
+  unmark: () => void;
+}
+
+/** Once the call's processes are gone: what it created at protected paths is removed, then its record. */
+function removeWhatTheCallCreated(guard: ProtectedGuard): string[] {
+  try {
+    const after = scanTree(guard.roots, { extraProtected: guard.extraProtected });
+    return removeCreatedProtected(guard.before, after, guard.cleanupRoots).removed;
+  } finally {
+    guard.unmark();
+  }
+}
+
+/** A call of an earlier process that died mid-call: its cleanup is finished before this process's first writable call. */
+let recovered = false;
+function recoverPendingOnce(dir: string): void {
+  if (recovered) return;
+  recovered = true;
+  recoverPendingCalls(dir);
+}
+
 /** The first `bytes` bytes of a file as text (a character cut at the end is dropped). */
 async function readStart(path: string, bytes: number): Promise<string> {
   const handle = await open(path, "r");
@@ -237,16 +299,22 @@ async function readStart(path: string, bytes: number): Promise<string> {
   }
 }
 
-/** The session's folders for output files and cwd reports, created once per session. */
-const preparedSessions = new WeakMap<SessionState, Promise<{ outputDir: string; cwdDir: string }>>();
+/** The session's folders: output files, cwd reports, and the temp folder sandboxed commands see at /tmp. */
+interface SessionShellDirs {
+  outputDir: string;
+  cwdDir: string;
+  tmpDir: string;
+}
+const preparedSessions = new WeakMap<SessionState, Promise<SessionShellDirs>>();
 
-function sessionShellDirs(session: SessionState): Promise<{ outputDir: string; cwdDir: string }> {
+function sessionShellDirs(session: SessionState): Promise<SessionShellDirs> {
   let dirs = preparedSessions.get(session);
   if (!dirs) {
     const outputDir = join(session.dir, "shell-output");
     const cwdDir = join(session.dir, "shell-cwd");
-    dirs = Promise.all([mkdir(outputDir, { recursive: true, mode: 0o700 }), mkdir(cwdDir, { recursive: true, mode: 0o700 })]).then(
-      () => ({ outputDir, cwdDir }),
+    const tmpDir = join(session.dir, "tmp");
+    dirs = Promise.all([outputDir, cwdDir, tmpDir].map((d) => mkdir(d, { recursive: true, mode: 0o700 }))).then(
+      () => ({ outputDir, cwdDir, tmpDir }),
       (err: unknown) => {
         preparedSessions.delete(session);
         throw err;

@@ -1,7 +1,8 @@
 // Runs one command: `<shell> -c`, its own process group, stdin from /dev/null, no terminal,
 // stdout and stderr both the output file, the final working directory reported through a file.
 import { spawn } from "node:child_process";
-import { closeSync, openSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, rmSync } from "node:fs";
+import { Socket } from "node:net";
 import { constants as osConstants } from "node:os";
 import { CALL_MARK_VARIABLE, ensureWatchdog, pidsNow, processesMarked, type CallScope } from "../../sandbox/call-mark.js";
 import { OutputFollower } from "./output.js";
@@ -32,7 +33,7 @@ export interface RunShellOptions {
    */
   mark?: string;
   /** Arguments put in front of the shell (the sandbox). */
-  wrapper?: { file: string; args: (shellArgv: string[]) => string[] };
+  wrapper?: ShellWrapper;
   /** New output as text while it runs, with the output's size so far. */
   onChunk?: (text: string, totalBytes: number) => void;
   /**
@@ -43,6 +44,16 @@ export interface RunShellOptions {
   onTimeout?: "stop" | "background";
   /** How long a command moved to the background may go on running (default 10 min). */
   backgroundLimitMs?: number;
+}
+
+/** What starts the shell inside the sandbox: bwrap, its arguments, and the descriptors it reads. */
+export interface ShellWrapper {
+  file: string;
+  args: (shellArgv: string[]) => string[];
+  /** Written to the child's fd 3 and closed (bwrap's `--seccomp 3`). */
+  fd3?: Buffer;
+  /** An IPC channel at fd 4 (the network bridge): every socket the child hands over comes here. */
+  onSocket?: (socket: Socket) => void;
 }
 
 export type StopReason = "timeout" | "abort" | "output-limit" | "stopped";
@@ -153,7 +164,7 @@ export function startShell(options: RunShellOptions): RunningShell {
       env: mark === undefined ? options.env : { ...options.env, [CALL_MARK_VARIABLE]: mark.mark },
       // Its own session and process group: no controlling terminal, and one signal reaches all of it.
       detached: true,
-      stdio: ["ignore", fd, fd],
+      stdio: ["ignore", fd, fd, ...(options.wrapper?.fd3 ? ["pipe" as const] : options.wrapper?.onSocket ? ["ignore" as const] : []), ...(options.wrapper?.onSocket ? ["ipc" as const] : [])],
     });
   } catch (err) {
     closeSync(fd);
@@ -161,6 +172,18 @@ export function startShell(options: RunShellOptions): RunningShell {
   }
   const pid = child.pid;
   if (pid !== undefined) trackGroup(pid, mark);
+  const fd3 = options.wrapper?.fd3;
+  const input3 = child.stdio[3];
+  if (fd3 && input3 && "end" in input3) {
+    input3.on("error", () => {});
+    input3.end(fd3);
+  }
+  const onSocket = options.wrapper?.onSocket;
+  if (onSocket) {
+    child.on("message", (_message, handle) => {
+      if (handle instanceof Socket) onSocket(handle);
+    });
+  }
 
   let stoppedBy: StopReason | undefined;
   let stopping: Promise<void> | undefined;
@@ -255,14 +278,31 @@ function signalExitCode(signal: NodeJS.Signals | null): number | null {
   return n === undefined ? null : 128 + n;
 }
 
-/** Sync on purpose: a few bytes, and one event-loop turn less on every call. */
+/** A path is at most this long: more in the report is not a path. */
+const CWD_REPORT_MAX = 64 * 1024;
+
+/**
+ * Sync on purpose: a few bytes, and one event-loop turn less on every call. The report folder is
+ * writable by the command, so what is there may be anything: a link is not followed, a FIFO is not
+ * waited on, only a regular file is read, and only its first 64 KB.
+ */
 function readCwdFile(path: string): string | undefined {
+  let fd: number | undefined;
   try {
-    const text = readFileSync(path, "utf8");
-    rmSync(path, { force: true });
-    const lines = text.split("\n").filter((l) => l.trim() !== "");
+    fd = openSync(path, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
+    if (!fstatSync(fd).isFile()) return undefined;
+    const buffer = Buffer.alloc(CWD_REPORT_MAX);
+    const n = readSync(fd, buffer, 0, CWD_REPORT_MAX, 0);
+    const lines = buffer.subarray(0, n).toString("utf8").split("\n").filter((l) => l.trim() !== "");
     return lines.at(-1);
   } catch {
     return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+    try {
+      rmSync(path, { force: true });
+    } catch {
+      // a folder put there by the command: left, the next call's report has its own name
+    }
   }
 }

@@ -3,6 +3,7 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { DEFAULT_SANDBOX_SETTINGS, sandboxStatus, type SandboxStatus } from "../../sandbox/index.js";
+import { cachedPathPattern, pathMatches, type PathPattern } from "../../permissions/path-rules.js";
 import type { PermissionRule } from "../../tool/types.js";
 import type { Env } from "./config.js";
 
@@ -48,14 +49,17 @@ export function statusFromConfig(config: SandboxConfig, env: Env): SandboxStatus
 
 const GLOB = /[*?[\]{}]/;
 
+const restrictive = (rule: PermissionRule, tool: string): boolean => rule.toolName === tool && rule.ruleContent !== undefined && (rule.behavior === "deny" || rule.behavior === "ask");
+
 /**
- * Literal paths that `Read(…)` deny rules name, for the sandbox to mask: `Read(./secrets/**)` is
- * the secrets directory. Patterns with a glob inside are left to the analysis.
+ * Literal paths that `Read(…)` deny and ask rules name, for the sandbox to mask wherever they are
+ * (`Read(~/.pgpass)`, `Read(./secrets/**)` is the secrets directory). Patterns are matched by the
+ * walk of the working directories instead (`pathMarker`).
  */
 export function deniedReadPaths(rules: readonly PermissionRule[], projectDir: string, home: string = process.env.HOME ?? homedir()): string[] {
   const out: string[] = [];
   for (const rule of rules) {
-    if (rule.behavior !== "deny" || rule.toolName !== "Read" || rule.ruleContent === undefined) continue;
+    if (!restrictive(rule, "Read") || rule.ruleContent === undefined) continue;
     const spec = rule.ruleContent.replace(/\/\*\*?$/, "");
     if (spec === "" || GLOB.test(spec)) continue;
     let path: string;
@@ -66,4 +70,24 @@ export function deniedReadPaths(rules: readonly PermissionRule[], projectDir: st
     if (!out.includes(path)) out.push(path);
   }
   return out;
+}
+
+/**
+ * What the walk of the working directories (sandbox/tree-scan.ts) marks by the rules: a path a
+ * `Read(…)` deny or ask rule matches is hidden, one an `Edit(…)` deny rule matches is read-only —
+ * so a program the analysis does not know reads and writes what `cat` and the file tools may, no
+ * more. Undefined without such rules. `key` changes with the rules (the walk caches by it).
+ */
+export function pathMarker(rules: readonly PermissionRule[], projectDir: string, home: string = process.env.HOME ?? homedir()): { mark: (path: string, directory: boolean) => "hide" | "protect" | undefined; key: string } | undefined {
+  const reads = rules.filter((r) => restrictive(r, "Read"));
+  const edits = rules.filter((r) => r.behavior === "deny" && restrictive(r, "Edit"));
+  if (reads.length === 0 && edits.length === 0) return undefined;
+  const compile = (list: PermissionRule[]): PathPattern[] => list.map((r) => cachedPathPattern(r, projectDir, home));
+  const hidden = compile(reads);
+  const readOnly = compile(edits);
+  const key = JSON.stringify([projectDir, home, reads.map((r) => r.raw), edits.map((r) => r.raw)]);
+  return {
+    key,
+    mark: (path) => (hidden.some((p) => pathMatches(p, path, true)) ? "hide" : readOnly.some((p) => pathMatches(p, path, true)) ? "protect" : undefined),
+  };
 }

@@ -124,8 +124,8 @@ function selectEngine(setting: string | false | undefined): GrepEngine {
     if (env !== undefined && env !== "") choice = ["0", "false", "off", "no"].includes(env.toLowerCase()) ? false : env;
   }
   if (choice === false) return createBuiltinEngine();
-  // A bare name only from absolute PATH entries outside the project: its node_modules/.bin/rg is not ripgrep.
-  const binary = choice === undefined || !choice.includes("/") ? trustedExecutable(choice ?? "rg", process.env, [process.cwd()]) : findExecutable(choice);
+  // A bare name only from the system directories: a project's node_modules/.bin/rg is not ripgrep.
+  const binary = choice === undefined || !choice.includes("/") ? trustedExecutable(choice ?? "rg") : findExecutable(choice);
   return binary ? createRipgrepEngine(binary) : createBuiltinEngine();
 }
 
