@@ -2,7 +2,8 @@
 // the sandbox on and must have no effect, beside a benign control that keeps working: no host Unix
 // socket can be reached, the host's /tmp is neither seen nor written, a bwrap planted on PATH is
 // not the sandbox, a FIFO in the report folder does not hang armature.
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, connect, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -139,6 +140,141 @@ describe.skipIf(skipReason !== undefined)("the report folder", () => {
       expect(text(await exec.turn(call("c", "echo still-working")))).toContain("still-working");
       const exit = await exec.end();
       expect(exit.code, exit.stderr).toBe(0);
+    });
+  }, 60_000);
+});
+
+describe.skipIf(skipReason !== undefined)("protected names at any depth, enforced", () => {
+  it("a nested repository's hooks and config, a .git file, nested .claude/.envrc and a .pth stay as they were; a build and git commit work", async () => {
+    await withTempDir(async (root) => {
+      const project = join(root, "project");
+      const nested = join(project, "libs", "inner");
+      execFileSync("git", ["init", "-q", project]);
+      execFileSync("git", ["init", "-q", nested]);
+      writeFileSync(join(nested, ".git", "hooks", "pre-commit"), "#!/bin/sh\necho original\n");
+      writeFileSync(join(project, "vendor.git"), "gitdir: ../x\n");
+      mkdirSync(join(project, "pkg", ".claude"), { recursive: true });
+      writeFileSync(join(project, "pkg", ".claude", "settings.json"), "{}\n");
+      writeFileSync(join(project, "pkg", ".envrc"), "export A=1\n");
+      mkdirSync(join(project, "sub"));
+      writeFileSync(join(project, "sub", ".git"), "gitdir: ../.git\n");
+      const site = join(project, ".venv", "lib", "python3.11", "site-packages");
+      mkdirSync(site, { recursive: true });
+      writeFileSync(join(site, "ok.pth"), "./lib\n");
+      const attack = [
+        `echo 'touch ${join(root, "pwned")}' >> libs/inner/.git/hooks/pre-commit`,
+        `git -C libs/inner config core.fsmonitor 'touch ${join(root, "pwned")}'`,
+        `echo 'gitdir: /elsewhere' > sub/.git`,
+        `echo '{"hooks":{"x":1}}' > pkg/.claude/settings.json`,
+        `echo 'touch ${join(root, "pwned")}' >> pkg/.envrc`,
+        `echo 'import os; os.system("touch ${join(root, "pwned")}")' > ${site}/ok.pth`,
+        `echo 'import os' > ${site}/new.pth`,
+        `mkdir -p deep/down/.vscode && echo '{}' > deep/down/.vscode/tasks.json`,
+      ];
+      writeFileSync(join(project, "attack.sh"), `#!/bin/bash\n${attack.map((a) => `${a} 2>/dev/null`).join("\n")}\necho built > out.txt\ngit add out.txt && git -c user.name=t -c user.email=t@example.com commit -qm built && echo committed\n`);
+      chmodSync(join(project, "attack.sh"), 0o755);
+      const exec = startExec(["--cwd", project, "--mode", "bypassPermissions"]);
+      const out = text(await exec.turn(call("a", "./attack.sh")));
+      expect(out).toContain("committed");
+      const exit = await exec.end();
+      expect(exit.code, exit.stderr).toBe(0);
+      expect(readFileSync(join(nested, ".git", "hooks", "pre-commit"), "utf8")).toBe("#!/bin/sh\necho original\n");
+      expect(readFileSync(join(nested, ".git", "config"), "utf8")).not.toContain("fsmonitor");
+      expect(readFileSync(join(project, "sub", ".git"), "utf8")).toBe("gitdir: ../.git\n");
+      expect(readFileSync(join(project, "pkg", ".claude", "settings.json"), "utf8")).toBe("{}\n");
+      expect(readFileSync(join(project, "pkg", ".envrc"), "utf8")).toBe("export A=1\n");
+      expect(readFileSync(join(site, "ok.pth"), "utf8")).toBe("./lib\n");
+      expect(existsSync(join(site, "new.pth")), "a new .pth is removed").toBe(false);
+      expect(existsSync(join(project, "deep", "down", ".vscode")), "a new nested .vscode is removed").toBe(false);
+      expect(readFileSync(join(project, "out.txt"), "utf8")).toBe("built\n");
+      expect(existsSync(join(root, "pwned"))).toBe(false);
+    });
+  }, 60_000);
+
+  it("cleanup never follows a link: a checked-out branch that links .config and .github out of the project removes nothing outside", async () => {
+    await withTempDir(async (root) => {
+      const home = join(root, "home");
+      const project = join(root, "project");
+      mkdirSync(join(home, ".config", "git"), { recursive: true });
+      writeFileSync(join(home, ".config", "git", "config"), "[user]\n\tname = me\n");
+      mkdirSync(join(root, "elsewhere", "workflows"), { recursive: true });
+      writeFileSync(join(root, "elsewhere", "workflows", "keep.yml"), "keep\n");
+      execFileSync("git", ["init", "-q", "-b", "main", project]);
+      const git = (...args: string[]): string => execFileSync("git", ["-C", project, "-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { encoding: "utf8" });
+      writeFileSync(join(project, "a.txt"), "a\n");
+      git("add", "a.txt");
+      git("commit", "-qm", "a");
+      git("checkout", "-qb", "evil");
+      symlinkSync("../home/.config", join(project, ".config"));
+      symlinkSync("../elsewhere", join(project, ".github"));
+      git("add", ".config", ".github");
+      git("commit", "-qm", "links");
+      git("checkout", "-q", "main");
+      const exec = startExec(["--cwd", project, "--mode", "bypassPermissions"], { env: { ...process.env, HOME: home } });
+      text(await exec.turn(call("a", "git checkout -q evil && echo switched")));
+      await exec.end();
+      expect(readFileSync(join(home, ".config", "git", "config"), "utf8")).toContain("name = me");
+      expect(readFileSync(join(root, "elsewhere", "workflows", "keep.yml"), "utf8")).toBe("keep\n");
+    });
+  }, 60_000);
+
+  it("with the home as the working directory, no call creates credentials or start-up files there", async () => {
+    await withTempDir(async (home) => {
+      // In a script: the analysis cannot see what it writes, only the boundary and the cleanup hold it.
+      writeFileSync(join(home, "plant.sh"), "mkdir -p .ssh .aws .config/autostart; echo key > .ssh/authorized_keys; echo k > .aws/credentials; echo x > .config/autostart/x.desktop; echo 'touch pwned' > .bashrc; echo notes > notes.txt; echo done\n");
+      const exec = startExec(["--cwd", home, "--mode", "bypassPermissions"], { env: { ...process.env, HOME: home } });
+      const out = text(await exec.turn(call("a", "bash plant.sh")));
+      expect(out).toContain("done");
+      await exec.end();
+      for (const rel of [".ssh/authorized_keys", ".aws/credentials", ".config/autostart/x.desktop", ".bashrc"]) expect(existsSync(join(home, rel)), rel).toBe(false);
+      expect(readFileSync(join(home, "notes.txt"), "utf8")).toBe("notes\n");
+    });
+  }, 60_000);
+
+  it("kill -9 of armature mid-call: what the call created at a protected path is removed by the next start, before its first command", async () => {
+    await withTempDir(async (root) => {
+      const project = join(root, "project");
+      const config = join(root, "config");
+      mkdirSync(project);
+      const env = { ...process.env, ARMATURE_CONFIG_DIR: config };
+      const exec = startExec(["--cwd", project, "--mode", "bypassPermissions"], { env });
+      writeFileSync(join(project, "plant.sh"), "mkdir -p sub && echo 'touch pwned' > sub/.envrc && sleep 30\n");
+      exec.write(call("a", "bash plant.sh"));
+      for (let i = 0; i < 100 && !existsSync(join(project, "sub", ".envrc")); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(existsSync(join(project, "sub", ".envrc"))).toBe(true);
+      exec.child.kill("SIGKILL");
+      await exec.exited;
+      const next = startExec(["--cwd", project, "--mode", "bypassPermissions"], { env });
+      expect(text(await next.turn(call("b", "test -e sub/.envrc && echo present || echo absent")))).toContain("absent");
+      await next.end();
+      expect(existsSync(join(project, "sub", ".envrc"))).toBe(false);
+    });
+  }, 60_000);
+});
+
+describe.skipIf(skipReason !== undefined)("read rules by pattern, enforced by the boundary", () => {
+  it("Read(**/.env) and Read(./secrets/**): an unknown program reads nothing of them in any boundary; other files read as before", async () => {
+    await withTempDir(async (root) => {
+      const project = join(root, "project");
+      mkdirSync(join(project, "sub"), { recursive: true });
+      mkdirSync(join(project, "secrets"));
+      writeFileSync(join(project, "sub", ".env"), "SECRET-env");
+      writeFileSync(join(project, ".env.local"), "SECRET-local");
+      writeFileSync(join(project, "secrets", "key"), "SECRET-key");
+      writeFileSync(join(project, "readme.txt"), "public-text");
+      const settings = join(root, "settings.json");
+      writeFileSync(settings, JSON.stringify({ permissions: { deny: ["Read(**/.env)", "Read(./secrets/**)"], ask: ["Read(./.env.*)"] } }));
+      writeFileSync(join(project, "show.py"), "import glob\nfor f in ['sub/.env', '.env.local', 'secrets/key', 'readme.txt']:\n  try: print(f, open(f).read())\n  except OSError as e: print(f, 'error', e.errno)\n");
+      writeFileSync(join(project, "show.sh"), "#!/bin/bash\npython3 show.py\n");
+      chmodSync(join(project, "show.sh"), 0o755);
+      for (const mode of ["default", "bypassPermissions"]) {
+        const exec = startExec(["--cwd", project, "--mode", mode, "--settings", settings]);
+        const out = text(await exec.turn(call("a", "./show.sh")));
+        expect(out, mode).not.toContain("SECRET");
+        expect(out, mode).toContain("public-text");
+        await exec.end();
+      }
+      expect(readFileSync(join(project, "sub", ".env"), "utf8")).toBe("SECRET-env");
     });
   }, 60_000);
 });

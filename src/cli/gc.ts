@@ -7,7 +7,8 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { LOCK_FILE, removeStaleLock } from "../session/state-dir.js";
 import { removeStaleTempsUnder } from "../fs/temp-name.js";
-import { projectSessionsDir } from "../session/session-home.js";
+import { projectSessionsDir, userConfigDir } from "../session/session-home.js";
+import { recoverPendingCalls } from "../sandbox/remove-created.js";
 import { sweepWorktrees, type SweptWorktree } from "../worktrees/sweep.js";
 import { UsageError, type CliIO } from "./io.js";
 
@@ -38,6 +39,8 @@ Options:
   --temp-files DIR    also remove the temp files writes left beside their targets when their
                       process died (.NAME.PID-XXXXXXXXXXXX.armature-tmp) in DIR and below
                       (default: the current folder; .git and node_modules are skipped)
+                      Always, unless --dry-run: what a sandboxed call of a process that died mid-call
+                      (kill -9) created at protected paths, from the record that call left
   --worktrees         also remove the worktrees sessions made under .armature/worktrees/ of the
                       repository of --cwd and left locked for a resume, when they hold no work
                       (no uncommitted file, no commit only their branch has), their session is
@@ -67,6 +70,8 @@ interface GcReport {
   folders: string[];
   staleLocks: Array<{ dir: string; pid: number }>;
   tempFiles: string[];
+  /** What calls of a process that died mid-call created at protected paths, removed. */
+  protectedPaths: string[];
   errors: Array<{ path: string; error: string }>;
   truncated: boolean;
   worktrees?: SweptWorktree[];
@@ -114,10 +119,15 @@ export async function gcCommand(argv: string[], io: CliIO): Promise<number> {
   const dryRun = values["dry-run"] === true;
   const done = (what: string): string => `${dryRun ? "would remove" : "removed"} ${what}`;
   // What --json prints; without it each line goes out as it happens.
-  const report: GcReport = { root, olderThanDays: days, dryRun, folders: [], staleLocks: [], tempFiles: [], errors: [], truncated: false };
+  const report: GcReport = { root, olderThanDays: days, dryRun, folders: [], staleLocks: [], tempFiles: [], protectedPaths: [], errors: [], truncated: false };
   const say = (line: string): void => {
     if (!values.json) io.stdout.write(`${line}\n`);
   };
+  // First: what calls of a process that died mid-call created at protected paths (sandbox/remove-created.ts).
+  if (!dryRun) {
+    report.protectedPaths = recoverPendingCalls(join(userConfigDir(), "pending-calls"));
+    for (const path of report.protectedPaths) say(`removed ${path} (created at a protected path by a call whose armature died)`);
+  }
   for (const name of names.filter((n) => n.startsWith(PREFIX)).sort()) {
     const dir = join(root, name);
     try {

@@ -139,9 +139,12 @@ export async function executeBash(
         }),
       };
     }
+    const home = baseEnv.HOME ?? homedir();
+    // A call of an earlier process that died mid-call is cleaned up before anything of this one runs.
+    const pendingDir = join(userConfigDir(baseEnv, home), "pending-calls");
+    recoverPendingOnce(pendingDir);
     const roots = [dirs.projectDir, ...dirs.additionalDirectories].map(realPathOrSelf);
     const linked = roots.map(linkedWorktree).filter((l) => l !== undefined);
-    const home = baseEnv.HOME ?? homedir();
     const extraProtected = [...linked.flatMap(linkedWorktreeProgramParts), ...homeProtectedPaths(realPathOrSelf(home), roots)];
     const marker = pathMarker(context.permissionContext.rules, realPathOrSelf(dirs.projectDir), home);
     // Read-only, everything is: only what the rules hide needs finding.
@@ -156,8 +159,6 @@ export async function executeBash(
     }
     if (boundary === "workspace-write") {
       const cleanupRoots = [...roots, ...linked.map((l) => l.common)];
-      const pendingDir = join(userConfigDir(baseEnv, home), "pending-calls");
-      recoverPendingOnce(pendingDir);
       guard = { roots, cleanupRoots, before, extraProtected, unmark: markPendingCall(pendingDir, { roots: cleanupRoots, before: { protected: before.protected, vcsDirs: before.vcsDirs }, extraProtected }) };
     }
     const plan = sandboxPlan(boundary, boundary === "workspace-write" && sandboxed.network === true, status.settings, {
