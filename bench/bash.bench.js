@@ -2,7 +2,9 @@
 // 1. `Bash {command: "true"}` end to end through createSession().runTurn vs a raw
 //    spawn('bash', ['-c', 'true']): outside the sandbox (bypassPermissions, target ≤ 1.3× + 2 ms)
 //    and inside it (default mode: the read-only boundary, bwrap with its own PID and network
-//    namespaces; target ≤ 1.5× + 10 ms). The sandboxed figure is skipped where bwrap cannot run.
+//    namespaces; target ≤ 1.5× + 10 ms) and the workspace-write one (bypassPermissions: the walk
+//    for protected paths before and after the call, same target). Both with the seccomp filter and
+//    the session's private /tmp. The sandboxed figures are skipped where bwrap cannot run.
 // 2. 1 GB of output through the tool, in a child process: peak RSS ≤ 150 MB, the full output on disk.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
@@ -21,8 +23,11 @@ if (process.argv[2] === "--child-1gb") {
 } else {
   await startupBench({ sandbox: false, permissionMode: "bypassPermissions" }, "unsandboxed", 1.3, 2);
   const probe = probeSandbox();
-  if (probe.available) await startupBench({ permissionMode: "default" }, "in the read-only sandbox", 1.5, 10);
-  else console.log(`Bash {command:'true'} in the sandbox: skipped, ${probe.reason}`);
+  if (probe.available) {
+    await startupBench({ permissionMode: "default" }, "in the read-only sandbox", 1.5, 10);
+    // Workspace-write: the walk for protected paths before and after, the seccomp filter, the private /tmp.
+    await startupBench({ permissionMode: "bypassPermissions" }, "in the workspace-write sandbox", 1.5, 10);
+  } else console.log(`Bash {command:'true'} in the sandbox: skipped, ${probe.reason}`);
   oneGigabyteBench();
 }
 

@@ -10,6 +10,8 @@ import { createHookRunner, type ConfiguredHookRunner } from "../hooks/runner.js"
 import { permissionRuleIfMatcher } from "../session/hook-if.js";
 import type { ToolUseContext } from "../tool/types.js";
 import { UsageError, type CliIO } from "./io.js";
+import { projectCodeBoundary } from "../sandbox/project-code.js";
+import { sandboxStatus } from "../sandbox/status.js";
 
 /** The options `exec` and `permissions` share: where settings come from and what the command line adds. */
 export const SETTINGS_OPTIONS = {
@@ -178,9 +180,13 @@ export function settingsHooks(settings: ExecSettings, cwd: string, context: () =
   if (settings.hookConfigs.length === 0) return undefined;
   let hooks: ConfiguredHookRunner;
   try {
+    const projectBoundary = settings.hookConfigs.some((c) => c.fromProject === true)
+      ? projectCodeBoundary(sandboxStatus(settings.sandbox), { projectDir: resolve(cwd), additionalDirectories: settings.additionalDirectories })
+      : undefined;
     hooks = createHookRunner(settings.hookConfigs, {
       projectDir: resolve(cwd),
       env: settings.env,
+      ...(projectBoundary ? { projectBoundary } : {}),
       ...settings.hookPolicy,
       ifMatcher: permissionRuleIfMatcher(context),
     });

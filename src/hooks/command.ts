@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
-import { accessSync, constants, existsSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { existsSync } from "node:fs";
 import type { HookExecution } from "./verdict.js";
+import type { ProjectCodeBoundary } from "../sandbox/project-code.js";
+import { trustedExecutable } from "../sandbox/trusted-executable.js";
 
 /** Raw output kept per stream (what is parsed); strings handed on are capped much lower. */
 const MAX_CAPTURE_CHARS = 1 << 20;
@@ -21,27 +22,18 @@ export interface CommandRunOptions {
   /** Between SIGTERM and SIGKILL of the hook's process group. */
   killGraceMs: number;
   signal?: AbortSignal;
+  /** Runs the command inside the sandbox's boundary (a project's own hook). */
+  boundary?: ProjectCodeBoundary;
 }
 
 let cachedShell: string | undefined;
 
-/** `bash` from PATH, else `sh`: hooks are written for bash, but a minimal image may have only sh. */
+/**
+ * `bash`, else `sh`, from the system's folders (a `bash` a project put on PATH is never it): hooks
+ * are written for bash, but a minimal image may have only sh.
+ */
 export function hookShell(): string {
-  if (cachedShell) return cachedShell;
-  const dirs = (process.env.PATH ?? "/usr/bin:/bin").split(delimiter).filter(Boolean);
-  for (const name of ["bash", "sh"]) {
-    for (const dir of dirs) {
-      const candidate = join(dir, name);
-      try {
-        accessSync(candidate, constants.X_OK);
-        cachedShell = candidate;
-        return candidate;
-      } catch {
-        // not here
-      }
-    }
-  }
-  cachedShell = "/bin/sh";
+  cachedShell ??= trustedExecutable("bash") ?? trustedExecutable("sh") ?? "/bin/sh";
   return cachedShell;
 }
 
@@ -56,13 +48,25 @@ export function runCommandHook(spec: CommandHookSpec, stdin: string, options: Co
       resolve({ kind: "aborted" });
       return;
     }
-    const [file, argv] = spec.args !== undefined ? [spec.command, spec.args] : [hookShell(), ["-c", spec.command]];
+    const [program, programArgs] = spec.args !== undefined ? [spec.command, spec.args] : [hookShell(), ["-c", spec.command]];
+    const wrapped = options.boundary?.(program, programArgs);
+    const contained = wrapped === "host" ? undefined : wrapped;
+    if (options.boundary && wrapped === undefined) {
+      resolve({ kind: "spawn-error", message: `${program} was not found in the system's folders, where a project's hook must find it to run inside the sandbox` });
+      return;
+    }
+    const [file, argv] = contained ? [contained.file, contained.args] : [program, programArgs];
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn(file, argv, { cwd: options.cwd, env: options.env, detached: true, stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
+      child = spawn(file, argv, { cwd: options.cwd, env: options.env, detached: true, stdio: ["pipe", "pipe", "pipe", ...(contained?.fd3 ? ["pipe" as const] : [])], windowsHide: true });
     } catch (err) {
       resolve({ kind: "spawn-error", message: (err as Error).message });
       return;
+    }
+    const filterPipe = child.stdio[3];
+    if (contained?.fd3 && filterPipe && "end" in filterPipe) {
+      filterPipe.on("error", () => {});
+      filterPipe.end(contained.fd3);
     }
     let stdout = "";
     let stderr = "";
@@ -97,6 +101,7 @@ export function runCommandHook(spec: CommandHookSpec, stdin: string, options: Co
     const finish = (): void => {
       if (settled) return;
       settled = true;
+      contained?.done();
       for (const t of timers) clearTimeout(t);
       options.signal?.removeEventListener("abort", onAbort);
       child.stdout?.destroy();

@@ -1,5 +1,6 @@
 import { parseRule } from "../permissions/rule.js";
 import { runCommandHook } from "./command.js";
+import type { ProjectCodeBoundary } from "../sandbox/project-code.js";
 import { parseHooksConfig, type HookGroup, type HookHandler, type ParsedHooksConfig } from "./config.js";
 import { runHttpHook } from "./http.js";
 import {
@@ -49,6 +50,11 @@ export interface HookRunnerOptions {
   httpHookAllowedEnvVars?: readonly string[];
   /** Receives what background (`async: true`) handlers said, since no call waits for them. */
   onBackgroundOutcome?: (event: HookEventName, outcome: HookOutcome) => void;
+  /**
+   * Where the command hooks of the project's own files run (sandbox/project-code.ts): inside the
+   * sandbox's boundary. Absent: on the host, like the user's own hooks.
+   */
+  projectBoundary?: ProjectCodeBoundary;
 }
 
 export interface ConfiguredHookRunner extends HookRunner {
@@ -58,7 +64,7 @@ export interface ConfiguredHookRunner extends HookRunner {
   readonly handlers: readonly HookHandler[];
 }
 
-export type HookConfigSource = { source: string; config: unknown } | ParsedHooksConfig;
+export type HookConfigSource = { source: string; config: unknown; fromProject?: boolean } | ParsedHooksConfig;
 
 /**
  * Builds a runner from every settings file's `hooks` object (merged, in the order given; never
@@ -66,6 +72,7 @@ export type HookConfigSource = { source: string; config: unknown } | ParsedHooks
  */
 export function createHookRunner(configs: readonly HookConfigSource[], options: HookRunnerOptions): ConfiguredHookRunner {
   const parsed = configs.map((c) => ("groups" in c ? c : parseHooksConfig(c.config, c.source)));
+  const projectSources = new Set(configs.filter((c) => !("groups" in c) && c.fromProject === true).map((c) => (c as { source: string }).source));
   const warnings = parsed.flatMap((p) => p.warnings);
   const byEvent = new Map<HookEventName, HookGroup[]>();
   const allHandlers: HookHandler[] = [];
@@ -107,7 +114,12 @@ export function createHookRunner(configs: readonly HookConfigSource[], options: 
     try {
       const common = { env, timeoutMs: timeoutMs(event, handler), ...(signal ? { signal } : {}) };
       run = handler.type === "command"
-        ? await runCommandHook(handler, body, { ...common, cwd: options.projectDir, killGraceMs: options.killGraceMs ?? 1_000 })
+        ? await runCommandHook(handler, body, {
+            ...common,
+            cwd: options.projectDir,
+            killGraceMs: options.killGraceMs ?? 1_000,
+            ...(projectSources.has(handler.source) && options.projectBoundary ? { boundary: options.projectBoundary } : {}),
+          })
         : await runHttpHook(handler, body, common);
     } catch (err) {
       run = { kind: "spawn-error", message: (err as Error).message };

@@ -10,6 +10,7 @@ export const SandboxSettingsSchema = z.looseObject({
   autoAllowBashIfSandboxed: z.boolean().optional(),
   excludedCommands: z.array(z.string()).optional(),
   allowUnsandboxedCommands: z.boolean().optional(),
+  projectCode: z.enum(["boundary", "host"]).optional(),
   network: z
     .looseObject({
       allowedDomains: z.array(z.string()).optional(),
@@ -38,6 +39,11 @@ export interface SandboxSettings {
   excludedCommands: string[];
   /** Whether `dangerouslyDisableSandbox` may be approved at all (default true). */
   allowUnsandboxedCommands: boolean;
+  /**
+   * Where code a project ships runs — its hooks and MCP stdio servers: inside the workspace-write
+   * boundary with no network (default), or on the host ("host", only from the user's own levels).
+   */
+  projectCode: "boundary" | "host";
   allowedDomains: string[];
   /** Absolute paths of Unix sockets the sandbox may reach. */
   allowUnixSockets: string[];
@@ -63,6 +69,7 @@ export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = {
   autoAllowBashIfSandboxed: true,
   excludedCommands: [],
   allowUnsandboxedCommands: true,
+  projectCode: "boundary",
   allowedDomains: [],
   allowUnixSockets: [],
   allowWrite: [],
@@ -80,6 +87,8 @@ export interface SandboxLayer {
   home: string;
   /** False for an untrusted project's settings: they may only restrict. */
   widens: boolean;
+  /** The project's own level (project or local settings), trusted or not. */
+  project?: boolean;
   settings: SandboxSettingsFile | undefined;
 }
 
@@ -121,6 +130,14 @@ export function mergeSandboxLayers(layers: readonly SandboxLayer[]): MergedSandb
   for (const layer of layers) {
     const s = layer.settings;
     if (!s) continue;
+    // Only the user's own levels may let a project's code out: a project, trusted or not, may not.
+    if (s.projectCode !== undefined) {
+      if (s.projectCode === "host" && (!layer.widens || layer.project === true)) ignored.push({ source: layer.source, key: "sandbox.projectCode", value: s.projectCode });
+      else if (!set.has("projectCode")) {
+        set.add("projectCode");
+        out.projectCode = s.projectCode;
+      }
+    }
     scalar(layer, "enabled", s.enabled, true);
     scalar(layer, "autoAllowBashIfSandboxed", s.autoAllowBashIfSandboxed, false);
     scalar(layer, "allowUnsandboxedCommands", s.allowUnsandboxedCommands, false);

@@ -5,7 +5,7 @@
 // lstat per folder. Before a writable call it says what to mount read-only; after it, what the call
 // created there (removed by remove-created.ts).
 import { lstatSync, readdirSync, readFileSync, type Dirent } from "node:fs";
-import { join, resolve } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_SEQUENCES } from "../fs/protected-names.js";
 
 /** Inside a git directory, what names or holds programs (the rest, objects and refs, stays writable). */
@@ -54,6 +54,7 @@ interface DirEntry {
   ino: number;
   names: Array<{ name: string; dir: boolean; link: boolean }>;
   marked?: { key: string; hide: Array<{ path: string; directory: boolean }>; protect: string[] };
+  derived?: { protected: string[]; vcs: string[]; subdirs: string[] };
 }
 
 const cache = new Map<string, DirEntry>();
@@ -115,9 +116,24 @@ function hooksPathOf(gitDir: string, worktree: string): string | undefined {
   return resolve(worktree, found.startsWith("~/") ? join(process.env.HOME ?? "/", found.slice(2)) : found);
 }
 
-/** Whether the relative segments `rel` (lower case) end one of the protected sequences. */
-function endsSequence(rel: readonly string[]): boolean {
-  return SEQUENCES.some((seq) => seq.length <= rel.length && seq.every((s, i) => rel[rel.length - seq.length + i] === s));
+/** Whether `lower` in the folder `dir` ends one of the protected sequences (`.github/workflows`). */
+function endsSequence(dirSegments: readonly string[], lower: string): boolean {
+  return SEQUENCES.some((seq) => seq[seq.length - 1] === lower && seq.length - 1 <= dirSegments.length && seq.slice(0, -1).every((s, i) => dirSegments[dirSegments.length - seq.length + 1 + i] === s));
+}
+
+/** What a folder's names say, computed once per listing: protected names, repositories, folders to enter. */
+function derive(dir: string, entry: DirEntry): NonNullable<DirEntry["derived"]> {
+  const segments = dir.toLowerCase().split(sep);
+  const inPackages = PACKAGE_DIRS.has(segments[segments.length - 1] ?? "");
+  const derived: NonNullable<DirEntry["derived"]> = { protected: [], vcs: [], subdirs: [] };
+  for (const n of entry.names) {
+    const path = join(dir, n.name);
+    const lower = n.name.toLowerCase();
+    if (VCS_INTERNALS[lower] !== undefined && n.dir && !n.link) derived.vcs.push(path);
+    else if (DIR_NAMES.has(lower) || FILE_NAMES.has(lower) || endsSequence(segments, lower) || (inPackages && lower.endsWith(".pth"))) derived.protected.push(path);
+    else if (n.dir && !n.link && !inPackages && !NOT_WALKED.has(lower)) derived.subdirs.push(path);
+  }
+  return derived;
 }
 
 /**
@@ -137,9 +153,9 @@ export function scanTree(roots: readonly string[], options: ScanOptions = {}): T
   const markKey = options.markKey ?? "";
   const hiddenDirs = new Set<string>();
   for (const root of roots) {
-    const stack: Array<{ dir: string; rel: string[] }> = [{ dir: root, rel: [] }];
+    const stack: string[] = [root];
     while (stack.length > 0) {
-      const { dir, rel } = stack.pop()!;
+      const dir = stack.pop()!;
       const entry = listing(dir);
       if (entry === undefined) continue;
       out.folders.add(dir);
@@ -166,31 +182,23 @@ export function scanTree(roots: readonly string[], options: ScanOptions = {}): T
         }
         for (const p of entry.marked.protect) protect(p);
       }
-      const inPackages = rel.length > 0 && PACKAGE_DIRS.has(rel[rel.length - 1]!);
-      for (const n of entry.names) {
-        const path = join(dir, n.name);
-        const lower = n.name.toLowerCase();
-        const segs = [...rel, lower];
-        const internals = VCS_INTERNALS[lower];
-        if (internals !== undefined && n.dir && !n.link) {
-          out.vcsDirs.push(path);
-          for (const part of internals) {
-            const kind = exists(join(path, part));
-            if (kind === "dir" || kind === "file") protect(join(path, part));
-          }
-          if (lower === ".git") {
-            const hooks = hooksPathOf(path, dir);
-            const kind = hooks === undefined ? undefined : exists(hooks);
-            if (hooks !== undefined && (kind === "dir" || kind === "file")) protect(hooks);
-          }
-          continue;
+      const derived = (entry.derived ??= derive(dir, entry));
+      for (const path of derived.protected) protect(path);
+      for (const path of derived.vcs) {
+        out.vcsDirs.push(path);
+        const name = path.slice(path.lastIndexOf(sep) + 1).toLowerCase();
+        // What lies inside a repository folder changes without its parent's listing changing: looked at every time.
+        for (const part of VCS_INTERNALS[name] ?? []) {
+          const kind = exists(join(path, part));
+          if (kind === "dir" || kind === "file") protect(join(path, part));
         }
-        if (DIR_NAMES.has(lower) || FILE_NAMES.has(lower) || endsSequence(segs) || (inPackages && lower.endsWith(".pth"))) {
-          protect(path);
-          continue;
+        if (name === ".git") {
+          const hooks = hooksPathOf(path, dir);
+          const kind = hooks === undefined ? undefined : exists(hooks);
+          if (hooks !== undefined && (kind === "dir" || kind === "file")) protect(hooks);
         }
-        if (n.dir && !n.link && !inPackages && !NOT_WALKED.has(lower) && !hiddenDirs.has(path)) stack.push({ dir: path, rel: segs });
       }
+      for (const sub of derived.subdirs) if (!hiddenDirs.has(sub)) stack.push(sub);
     }
     if (!out.complete) break;
   }

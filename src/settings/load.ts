@@ -63,8 +63,11 @@ export interface LoadedSettings {
   additionalDirectories: string[];
   /** Environment for tool processes, merged by precedence per variable. */
   env: Record<string, string>;
-  /** Each file's raw `hooks` object, highest precedence first, for the hooks module. */
-  hooks: Array<{ source: string; config: unknown }>;
+  /**
+   * Each file's raw `hooks` object, highest precedence first, for the hooks module; `fromProject`
+   * for the project's own files (their commands run inside the sandbox: sandbox.projectCode).
+   */
+  hooks: Array<{ source: string; config: unknown; fromProject?: boolean }>;
   /** `allowedHttpHookUrls` and `httpHookAllowedEnvVars`: what every level that sets them allows (the narrowest). */
   hookPolicy: { allowedHttpHookUrls?: string[]; httpHookAllowedEnvVars?: string[] };
   /** Each level's raw `mcpServers` object that may be used, highest precedence first (project ones only when trusted). */

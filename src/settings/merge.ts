@@ -138,7 +138,7 @@ export function mergeSettings(
   const rules: PermissionRule[] = [];
   const additionalDirectories: string[] = [];
   const env: Record<string, string> = {};
-  const hooks: Array<{ source: string; config: unknown }> = [];
+  const hooks: LoadedSettings["hooks"] = [];
   const mcpServers: LoadedSettings["mcpServers"] = [];
   const mcpApproval: LoadedSettings["mcpApproval"] = { enabledMcpjsonServers: [], disabledMcpjsonServers: [] };
   let mode: PermissionMode | undefined;
@@ -208,7 +208,7 @@ export function mergeSettings(
     }
     warnings.push(...unknownKeyWarnings(layer));
     if (layer.settings.hooks !== undefined && !noHooks && (!managedHooksOnly || layer.level === "managed") && !(fromProject && noProjectHooks)) {
-      if (widens) hooks.push({ source: layer.source, config: layer.settings.hooks });
+      if (widens) hooks.push({ source: layer.source, config: layer.settings.hooks, ...(fromProject ? { fromProject: true } : {}) });
       else if (Object.keys(layer.settings.hooks).length > 0) ignore(layer, "hooks", layer.settings.hooks, "untrusted");
     }
     const servers = layer.settings.mcpServers;
@@ -234,7 +234,7 @@ export function mergeSettings(
     mcpApproval.disabledMcpjsonServers.push(...stringsOf(raw.disabledMcpjsonServers));
   }
   const sandbox = mergeSandboxLayers(
-    layers.map((layer) => ({ source: layer.source, root: layer.root, home, widens: !isProject(layer) || trust.trusted, settings: layer.settings.sandbox })),
+    layers.map((layer) => ({ source: layer.source, root: layer.root, home, widens: !isProject(layer) || trust.trusted, project: isProject(layer), settings: layer.settings.sandbox })),
   );
   for (const i of sandbox.ignored) ignored.push({ source: i.source, key: i.key, detail: describeWidening(i.key, i.value), why: "untrusted" });
   if (projectMcp.exists && !projectMcp.allowed) {

@@ -120,7 +120,7 @@ describe("loadSettings", () => {
       expect((await loadSettings(o)).rules).toEqual([]);
       const s = await loadSettings({ ...o, trustProject: true, cli: { settingsFrom: ["claude"] } });
       expect(s.rules.map((r) => r.raw)).toEqual(["Read(.env)", "Bash(ls *)"]);
-      expect(s.hooks).toEqual([{ source: join(o.proj, ".claude", "settings.json"), config: { PreToolUse: [] } }]);
+      expect(s.hooks).toEqual([{ source: join(o.proj, ".claude", "settings.json"), config: { PreToolUse: [] }, fromProject: true }]);
       const imp = layout(join(dir, "i"), { project: { import: ["claude"] }, claudeLocal: { permissions: { ask: ["Bash(git *)"] } } });
       // A project's own `import` is a widening key: only a trusted project's turns .claude/ on.
       const untrusted = await loadSettings(imp);
