@@ -70,3 +70,28 @@ describe.skipIf(!probe.available)("a project's hooks run inside the boundary", (
     });
   }, 90_000);
 });
+
+describe.skipIf(!probe.available)("a project's MCP stdio servers run inside the boundary", () => {
+  it("a trusted, approved .mcp.json server answers over stdio (the control) and cannot write outside the project", async () => {
+    await withTempDir(async (root) => {
+      const home = join(root, "home");
+      const project = join(root, "project");
+      const cfg = join(root, "cfg");
+      mkdirSync(project);
+      mkdirSync(cfg);
+      mkdirSync(home);
+      writeFileSync(join(cfg, "settings.json"), JSON.stringify({ enabledMcpjsonServers: ["fx"] }));
+      const fixture = join(process.cwd(), "test", "fixtures", "mcp-server.mjs");
+      writeFileSync(join(project, "srv.sh"), `echo ran > ${join(home, "mcp-marker")} 2>/dev/null\necho ran > in-project.txt\nexec node ${fixture}\n`);
+      writeFileSync(join(project, ".mcp.json"), JSON.stringify({ mcpServers: { fx: { command: "bash", args: ["srv.sh"] } } }));
+      const env = { PATH: process.env.PATH, HOME: home, ARMATURE_CONFIG_DIR: cfg };
+      expect(armature(["trust", project], env, "y\n").code).toBe(0);
+      const callEcho = JSON.stringify([{ type: "tool_use", id: "m", name: "mcp__fx__echo", input: { text: "hello-from-mcp" } }]);
+      const r = armature(["exec", "--cwd", project, "--mode", "bypassPermissions", "-"], env, `${callEcho}\n`);
+      expect(r.code, r.err).toBe(0);
+      expect(r.out).toContain("hello-from-mcp");
+      expect(readFileSync(join(project, "in-project.txt"), "utf8")).toBe("ran\n");
+      expect(existsSync(join(home, "mcp-marker")), "the project's server wrote outside the project").toBe(false);
+    });
+  }, 90_000);
+});

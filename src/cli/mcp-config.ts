@@ -1,3 +1,5 @@
+import { projectCodeBoundary } from "../sandbox/project-code.js";
+import { sandboxStatus } from "../sandbox/status.js";
 import { resolve } from "node:path";
 import {
   McpConfigError,
@@ -111,9 +113,13 @@ export async function connectCliMcp(
   }
   if (entries.length === 0) return undefined;
   const { connectMcpServers } = await import("../mcp/manager.js");
+  const projectBoundary = entries.some((e) => e.scope === "project" || e.scope === "local")
+    ? projectCodeBoundary(sandboxStatus(settings.sandbox), { projectDir: resolve(cwd), additionalDirectories: settings.additionalDirectories })
+    : undefined;
   return connectMcpServers(entries, {
     cwd,
     env: settings.env,
+    ...(projectBoundary ? { projectBoundary } : {}),
     oauthConfigDir: userConfigDir(),
     ...(sdk ? { sdkTransport: sdk.transport } : {}),
     onEvent: (event) => {

@@ -10,6 +10,7 @@ import type { McpCallResult } from "./results.js";
 import { proxiedFetch } from "../net/proxied-fetch.js";
 import { FileOAuthProvider, hasStoredTokens, OAuthLoginNeeded } from "./oauth.js";
 import { ProcessGroupStdioTransport } from "./stdio-transport.js";
+import type { ProjectCodeBoundary } from "../sandbox/project-code.js";
 import { createMcpTool, type McpTool, type McpToolCaller, type RemoteToolInfo } from "./tool.js";
 
 export const CLIENT_INFO = { name: "armature", version: "0.1.0" };
@@ -26,6 +27,8 @@ export interface ConnectionOptions {
   onLost: (reason: string) => void;
   /** The transport of a `{type: "sdk"}` server (a server in the host process). */
   sdkTransport?: (serverName: string) => Transport;
+  /** Where a project's own stdio servers run (ConnectMcpOptions.projectBoundary). */
+  projectBoundary?: ProjectCodeBoundary;
   /** Where `armature mcp login` stores OAuth tokens (`<dir>/mcp-oauth/`): remote servers with tokens there use and refresh them. */
   oauthConfigDir?: string;
 }
@@ -92,11 +95,19 @@ export class McpConnection implements McpToolCaller {
       return this.options.sdkTransport(this.entry.name);
     }
     if (config.type === "stdio") {
+      const cwd = config.cwd ?? this.options.cwd;
+      const projectCode = this.entry.scope === "project" || this.entry.scope === "local";
+      const wrapped = projectCode ? this.options.projectBoundary?.(config.command, config.args, cwd) : undefined;
+      if (projectCode && this.options.projectBoundary && wrapped === undefined) {
+        throw new Error(`MCP server ${this.entry.name}: ${config.command} was not found in the system's folders, where a project's server must find it to run inside the sandbox`);
+      }
+      const contained = wrapped === "host" ? undefined : wrapped;
       return new ProcessGroupStdioTransport({
-        command: config.command,
-        args: config.args,
+        command: contained ? contained.file : config.command,
+        args: contained ? contained.args : config.args,
         env: { ...this.options.env, ...config.env },
-        cwd: config.cwd ?? this.options.cwd,
+        cwd,
+        ...(contained ? { contained } : {}),
       });
     }
     // The proxy variables apply to MCP servers over HTTP as to every connection armature makes.

@@ -1,3 +1,4 @@
+import type { ProjectCodeBoundary } from "../sandbox/project-code.js";
 import type { DynamicToolSource } from "../session/session.js";
 import type { Tool } from "../tool/types.js";
 import type { McpScope, McpServerEntry } from "./config.js";
@@ -41,6 +42,11 @@ export interface ConnectMcpOptions {
   sdkTransport?: (serverName: string) => Transport;
   /** Use (and refresh) the OAuth tokens `armature mcp login` stored under `<dir>/mcp-oauth/` (the CLI passes its config dir). */
   oauthConfigDir?: string;
+  /**
+   * Where the stdio servers of the project's own configuration (scopes `project` and `local`) run
+   * (sandbox/project-code.ts): inside the sandbox's boundary. Absent: on the host.
+   */
+  projectBoundary?: ProjectCodeBoundary;
 }
 
 /** The connected servers: a tool source for `createSession({ toolSource })`. */
@@ -89,6 +95,7 @@ export async function connectMcpServers(entries: readonly McpServerEntry[], opti
       cwd: options.cwd,
       toolTimeoutMs,
       ...(options.sdkTransport ? { sdkTransport: options.sdkTransport } : {}),
+      ...(options.projectBoundary ? { projectBoundary: options.projectBoundary } : {}),
       ...(options.oauthConfigDir !== undefined ? { oauthConfigDir: options.oauthConfigDir } : {}),
       onToolsChanged: () => {
         emit({ type: "tools_changed", server: entry.name, tools: connection.tools.length });

@@ -1,3 +1,4 @@
+import type { ContainedCommand } from "../sandbox/project-code.js";
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
@@ -11,6 +12,8 @@ export interface StdioServerOptions {
   cwd?: string;
   /** Largest single message accepted (bytes, default 64 MB). */
   maxMessageBytes?: number;
+  /** Started inside the sandbox (a project's server): its filter goes to fd 3, its cleanup runs when it exits. */
+  contained?: Pick<ContainedCommand, "fd3" | "done">;
 }
 
 /** Process groups of servers still running: killed if this process exits without closing them. */
@@ -77,7 +80,7 @@ export class ProcessGroupStdioTransport implements Transport {
       const child = spawn(this.options.command, this.options.args, {
         cwd: this.options.cwd,
         env: this.options.env,
-        stdio: ["pipe", "pipe", "pipe"],
+        stdio: ["pipe", "pipe", "pipe", ...(this.options.contained?.fd3 ? ["pipe" as const] : [])],
         // Its own session: it leads its own process group (close() stops the whole group), and a
         // terminal's Ctrl-C reaches armature, which closes it, rather than the server. Measured for
         // issue 11: the new session (on Linux, its own scheduler autogroup) costs nothing per call
@@ -85,6 +88,12 @@ export class ProcessGroupStdioTransport implements Transport {
         detached: true,
       });
       this.child = child;
+      const filter = this.options.contained?.fd3;
+      const filterPipe = child.stdio[3];
+      if (filter && filterPipe && "end" in filterPipe) {
+        filterPipe.on("error", () => {});
+        filterPipe.end(filter);
+      }
       child.once("error", (err) => {
         reject(err);
         this.onerror?.(err);
@@ -94,6 +103,7 @@ export class ProcessGroupStdioTransport implements Transport {
         resolve();
       });
       child.once("close", (code, signal) => {
+        this.options.contained?.done();
         this.exitCode = code;
         this.exitSignal = signal;
         if (child.pid !== undefined) liveGroups.delete(child.pid);

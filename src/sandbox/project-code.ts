@@ -30,7 +30,7 @@ export interface ContainedCommand {
  * here, probed on the first use), or not at all (undefined: the program is not in the system's
  * folders, where a bare name must be found).
  */
-export type ProjectCodeBoundary = (file: string, argv: readonly string[]) => ContainedCommand | "host" | undefined;
+export type ProjectCodeBoundary = (file: string, argv: readonly string[], cwd?: string) => ContainedCommand | "host" | undefined;
 
 /**
  * The wrapper for project code, or undefined where it runs on the host by the settings (the
@@ -38,7 +38,7 @@ export type ProjectCodeBoundary = (file: string, argv: readonly string[]) => Con
  */
 export function projectCodeBoundary(status: SandboxStatus | undefined, dirs: { projectDir: string; additionalDirectories: readonly string[] }): ProjectCodeBoundary | undefined {
   if (!status || !status.enabled || status.settings.projectCode === "host") return undefined;
-  return (file, argv) => {
+  return (file, argv, cwd) => {
     const bwrap = status.available ? status.bwrap : undefined;
     if (bwrap === undefined) return "host";
     const program = file.includes("/") ? file : trustedExecutable(file);
@@ -50,7 +50,7 @@ export function projectCodeBoundary(status: SandboxStatus | undefined, dirs: { p
     const plan = sandboxPlan("workspace-write", false, status.settings, {
       projectDir: dirs.projectDir,
       additionalDirectories: dirs.additionalDirectories,
-      cwd: dirs.projectDir,
+      cwd: cwd ?? dirs.projectDir,
       reportDir: dirs.projectDir,
       needed: [program, process.execPath],
       seccomp: true,
