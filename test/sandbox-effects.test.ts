@@ -378,14 +378,16 @@ describe.each([
   }, 30_000);
 
   it.skipIf(skip)("kill -9 of exec during the call: nothing keeps running", async () => {
-    await withTempDir(async (dir) => {
+    // Killed, exec cannot remove its session folder and the call's proxy folder: they go to a
+    // temp dir of this test's own, removed with it ('armature gc' is the user's way).
+    await withTempDir(async (tmp) => withTempDir(async (dir) => {
       const n = sandbox === "1" ? 7 : 8;
-      const exec = startExec(["--cwd", dir, "--mode", "bypassPermissions"], { env });
+      const exec = startExec(["--cwd", dir, "--mode", "bypassPermissions"], { env: { ...env, TMPDIR: tmp } });
       exec.write(call("a", `${escapes(n)}; sleep ${marker}.${n}9`));
       expect(await eventually(() => markedSleeps().length >= 5, 10_000), `started: ${markedSleeps().length}`).toBe(true);
       exec.child.kill("SIGKILL");
       await exec.exited;
       expect(await eventually(() => markedSleeps().length === 0, 5_000), `still running: ${markedSleeps().join(" ")}`).toBe(true);
-    });
+    }));
   }, 30_000);
 });
