@@ -1,8 +1,8 @@
 import { afterEach, beforeEach } from "vitest";
-import { readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, realpathSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { homedir, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { z } from "zod";
 import { buildTool } from "../src/tool/build-tool.js";
@@ -16,6 +16,30 @@ export async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** `path` is the temp dir or inside it (where sandboxed commands may write), after resolving links (a missing path as it is). */
+export function insideTempDir(path: string): boolean {
+  const real = (p: string): string => (existsSync(p) ? realpathSync(p) : resolve(p));
+  const tmp = real(tmpdir());
+  const at = real(path);
+  return at === tmp || at.startsWith(`${tmp}/`);
+}
+
+/**
+ * A fresh folder outside the temp dir, for tests that check a write outside the working
+ * directories fails: in /var/tmp, /tmp or the home, the first that is not the temp dir or inside
+ * it (no test assumes where $TMPDIR is). The caller removes it.
+ */
+export function mkdtempOutsideTempDir(prefix: string): string {
+  for (const base of ["/var/tmp", "/tmp", homedir()]) {
+    try {
+      if (!insideTempDir(base)) return mkdtempSync(join(realpathSync(base), prefix));
+    } catch {
+      // missing or not writable here: the next one
+    }
+  }
+  throw new Error(`no writable folder outside the temp dir ${tmpdir()} for ${prefix}`);
 }
 
 export function toolUse(name: string, input: unknown, id = `toolu_${Math.random().toString(36).slice(2, 10)}`): ToolUseBlock {

@@ -39,6 +39,7 @@ describe("lazy Bash grammar", () => {
       const bash = await s.runTurn([{ type: "tool_use", id: "b", name: "Bash", input: { command: "echo hi" } }]);
       console.log(JSON.stringify({ afterImport, afterRead, before, read: read[0].is_error ?? false, bash: bash[0].content, bashError: bash[0].is_error ?? false,
         afterBash: m.bashGrammarLoaded(), readOnly: m.analyzeCommand("ls -la").readOnly }));
+      await s.close();
     `);
     expect(out).toMatchObject({ afterImport: false, afterRead: false, read: false, bashError: false, afterBash: true, readOnly: true });
     expect(String(out.bash)).toContain("hi");
@@ -52,6 +53,7 @@ describe("lazy Bash grammar", () => {
     run(`
       const s = m.createSession({ cwd: ${JSON.stringify(dir)}, tools: m.builtinTools() });
       await s.runTurn([{ type: "tool_use", id: "r", name: "Read", input: { file_path: "a.txt" } }]);
+      await s.close();
       console.log("{}");
     `, { ARMATURE_TEST_LOADED: log }, ["--import", pathToFileURL(register).href]);
     expect(readFileSync(log, "utf8")).toContain(entry);
@@ -82,6 +84,7 @@ describe("lazy Bash grammar", () => {
       const results = [];
       for await (const ev of s.stream(blocks())) if (ev.type === "result") results.push(ev.result);
       console.log(JSON.stringify({ n: results.length, text: JSON.stringify(results) }));
+      await s.close();
     `);
     expect(out.n).toBe(2);
     expect(String(out.text)).toContain("one");

@@ -3,14 +3,14 @@
 // benign controls beside them (a build writing in the project, git commit, npm test) still work.
 // Then the process lifetime of #24: nothing a call starts outlives it, with or without the sandbox.
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "./bash-helpers.js";
 import { startExec } from "./exec-process.js";
-import { withTempDir } from "./helpers.js";
+import { mkdtempOutsideTempDir, withTempDir } from "./helpers.js";
 import { probeSandbox } from "../src/sandbox/probe.js";
 
 const probe = probeSandbox({ ...process.env, ARMATURE_SANDBOX_BWRAP: "" });
@@ -91,7 +91,7 @@ function noEffect(dir: string, outside: string): void {
 describe.skipIf(skipReason !== undefined)("effect corpus: attacks through exec with the sandbox on", () => {
   it("default mode: an unknown project tool runs read-only without asking, and none of its effects happen", async () => {
     await withTempDir(async (dir) => {
-      const outside = mkdtempSync("/var/tmp/armature-effects-");
+      const outside = mkdtempOutsideTempDir("armature-effects-");
       try {
         maliciousRepo(dir, outside);
         const before = received;
@@ -114,7 +114,7 @@ describe.skipIf(skipReason !== undefined)("effect corpus: attacks through exec w
 
   it("default mode: a read-only git producer feeding an unknown tool through xargs or a loop runs read-only without asking; none of its effects happen", async () => {
     await withTempDir(async (dir) => {
-      const outside = mkdtempSync("/var/tmp/armature-effects-");
+      const outside = mkdtempOutsideTempDir("armature-effects-");
       try {
         maliciousRepo(dir, outside);
         execFileSync("git", ["-C", dir, "add", "-A"]);
@@ -156,7 +156,7 @@ describe.skipIf(skipReason !== undefined)("effect corpus: attacks through exec w
 
   it("bypassPermissions (workspace-write): the project is writable, protected paths and outside are not; builds, npm test and git commit work", async () => {
     await withTempDir(async (dir) => {
-      const outside = mkdtempSync("/var/tmp/armature-effects-");
+      const outside = mkdtempOutsideTempDir("armature-effects-");
       try {
         maliciousRepo(dir, outside);
         const exec = startExec(["--cwd", dir, "--mode", "bypassPermissions"]);
@@ -338,7 +338,7 @@ describe.skipIf(skipReason !== undefined)("effect corpus: protected paths that d
 describe("no sandbox here (bwrap made unavailable): said once, the analysis alone decides", () => {
   it("exec warns once on stderr; an unknown tool asks (denied without an approver) and does not run; a read-only command runs", async () => {
     await withTempDir(async (dir) => {
-      const outside = mkdtempSync("/var/tmp/armature-effects-");
+      const outside = mkdtempOutsideTempDir("armature-effects-");
       try {
         maliciousRepo(dir, outside);
         const exec = startExec(["--cwd", dir], { env: { ...process.env, ARMATURE_SANDBOX_BWRAP: "/nonexistent/bwrap", ARMATURE_SANDBOX: "" } });
@@ -378,14 +378,16 @@ describe.each([
   }, 30_000);
 
   it.skipIf(skip)("kill -9 of exec during the call: nothing keeps running", async () => {
-    await withTempDir(async (dir) => {
+    // Killed, exec cannot remove its session folder and the call's proxy folder: they go to a
+    // temp dir of this test's own, removed with it ('armature gc' is the user's way).
+    await withTempDir(async (tmp) => withTempDir(async (dir) => {
       const n = sandbox === "1" ? 7 : 8;
-      const exec = startExec(["--cwd", dir, "--mode", "bypassPermissions"], { env });
+      const exec = startExec(["--cwd", dir, "--mode", "bypassPermissions"], { env: { ...env, TMPDIR: tmp } });
       exec.write(call("a", `${escapes(n)}; sleep ${marker}.${n}9`));
       expect(await eventually(() => markedSleeps().length >= 5, 10_000), `started: ${markedSleeps().length}`).toBe(true);
       exec.child.kill("SIGKILL");
       await exec.exited;
       expect(await eventually(() => markedSleeps().length === 0, 5_000), `still running: ${markedSleeps().join(" ")}`).toBe(true);
-    });
+    }));
   }, 30_000);
 });

@@ -7,3 +7,13 @@ import { afterAll } from "vitest";
 const configDir = mkdtempSync(join(tmpdir(), "armature-test-config-"));
 process.env.ARMATURE_CONFIG_DIR = configDir;
 afterAll(() => rmSync(configDir, { recursive: true, force: true }));
+
+// The tests' commits need an author on a machine with no git identity configured (an empty HOME,
+// no ~/.gitconfig): through the environment, it reaches the git the tests run themselves and the
+// git their commands run through armature's Bash tool or CLI (they inherit this environment).
+Object.assign(process.env, {
+  GIT_AUTHOR_NAME: "armature tests",
+  GIT_AUTHOR_EMAIL: "tests@armature.invalid",
+  GIT_COMMITTER_NAME: "armature tests",
+  GIT_COMMITTER_EMAIL: "tests@armature.invalid",
+});

@@ -2,13 +2,14 @@
 // in the workspace-write boundary, a process of the same user flips `f` between a file, a link to
 // a file outside the working directories and a dangling link outside. The sandbox mounts
 // everything outside read-only, so whatever the name leads to when the shell opens it, nothing
-// outside may change. "Outside" is under /var/tmp: the temp dir is writable in the boundary.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// outside may change. "Outside" is outside the temp dir, which is writable in the boundary.
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
 import { createBashTool } from "../src/tools/bash/index.js";
 import { callsDuringRace, fileSession, outsideChanges } from "./file-tools/harness.js";
+import { mkdtempOutsideTempDir } from "./helpers.js";
 
 export type ShellWrite = ">" | ">>" | "cp";
 
@@ -48,7 +49,7 @@ function failureKind(text: string): string {
 }
 
 export async function runShellRace(op: ShellWrite, calls: number): Promise<ShellRaceReport> {
-  const root = realpathSync(mkdtempSync("/var/tmp/armature-shell-race-"));
+  const root = realpathSync(mkdtempOutsideTempDir("armature-shell-race-"));
   const proj = join(root, "proj");
   const outside = join(root, "outside");
   mkdirSync(proj);

@@ -48,10 +48,11 @@ describe("exec stops everything a session started when it is signalled", () => {
     ["SIGTERM", 143],
     ["SIGINT", 130],
   ] as const)("%s during a Bash call (and with a background task running): exit %d, no process survives", async (signal, code) => {
-    await withTempDir(async (dir) => {
+    // The background call's result names its output file, so exec keeps its temp session folder: in a temp dir of the test's own.
+    await withTempDir(async (tmp) => withTempDir(async (dir) => {
       const pidFile = join(dir, "pids");
       const bgFile = join(dir, "bg");
-      const exec = startExec(["--cwd", dir, "--mode", "bypassPermissions"], { env: unsandboxed });
+      const exec = startExec(["--cwd", dir, "--mode", "bypassPermissions"], { env: { ...unsandboxed, TMPDIR: tmp } });
       const bg = (await exec.turn(call("bg", { command: `echo $$ > ${bgFile}; sleep ${marker}.5`, run_in_background: true }))) as { content: Array<{ content: string }> };
       expect(bg.content[0]!.content).toContain("background");
       exec.write(call("fg", { command: longCommand(pidFile) }));
@@ -62,7 +63,7 @@ describe("exec stops everything a session started when it is signalled", () => {
       const exit = await exec.exited;
       expect(exit.code, exit.stderr).toBe(code);
       expect(await eventually(() => !pids.some(isAlive) && markedSleeps().length === 0, 5_000), `still alive: ${[...pids.filter(isAlive), ...markedSleeps()].join(" ")}`).toBe(true);
-    });
+    }));
   }, 90_000);
 
   it("a library host's closeSessionOnSignals: session.close() then exit 143, nothing left", async () => {

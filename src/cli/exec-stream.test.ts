@@ -32,8 +32,9 @@ describe("armature exec as a co-process (stdin a pipe, no file)", () => {
   });
 
   it("a background task's end notification comes as a message line of its own, before the next turn's results", async () => {
-    await withTempDir(async (dir) => {
-      const exec = startExec(["--cwd", dir, "--mode", "bypassPermissions"]);
+    // The result names the task's output file, so exec keeps its temp session folder: in a temp dir of the test's own.
+    await withTempDir(async (tmp) => withTempDir(async (dir) => {
+      const exec = startExec(["--cwd", dir, "--mode", "bypassPermissions"], { env: { ...process.env, TMPDIR: tmp } });
       const started = contentOf(await exec.turn(call("bg", "Bash", { command: "echo done-bg", run_in_background: true, description: "Say done" })));
       expect(started[0]!.content).toMatch(/^Command running in background with ID: \S+\./);
       await new Promise((r) => setTimeout(r, 700));
@@ -45,7 +46,7 @@ describe("armature exec as a co-process (stdin a pipe, no file)", () => {
       expect(contentOf(await exec.next())[0]!.content).toBe("next");
       const { code, stderr } = await exec.end();
       expect(code, stderr).toBe(0);
-    });
+    }));
   });
 
   it("a bad line gets an error object naming it, the rest go on, and the exit code is 2", async () => {

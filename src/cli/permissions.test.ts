@@ -1,5 +1,6 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { realpath } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withTempDir } from "../../test/helpers.js";
@@ -24,8 +25,7 @@ function io(stdin = ""): CliIO & { out: () => string; err: () => string } {
 const saved = { HOME: process.env.HOME, managed: process.env.ARMATURE_MANAGED_SETTINGS };
 let isolated: string;
 beforeAll(() => {
-  isolated = join(process.env.TMPDIR ?? "/tmp", `armature-cli-home-${process.pid}`);
-  mkdirSync(isolated, { recursive: true });
+  isolated = mkdtempSync(join(tmpdir(), "armature-cli-home-"));
   process.env.HOME = isolated;
   process.env.ARMATURE_MANAGED_SETTINGS = join(isolated, "none.json");
 });
@@ -33,6 +33,7 @@ afterAll(() => {
   process.env.HOME = saved.HOME;
   if (saved.managed === undefined) delete process.env.ARMATURE_MANAGED_SETTINGS;
   else process.env.ARMATURE_MANAGED_SETTINGS = saved.managed;
+  rmSync(isolated, { recursive: true, force: true });
 });
 
 async function check(args: string[], stdin = "") {

@@ -1,11 +1,12 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { eventually, ResponseRecorder, run, shellSession, textOf } from "../../../test/bash-helpers.js";
-import { toolUse, withTempDir } from "../../../test/helpers.js";
+import { insideTempDir, mkdtempOutsideTempDir, toolUse, withTempDir } from "../../../test/helpers.js";
 import type { BashOutput } from "./result.js";
 import { sandboxConfigFromEnv, type SandboxConfig } from "./sandbox.js";
 
@@ -37,12 +38,12 @@ describe.skipIf(bwrapProblem !== undefined)("sandbox with real bubblewrap", () =
 
   it("writes outside the working dirs fail; inside the project and in the temp dir they work", async () => {
     await withTempDir(async (dir) => {
-      const outside = mkdtempSync("/var/tmp/armature-sbx-");
+      const outside = mkdtempOutsideTempDir("armature-sbx-");
       try {
         const hooks = new ResponseRecorder();
         const s = sandboxed(dir, {}, { hooks });
         const r = await run(s, "Bash", {
-          command: `echo in > inside.txt && echo tmp > /tmp/armature-sbx-$$.txt && rm /tmp/armature-sbx-$$.txt && echo ok; echo out > ${outside}/x.txt`,
+          command: `echo in > inside.txt && echo tmp > "${tmpdir()}/armature-sbx-$$.txt" && rm "${tmpdir()}/armature-sbx-$$.txt" && echo ok; echo out > ${outside}/x.txt`,
         });
         expect(hooks.last<BashOutput>().sandboxed).toBe(true);
         expect(textOf(r)).toContain("ok");
@@ -50,8 +51,12 @@ describe.skipIf(bwrapProblem !== undefined)("sandbox with real bubblewrap", () =
         expect(r.is_error).toBe(true);
         expect(readFileSync(join(dir, "inside.txt"), "utf8")).toBe("in\n");
         expect(existsSync(join(outside, "x.txt"))).toBe(false);
-        const home = await run(s, "Bash", { command: "touch ~/.armature-sandbox-probe" });
-        expect(textOf(home)).toContain("Read-only file system");
+        // The home is outside the working dirs, unless it is in the temp dir (HOME=$(mktemp -d)),
+        // which sandboxed commands may write like the rest of the temp dir.
+        if (!insideTempDir(homedir())) {
+          const home = await run(s, "Bash", { command: "touch ~/.armature-sandbox-probe" });
+          expect(textOf(home)).toContain("Read-only file system");
+        }
         await s.close();
       } finally {
         rmSync(outside, { recursive: true, force: true });
@@ -149,7 +154,7 @@ describe.skipIf(bwrapProblem !== undefined)("sandbox with real bubblewrap", () =
 
   it("dangerouslyDisableSandbox asks; without an approver it is denied, with one it runs outside", async () => {
     await withTempDir(async (dir) => {
-      const outside = mkdtempSync("/var/tmp/armature-sbx-");
+      const outside = mkdtempOutsideTempDir("armature-sbx-");
       try {
         const command = `echo out > ${outside}/x.txt`;
         const asks = sandboxed(dir, {}, { permissionMode: "default", canUseTool: undefined });

@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { mkdir, readFile, realpath, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { toolUse, withTempDir } from "../../../test/helpers.js";
 import { anthropicReply, startMockModelServer, type MockModelServer, type RecordedRequest } from "../../../test/mock-model-server.js";
 import { runAgent } from "../../agent/run-agent.js";
@@ -12,6 +13,17 @@ import { builtinTools } from "../index.js";
 
 const gitEnv = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
 const git = (cwd: string, ...args: string[]): string => execFileSync("git", args, { cwd, env: gitEnv, encoding: "utf8" });
+
+/** A session folder outside the repository (its files are not the checkout's work), removed after the file's tests. */
+const sessionDirs: string[] = [];
+function sessionDir(): string {
+  const made = mkdtempSync(join(tmpdir(), "armature-worktree-session-"));
+  sessionDirs.push(made);
+  return made;
+}
+afterAll(() => {
+  for (const made of sessionDirs) rmSync(made, { recursive: true, force: true });
+});
 
 /** A real repository with one commit, on branch master. */
 async function repo(dir: string): Promise<string> {
@@ -57,7 +69,7 @@ describe("EnterWorktree / ExitWorktree", () => {
     const fixture = JSON.parse(await readFile(new URL("../../../test/fixtures/reference-worktree-texts.json", import.meta.url), "utf8")) as { calls: Recorded[] };
     await withTempDir(async (dir) => {
       const root = await repo(dir);
-      const session = createSession({ cwd: root, tools: builtinTools(), permissionMode: "bypassPermissions", sessionDir: join(dir, "..", `${root.split("/").pop()}-session`) });
+      const session = createSession({ cwd: root, tools: builtinTools(), permissionMode: "bypassPermissions", sessionDir: sessionDir() });
       const mismatches: string[] = [];
       try {
         for (const recorded of fixture.calls.filter((c) => c.name !== "Skill")) {
@@ -75,13 +87,13 @@ describe("EnterWorktree / ExitWorktree", () => {
 });
 
 describe("worktree effects", () => {
-  const sessionIn = (root: string, dir: string, mode: "bypassPermissions" | "default" = "bypassPermissions") =>
-    createSession({ cwd: root, tools: builtinTools(), permissionMode: mode, sessionDir: join(dir, "..", `${root.split("/").pop()}-session`) });
+  const sessionIn = (root: string, mode: "bypassPermissions" | "default" = "bypassPermissions") =>
+    createSession({ cwd: root, tools: builtinTools(), permissionMode: mode, sessionDir: sessionDir() });
 
   it("keep leaves the checkout and branch; remove of a clean one deletes both; work is never removed unasked", async () => {
     await withTempDir(async (dir) => {
       const root = await repo(dir);
-      const session = sessionIn(root, dir);
+      const session = sessionIn(root);
       try {
         const wt = join(root, ".armature", "worktrees", "kept");
         expect((await call(session, "EnterWorktree", { name: "kept" })).isError).toBe(false);
@@ -117,7 +129,7 @@ describe("worktree effects", () => {
     await withTempDir(async (dir) => {
       const root = await repo(dir);
       for (const [name, change] of [["idle", ""], ["busy", "echo y > new.txt"]] as const) {
-        const session = sessionIn(root, dir);
+        const session = sessionIn(root);
         await call(session, "EnterWorktree", { name });
         if (change) await call(session, "Bash", { command: change });
         await session.close();
@@ -141,7 +153,7 @@ describe("worktree effects", () => {
     it(`refuses the name ${JSON.stringify(name)} (${why}) and creates nothing`, async () => {
       await withTempDir(async (dir) => {
         const root = await repo(dir);
-        const session = sessionIn(root, dir);
+        const session = sessionIn(root);
         try {
           const got = await call(session, "EnterWorktree", { name });
           expect(got.isError).toBe(true);
@@ -166,7 +178,7 @@ describe("worktree effects", () => {
       await writeFile(join(root, ".gitattributes"), "*.txt filter=evil\n");
       git(root, "-c", "filter.evil.clean=cat", "-c", "filter.evil.process=", "add", "-A");
       git(root, "-c", "filter.evil.process=", "-c", "core.hooksPath=/dev/null", "commit", "-qm", "attributes");
-      const session = sessionIn(root, dir);
+      const session = sessionIn(root);
       try {
         expect((await call(session, "EnterWorktree", { name: "safe" })).isError).toBe(false);
         expect(await readFile(join(root, ".armature", "worktrees", "safe", "a.txt"), "utf8")).toBe("alpha\n");
@@ -181,7 +193,7 @@ describe("worktree effects", () => {
     await withTempDir(async (dir) => {
       const plain = await realpath(dir);
       await mkdir(join(plain, "sub"));
-      const session = sessionIn(join(plain, "sub"), dir);
+      const session = sessionIn(join(plain, "sub"));
       try {
         expect(await call(session, "EnterWorktree", { name: "x" })).toEqual({
           isError: true,
@@ -195,7 +207,7 @@ describe("worktree effects", () => {
         await session.close();
       }
       const root = await repo(join(plain, "sub"));
-      const asking = sessionIn(root, dir, "default");
+      const asking = sessionIn(root, "default");
       try {
         const denied = await call(asking, "EnterWorktree", { name: "x" });
         expect(denied.isError).toBe(true);
@@ -215,14 +227,14 @@ describe('Agent isolation: "worktree" and effort', () => {
     server = undefined;
   });
 
-  async function runParent(root: string, dir: string, agentInput: Record<string, unknown>, childCommand: string | undefined): Promise<{ result: string; requests: RecordedRequest[] }> {
+  async function runParent(root: string, agentInput: Record<string, unknown>, childCommand: string | undefined): Promise<{ result: string; requests: RecordedRequest[] }> {
     server = await startMockModelServer([
       anthropicReply([{ type: "tool_use", id: "toolu_a", name: "Agent", input: { description: "Work apart", prompt: "change things", ...agentInput } }]),
       ...(childCommand ? [anthropicReply([{ type: "tool_use", id: "toolu_c", name: "Bash", input: { command: childCommand, description: "Change" } }])] : []),
       anthropicReply([{ type: "text", text: "child report" }]),
       anthropicReply([{ type: "text", text: "done" }]),
     ]);
-    const session = createSession({ cwd: root, tools: builtinTools({ subagents: true }), permissionMode: "bypassPermissions", sessionDir: join(dir, "..", `${root.split("/").pop()}-session`) });
+    const session = createSession({ cwd: root, tools: builtinTools({ subagents: true }), permissionMode: "bypassPermissions", sessionDir: sessionDir() });
     try {
       for await (const event of runAgent({ session, provider: new AnthropicProvider({ baseURL: server.url, apiKey: "k" }), model: "m", prompt: "delegate" })) void event;
     } finally {
@@ -236,7 +248,7 @@ describe('Agent isolation: "worktree" and effort', () => {
   it("the sub-agent changes files in its own worktree; the result says where; the user's checkout is untouched", async () => {
     await withTempDir(async (dir) => {
       const root = await repo(dir);
-      const { result, requests } = await runParent(root, dir, { isolation: "worktree" }, "echo x > made.txt; pwd");
+      const { result, requests } = await runParent(root, { isolation: "worktree" }, "echo x > made.txt; pwd");
       const match = /worktree “([^”]+)” on branch “(worktree-agent-a[0-9a-f]+)”/.exec(result);
       expect(match, result).not.toBeNull();
       const [, path, branch] = match!;
@@ -254,7 +266,7 @@ describe('Agent isolation: "worktree" and effort', () => {
   it("a worktree the sub-agent left unchanged is removed with its branch", async () => {
     await withTempDir(async (dir) => {
       const root = await repo(dir);
-      const { result } = await runParent(root, dir, { isolation: "worktree" }, undefined);
+      const { result } = await runParent(root, { isolation: "worktree" }, undefined);
       expect(result).toContain("The sub-agent worked in a git worktree and left it unchanged; the worktree and its branch “worktree-agent-a");
       expect(git(root, "worktree", "list").trim().split("\n")).toHaveLength(1);
       expect(git(root, "branch", "--list", "worktree-agent-*")).toBe("");
@@ -264,11 +276,11 @@ describe('Agent isolation: "worktree" and effort', () => {
   it('isolation "remote" is refused, and "worktree" outside a repository says why; effort reaches the sub-agent\'s requests only', async () => {
     await withTempDir(async (dir) => {
       const plain = await realpath(dir);
-      const remote = await runParent(plain, dir, { isolation: "remote" }, undefined);
+      const remote = await runParent(plain, { isolation: "remote" }, undefined);
       expect(remote.result).toContain('isolation "remote" is not available');
-      const outside = await runParent(plain, dir, { isolation: "worktree" }, undefined);
+      const outside = await runParent(plain, { isolation: "worktree" }, undefined);
       expect(outside.result).toContain("Cannot create a worktree: not in a git repository.");
-      const { requests } = await runParent(plain, dir, { effort: "high" }, undefined);
+      const { requests } = await runParent(plain, { effort: "high" }, undefined);
       expect(requests[0]!.body.output_config).toBeUndefined();
       expect(requests[1]!.body.output_config).toEqual({ effort: "high" });
     });
