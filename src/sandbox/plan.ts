@@ -72,6 +72,7 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   ".ssh", ".gnupg", ".aws", ".azure", ".config/gcloud", ".kube", ".docker/config.json", ".netrc", ".npmrc", ".yarnrc.yml",
   ".pypirc", ".gem/credentials", ".cargo/credentials", ".cargo/credentials.toml", ".git-credentials", ".config/git/credentials",
   ".config/gh", ".config/hub", ".password-store", ".vault-token", ".terraform.d/credentials.tfrc.json", ".claude/.credentials.json",
+  ".pgpass", ".my.cnf", ".boto", ".s3cfg", ".config/containers/auth.json", ".local/share/keyrings",
 ];
 
 /**
