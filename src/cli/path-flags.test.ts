@@ -122,7 +122,7 @@ describe("--json on trust and gc", () => {
       utimesSync(old, longAgo, longAgo);
       const dry = armature(dir, ["gc", "--dir", dir, "--temp-files", dir, "--dry-run", "--json"]);
       expect(dry.status).toBe(0);
-      expect(JSON.parse(dry.stdout)).toEqual({ root: dir, olderThanDays: 7, dryRun: true, folders: [old], staleLocks: [], tempFiles: [], errors: [], truncated: false });
+      expect(JSON.parse(dry.stdout)).toEqual({ root: dir, olderThanDays: 7, dryRun: true, folders: [old], staleLocks: [], tempFiles: [], protectedPaths: [], errors: [], truncated: false });
       expect(existsSync(old)).toBe(true);
       const real = armature(dir, ["gc", "--dir", dir, "--temp-files", dir, "--json"]);
       expect(JSON.parse(real.stdout)).toMatchObject({ dryRun: false, folders: [old] });

@@ -183,7 +183,7 @@ describe("armature exec settings", () => {
       const s = await loadExecSettings({ cwd: dir, trustProject: true, allowProjectEnv: true, cli: { allow: ["Bash(ls *)"] } });
       expect(s.env).toEqual({ FOO: "local" });
       expect(s.additionalDirectories).toEqual([join(dir, "..", "shared")]);
-      expect(s.hookConfigs).toEqual([{ source: join(dir, ".armature", "settings.local.json"), config: { PreToolUse: [] } }]);
+      expect(s.hookConfigs).toEqual([{ source: join(dir, ".armature", "settings.local.json"), config: { PreToolUse: [] }, fromProject: true }]);
       const session = createSession({ cwd: dir, env: s.env, rules: s.rules });
       expect(session.context.session.env).toEqual({ FOO: "local" });
       await session.close();
