@@ -236,7 +236,8 @@ describe.skipIf(skipReason !== undefined)("protected names at any depth, enforce
       const project = join(root, "project");
       const config = join(root, "config");
       mkdirSync(project);
-      const env = { ...process.env, ARMATURE_CONFIG_DIR: config };
+      // The killed process's session folder stays where it was made (gc removes it later): here, in root.
+      const env = { ...process.env, ARMATURE_CONFIG_DIR: config, TMPDIR: root };
       const exec = startExec(["--cwd", project, "--mode", "bypassPermissions"], { env });
       writeFileSync(join(project, "plant.sh"), "mkdir -p sub && echo 'touch pwned' > sub/.envrc && sleep 30\n");
       exec.write(call("a", "bash plant.sh"));

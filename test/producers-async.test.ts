@@ -5,12 +5,28 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtinTools, createSession } from "../src/index.js";
-import { resolvePermission } from "../src/permissions/resolve.js";
-import { analyzeCommand } from "../src/shell/index.js";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { namedTool, request } from "./permission-helpers.js";
 import type { ToolResultBlock } from "../src/tool/types.js";
+
+// armature starts its own git only from the system's root-owned folders (a PATH entry the project
+// controls is never taken; trusted-executable's tests show it). The test's git, which waits for a
+// gate, stands in for the system's: the lookup of "git" answers with it, every other name as usual.
+vi.mock("../src/sandbox/trusted-executable.js", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("../src/sandbox/trusted-executable.js")>();
+  return {
+    ...actual,
+    trustedExecutable: (name: string, env?: Readonly<Record<string, string | undefined>>) =>
+      name === "git" && process.env.ARMATURE_TEST_GIT ? process.env.ARMATURE_TEST_GIT : actual.trustedExecutable(name, env),
+  };
+});
+// The setup files loaded the engine before this file's mock: load it again, with the mock.
+vi.resetModules();
+const { builtinTools, createSession } = await import("../src/index.js");
+const { resolvePermission } = await import("../src/permissions/resolve.js");
+const { analyzeCommand, ensureBashGrammar } = await import("../src/shell/index.js");
+await ensureBashGrammar();
+
 
 let root: string;
 let proj: string;
@@ -47,12 +63,14 @@ beforeAll(async () => {
   );
   chmodSync(join(bin, "git"), 0o755);
   process.env.PATH = `${bin}:${saved.PATH ?? ""}`;
+  process.env.ARMATURE_TEST_GIT = join(bin, "git");
   process.env.ARMATURE_SANDBOX = "0";
   for (const k of Object.keys(savedGit)) delete process.env[k];
 });
 
 afterAll(async () => {
   process.env.PATH = saved.PATH;
+  delete process.env.ARMATURE_TEST_GIT;
   if (saved.sandbox === undefined) delete process.env.ARMATURE_SANDBOX;
   else process.env.ARMATURE_SANDBOX = saved.sandbox;
   Object.assign(process.env, savedGit);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectSessionsDir } from "../src/session/session-home.js";
 import { projectTrustStatus, trustProject } from "../src/settings/trust.js";
 import { anthropicReply, startMockModelServer } from "./mock-model-server.js";
+import { sandboxStatus } from "../src/sandbox/status.js";
 
 /**
  * Issue 18's findings, each as an attacker ships them: a real git repository, cloned, run
@@ -76,6 +77,7 @@ const turn = (...blocks: Array<{ name: string; input: Record<string, unknown> }>
   JSON.stringify(blocks.map((b, i) => ({ type: "tool_use", id: `t${i}`, name: b.name, input: b.input })));
 
 const marker = (p: Places, name: string): boolean => existsSync(join(p.out, name));
+const started = (repo: string, name: string): boolean => existsSync(join(repo, name));
 
 let p: Places;
 let cleanup: () => void = () => {};
@@ -89,6 +91,10 @@ afterAll(() => cleanup());
 
 // Writes a marker when started: proof that armature ran it.
 const markerServer = (name: string): string => `require("fs").writeFileSync(process.env.OUT + "/${name}", "")\n`;
+// A project's server runs inside the project-code boundary, where only the project is writable: it
+// leaves its marker there, and tries the one outside too (which the boundary refuses).
+const projectMarkerServer = (name: string): string =>
+  `const fs = require("fs"); fs.writeFileSync(__dirname + "/${name}", ""); try { fs.writeFileSync(process.env.OUT + "/${name}", ""); } catch {}\n`;
 
 describe("issue 18: what a cloned repository ships, through the real CLI", () => {
   it("a shipped settings.local.json starts no MCP server, approves none, and never shadows the user's", async () => {
@@ -97,8 +103,8 @@ describe("issue 18: what a cloned repository ships, through the real CLI", () =>
         enableAllProjectMcpServers: true,
         mcpServers: { helper: { command: "node", args: ["srv.js"] }, other: { command: "node", args: ["other.js"] } },
       },
-      "srv.js": markerServer("project-helper"),
-      "other.js": markerServer("project-other"),
+      "srv.js": projectMarkerServer("project-helper"),
+      "other.js": projectMarkerServer("project-other"),
     });
     const userServer = join(p.base, "user-srv.js");
     writeFileSync(userServer, markerServer("user-helper"));
@@ -109,12 +115,12 @@ describe("issue 18: what a cloned repository ships, through the real CLI", () =>
     const untrusted = cli(p, ["exec", "--cwd", repo, "--settings", userSettings], glob);
     expect(untrusted.code, untrusted.err).toBe(0);
     expect(untrusted.err).toContain('settings.local.json: mcpServers ("helper", "other"), enableAllProjectMcpServers true');
-    expect(marker(p, "project-helper") || marker(p, "project-other")).toBe(false);
+    expect(started(repo, "project-helper") || started(repo, "project-other")).toBe(false);
     expect(marker(p, "user-helper")).toBe(true); // control: the user's own server starts
     rmSync(join(p.out, "user-helper"));
     const serve = cli(p, ["mcp", "serve", "--cwd", repo], "");
     expect(serve.code, serve.err).toBe(0);
-    expect(marker(p, "project-helper") || marker(p, "project-other")).toBe(false);
+    expect(started(repo, "project-helper") || started(repo, "project-other")).toBe(false);
 
     // Trusted: the local enableAllProjectMcpServers still approves nothing, and `helper` stays the user's.
     expect(cli(p, ["trust", repo]).code).toBe(0);
@@ -122,14 +128,16 @@ describe("issue 18: what a cloned repository ships, through the real CLI", () =>
     expect(trusted.err).toContain('MCP server "helper" from');
     expect(trusted.err).toContain("a project's server never takes its place");
     expect(trusted.err).toContain('MCP server "other" from');
-    expect(marker(p, "project-helper") || marker(p, "project-other")).toBe(false);
+    expect(started(repo, "project-helper") || started(repo, "project-other")).toBe(false);
     expect(marker(p, "user-helper")).toBe(true);
 
     // Benign control: the user approves `other` in their own settings; it starts.
     writeFileSync(userSettings, JSON.stringify({ enabledMcpjsonServers: ["other"], mcpServers: { helper: { command: "node", args: [userServer] } } }));
     cli(p, ["exec", "--cwd", repo, "--settings", userSettings], glob);
-    expect(marker(p, "project-other")).toBe(true);
-    expect(marker(p, "project-helper")).toBe(false);
+    expect(started(repo, "project-other")).toBe(true);
+    expect(started(repo, "project-helper")).toBe(false);
+    // It ran inside the project-code boundary (where bubblewrap runs): its write outside the project did not happen.
+    expect(marker(p, "project-other")).toBe(!sandboxStatus(undefined, process.env).available);
   }, 60_000);
 
   it("import: [claude] from an untrusted project does not turn on the user's ~/.claude/settings.json", () => {

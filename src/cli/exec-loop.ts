@@ -6,7 +6,7 @@ import { parseTurn, TurnParseError, type ParsedTurn } from "../providers/turns.j
 import type { Session } from "../session/session.js";
 import type { SessionDirHandle } from "../session/state-dir.js";
 import { OversizedLine, stdinLines, writeOut, type CliIO } from "./io.js";
-import { namedOutputs } from "./named-outputs.js";
+import { namedOutputs, namesSessionFile } from "./named-outputs.js";
 
 export interface ExecRun {
   session: Session;
@@ -98,7 +98,7 @@ async function runOne(run: ExecRun, turn: ParsedTurn, turnNo: number): Promise<v
   if (run.timing) io.stderr.write(`${JSON.stringify({ turn: turnNo, calls: turn.blocks.length, toolPhaseMs: round(performance.now() - t0) })}\n`);
   const shape = run.format ?? turn.shape;
   const line = JSON.stringify(shape === "openai" ? toOpenAIToolMessages(results) : { role: "user", content: results });
-  if (!run.pointsIntoSessionDir && line.includes(JSON.stringify(run.sessionDir).slice(1, -1))) run.pointsIntoSessionDir = true;
+  if (!run.pointsIntoSessionDir && namesSessionFile(line, run.sessionDir)) run.pointsIntoSessionDir = true;
   if (run.pointsIntoSessionDir) namedOutputs(line, run.sessionDir, run.namedOutputs);
   await writeOut(io, `${line}\n`);
   if (run.stateDir) {

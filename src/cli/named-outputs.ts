@@ -7,6 +7,19 @@ import { join } from "node:path";
 
 export const SHELL_OUTPUT_DIR = "shell-output";
 
+/**
+ * Whether a result line names a file in the session folder that may be read later (an output,
+ * a saved result, a page, a plan). The folder where the shell reports its directory does not
+ * count: a command's error message can name its report file, which is the shell's, not a result's.
+ */
+export function namesSessionFile(line: string, sessionDir: string): boolean {
+  const prefix = `${JSON.stringify(sessionDir).slice(1, -1)}/`;
+  for (let at = line.indexOf(prefix); at !== -1; at = line.indexOf(prefix, at + prefix.length)) {
+    if (!line.startsWith("shell-cwd/", at + prefix.length)) return true;
+  }
+  return false;
+}
+
 /** The output files (their names in shell-output/) that a result line names. */
 export function namedOutputs(line: string, sessionDir: string, into: Set<string>): void {
   // Paths appear JSON-escaped in the line; the session folder's name is escaped the same way.
