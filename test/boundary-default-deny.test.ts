@@ -279,3 +279,63 @@ describe.skipIf(skipReason !== undefined)("read rules by pattern, enforced by th
     });
   }, 60_000);
 });
+
+describe.skipIf(skipReason !== undefined)("outside the sandbox only with a person's yes", () => {
+  it("dangerouslyDisableSandbox asks in bypassPermissions too (no approver here: not run); the user's own allowUnsandboxedCommands lets it run", async () => {
+    await withTempDir(async (root) => {
+      const project = join(root, "project");
+      const outside = join(root, "outside");
+      mkdirSync(project);
+      mkdirSync(outside);
+      const unsandboxed = [{ type: "tool_use", id: "a", name: "Bash", input: { command: `echo out > ${outside}/x.txt && echo wrote`, dangerouslyDisableSandbox: true } }];
+      const exec = startExec(["--cwd", project, "--mode", "bypassPermissions"]);
+      const out = text(await exec.turn(unsandboxed));
+      await exec.end();
+      expect(out).toContain("Run outside the OS sandbox");
+      expect(existsSync(join(outside, "x.txt"))).toBe(false);
+      // A project's settings cannot say it: trusted or not, only the user's own levels may.
+      mkdirSync(join(project, ".armature"));
+      writeFileSync(join(project, ".armature", "settings.json"), JSON.stringify({ sandbox: { allowUnsandboxedCommands: true } }));
+      const fromProject = startExec(["--cwd", project, "--mode", "bypassPermissions"]);
+      expect(text(await fromProject.turn(unsandboxed))).toContain("Run outside the OS sandbox");
+      await fromProject.end();
+      expect(existsSync(join(outside, "x.txt"))).toBe(false);
+      // Control: the user's settings allow it explicitly.
+      const settings = join(root, "user.json");
+      writeFileSync(settings, JSON.stringify({ sandbox: { allowUnsandboxedCommands: true } }));
+      const allowed = startExec(["--cwd", project, "--mode", "bypassPermissions", "--settings", settings]);
+      expect(text(await allowed.turn(unsandboxed))).toContain("wrote");
+      await allowed.end();
+      expect(readFileSync(join(outside, "x.txt"), "utf8")).toBe("out\n");
+    });
+  }, 60_000);
+
+  it("an excluded git judged read-only runs outside without the repository's hooks; an approved commit still runs them (control)", async () => {
+    await withTempDir(async (root) => {
+      const project = join(root, "project");
+      execFileSync("git", ["init", "-q", "-b", "main", project]);
+      const git = (...args: string[]): string => execFileSync("git", ["-C", project, "-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { encoding: "utf8" });
+      writeFileSync(join(project, "a.txt"), "a\n");
+      git("add", "a.txt");
+      git("commit", "-qm", "a");
+      // A program git starts on a read: a hook after the index is refreshed. (A configured
+      // fsmonitor makes the call ask: the analysis reads the repository's config.)
+      const hooks = join(project, ".git", "hooks");
+      writeFileSync(join(hooks, "post-index-change"), `#!/bin/sh\ntouch ${root}/hook-ran\n`);
+      writeFileSync(join(hooks, "pre-commit"), `#!/bin/sh\ntouch ${root}/pre-commit-ran\n`);
+      for (const f of [join(hooks, "post-index-change"), join(hooks, "pre-commit")]) chmodSync(f, 0o755);
+      const settings = join(root, "user.json");
+      writeFileSync(settings, JSON.stringify({ sandbox: { excludedCommands: ["git"] } }));
+      writeFileSync(join(project, "a.txt"), "changed\n");
+      const exec = startExec(["--cwd", project, "--settings", settings], { env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.com" } });
+      expect(text(await exec.turn(call("a", "git status --short")))).toContain("a.txt");
+      expect(existsSync(join(root, "hook-ran")), "post-index-change").toBe(false);
+      await exec.end();
+      // Control: a commit (not read-only) asks; approved by the mode, it runs as the user's git would.
+      const commit = startExec(["--cwd", project, "--mode", "bypassPermissions", "--settings", settings], { env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.com" } });
+      expect(text(await commit.turn(call("b", "git commit -am changed")))).toContain("1 file changed");
+      await commit.end();
+      expect(existsSync(join(root, "pre-commit-ran"))).toBe(true);
+    });
+  }, 60_000);
+});

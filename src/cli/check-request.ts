@@ -4,6 +4,7 @@ import { observableInput, permissionRequestFor } from "../pipeline/permission-re
 import { modelSchema } from "../pipeline/prepare.js";
 import { inputValidationMessage } from "../pipeline/errors.js";
 import type { PermissionRequest } from "../permissions/types.js";
+import type { SandboxStatus } from "../sandbox/status.js";
 import { findToolByName } from "../registry/find-tool.js";
 import { buildTool } from "../tool/build-tool.js";
 import { createToolUseContext } from "../tool/context.js";
@@ -62,6 +63,8 @@ export interface CheckCall {
   mode: PermissionMode;
   rules: readonly PermissionRule[];
   additionalDirectories: readonly string[];
+  /** The sandbox a session with these settings has: the tool's own check and the boundary read it. */
+  sandbox?: SandboxStatus;
 }
 
 /** One context for many checks with the same settings (an audit decides thousands of calls; nothing is run). */
@@ -81,13 +84,14 @@ export async function buildCheckRequest(call: CheckCall, tools: readonly Tool[],
   const key = `${call.cwd}\u0000${call.mode}`;
   let context = contexts?.get(key);
   if (!context || context.permissionContext.rules !== call.rules) {
-    context = createToolUseContext({
+    const created = createToolUseContext({
       cwd: call.cwd,
       tools,
       permissionMode: call.mode,
       rules: call.rules,
       additionalDirectories: call.additionalDirectories,
     });
+    context = call.sandbox ? { ...created, permissionContext: { ...created.permissionContext, sandbox: call.sandbox } } : created;
     contexts?.set(key, context);
   }
   let input: Record<string, unknown>;

@@ -8,6 +8,7 @@ import { createSession } from "../session/session.js";
 import type { CliIO } from "./io.js";
 import { main } from "./main.js";
 import { loadExecSettings } from "./settings.js";
+import { probeSandbox } from "../sandbox/probe.js";
 
 function io(stdin = ""): CliIO & { out: () => string; err: () => string } {
   let out = "";
@@ -43,6 +44,28 @@ async function check(args: string[], stdin = "") {
 }
 
 describe("armature permissions check", () => {
+  // Where bubblewrap runs: what exec does with a call that asks to leave the sandbox, mode by mode.
+  it.skipIf(!probeSandbox().available).each([
+    ["default", "ask"],
+    ["acceptEdits", "ask"],
+    ["auto", "ask"],
+    ["bypassPermissions", "ask"],
+    ["dontAsk", "deny"],
+    ["plan", "deny"],
+  ])("dangerouslyDisableSandbox in %s mode: %s, as exec does", async (mode, behavior) => {
+    await withTempDir(async (dir) => {
+      const input = JSON.stringify({ command: "touch /var/tmp/x", dangerouslyDisableSandbox: true });
+      const r = await check(["--tool", "Bash", "--input", input, "--cwd", dir, "--mode", mode]);
+      const decision = JSON.parse(r.out) as { behavior: string; source: string; classifiable?: boolean };
+      expect(decision).toMatchObject({ behavior, source: "tool:Bash" });
+      // The user's own setting lets bypassPermissions run it unasked; nothing else does.
+      const settings = join(dir, "user.json");
+      writeFileSync(settings, JSON.stringify({ sandbox: { allowUnsandboxedCommands: true } }));
+      const unasked = JSON.parse((await check(["--tool", "Bash", "--input", input, "--cwd", dir, "--mode", mode, "--settings", settings])).out) as { behavior: string };
+      expect(unasked.behavior).toBe(mode === "bypassPermissions" ? "allow" : behavior);
+    });
+  });
+
   it("prints behavior, reason, rule and source", async () => {
     await withTempDir(async (dir) => {
       const r = await check(["--tool", "Bash", "--input", '{"command":"npm run test -- --ci"}', "--cwd", dir, "--allow", "Bash(npm run test *)"]);

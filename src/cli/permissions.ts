@@ -92,11 +92,19 @@ export async function checkOne(toolName: string, input: unknown, settingsInput: 
   const settings = await loadExecSettings(settingsInput);
   if (io) for (const w of settingsWarnings(settings, tools)) io.stderr.write(`armature: ${w}\n`);
   const request = await buildCheckRequest(
-    { tool: toolName, input, cwd: settingsInput.cwd, mode: settings.mode, rules: settings.rules, additionalDirectories: settings.additionalDirectories },
+    {
+      tool: toolName,
+      input,
+      cwd: settingsInput.cwd,
+      mode: settings.mode,
+      rules: settings.rules,
+      additionalDirectories: settings.additionalDirectories,
+      // The same settings and probe a session uses: the tool's own check (dangerouslyDisableSandbox
+      // asks) and the boundary a shell call would run in.
+      sandbox: sandboxStatus(settings.sandbox, process.env),
+    },
     tools,
   );
-  // The boundary a shell call would run in, from the same settings and probe a session uses.
-  request.permissionContext = { ...request.permissionContext, sandbox: sandboxStatus(settings.sandbox, process.env) };
   return resolvePermission(request, settingsInput.home !== undefined ? { home: settingsInput.home } : {});
 }
 

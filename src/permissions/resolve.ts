@@ -10,7 +10,7 @@ import { pathForms, type Canonicalize, type PathForms } from "./paths.js";
 import { gitOptionsStayInRepository } from "../shell/git-repo.js";
 import { hasBrace, hasGlob, isDynamicWord } from "../shell/shared.js";
 import { criticalDeletion, criticalRemoval, gitDirCreatedBy, globMayNameProtected, protectedPathReason, UNLINKERS, type CriticalContext } from "./safety.js";
-import { chooseBoundary } from "../sandbox/boundary.js";
+import { chooseBoundary, sandboxActive } from "../sandbox/boundary.js";
 import { buildScope, locateWord, outsideTargets, type ResolveOptions, type Scope, type Target } from "./scope.js";
 import { suggestRules } from "./suggest.js";
 import { protectedBelow, treeContentsReason } from "./tree-writes.js";
@@ -92,9 +92,13 @@ function decide(request: PermissionRequest, scope: Scope): PermissionDecision {
   const safety = safetyCheck(scope);
   if (safety) return withSuggestions(forcedAsk(scope, { behavior: "ask", reason: safety, rule: null, source: "safety" }));
   const interactive = safeCall(() => tool.requiresUserInteraction());
-  if (toolPermission.behavior === "ask" && (permissionContext.mode !== "bypassPermissions" || interactive)) {
+  // Leaving the OS sandbox is a person's call in every mode (no classifier, no bypass), unless
+  // the user's own settings said bypassPermissions may do it unasked.
+  const leavesSandbox = toolPermission.behavior === "ask" && request.input.dangerouslyDisableSandbox === true && sandboxActive(permissionContext.sandbox);
+  const bypassUnasked = leavesSandbox && permissionContext.sandbox?.unsandboxedUnasked === true;
+  if (toolPermission.behavior === "ask" && (permissionContext.mode !== "bypassPermissions" || interactive || (leavesSandbox && !bypassUnasked))) {
     const d: PermissionDecision = { behavior: "ask", reason: toolPermission.message, rule: null, source: `tool:${tool.name}` };
-    return withSuggestions(interactive ? forcedAsk(scope, d) : askInMode(scope, d));
+    return withSuggestions(interactive || leavesSandbox ? forcedAsk(scope, d) : askInMode(scope, d));
   }
 
   // Plan mode is read-only: no allow rule or hook turns a change into something that runs.

@@ -206,6 +206,19 @@ describe("sandbox settings across levels (pure)", () => {
     expect(merged.ignored.map((i) => i.key).sort()).toEqual(["sandbox.enabled", "sandbox.excludedCommands", "sandbox.filesystem.allowWrite", "sandbox.network.allowedDomains"]);
   });
 
+  it.each([
+    ["the default", [], true, false],
+    ["the user's own level says true", [["user", true, false, true]], true, true],
+    ["a trusted project says true", [["project", true, true, true]], true, false],
+    ["an untrusted project says true", [["project", false, true, true]], true, false],
+    ["the user says true, a project says false", [["user", true, false, true], ["project", false, true, false]], false, false],
+  ] as const)("allowUnsandboxedCommands: %s", (_, levels, allowed, unasked) => {
+    const merged = mergeSandboxLayers(levels.map(([source, widens, project, value]) => ({ ...layer(source, widens, { allowUnsandboxedCommands: value }), project })));
+    expect(merged.settings.allowUnsandboxedCommands).toBe(allowed);
+    // Only the user's own `true` lets bypassPermissions leave the sandbox without asking.
+    expect(merged.settings.unsandboxedUnasked).toBe(unasked);
+  });
+
   it("the user's levels widen; a narrowing value below still holds", () => {
     const merged = mergeSandboxLayers([layer("user", true, { enabled: false, excludedCommands: ["docker"] }), layer("managed-below", true, { enabled: true })]);
     expect(merged.settings.enabled).toBe(true);

@@ -12,6 +12,8 @@ export interface SandboxState {
   available: boolean;
   autoAllowBashIfSandboxed: boolean;
   allowUnsandboxedCommands: boolean;
+  /** bypassPermissions may run a `dangerouslyDisableSandbox` call without asking (the user's own setting said so). */
+  unsandboxedUnasked?: boolean;
   excludedCommands: readonly string[];
 }
 

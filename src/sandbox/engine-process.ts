@@ -41,6 +41,23 @@ export function hardenedGitEnv(env: Env = process.env): Record<string, string> {
   return out;
 }
 
+/**
+ * Variables that make any git a command runs start none of the programs a repository configures
+ * (hooks, fsmonitor), appended to the GIT_CONFIG_COUNT list the environment may already hold: for
+ * an excluded command the analysis judged read-only, which runs outside the sandbox unasked.
+ */
+export function gitProgramsOffEnv(env: Env): Record<string, string> {
+  const pairs = [["core.hooksPath", "/dev/null"], ["core.fsmonitor", "false"]] as const;
+  const given = Number.parseInt(env.GIT_CONFIG_COUNT ?? "0", 10);
+  const start = Number.isSafeInteger(given) && given > 0 ? given : 0;
+  const out: Record<string, string> = { GIT_CONFIG_COUNT: String(start + pairs.length) };
+  pairs.forEach(([key, value], i) => {
+    out[`GIT_CONFIG_KEY_${start + i}`] = key;
+    out[`GIT_CONFIG_VALUE_${start + i}`] = value;
+  });
+  return out;
+}
+
 export interface EngineCommand {
   file: string;
   args: string[];

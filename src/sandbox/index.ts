@@ -7,5 +7,5 @@ export { sandboxPlan, type PlanDirs } from "./plan.js";
 export { probeSandbox, resetSandboxProbe, type SandboxProbe } from "./probe.js";
 export { applySandboxEnv, DEFAULT_SANDBOX_SETTINGS, mergeSandboxLayers, SandboxSettingsSchema, type MergedSandboxSettings, type SandboxLayer, type SandboxSettings, type SandboxSettingsFile } from "./settings.js";
 export { sandboxInfo, sandboxStatus, sandboxUnavailableMessage, type SandboxInfo, type SandboxStatus } from "./status.js";
-export { engineCommand, HARDENED_GIT_CONFIG, hardenedGitEnv, type EngineCommand } from "./engine-process.js";
+export { engineCommand, gitProgramsOffEnv, HARDENED_GIT_CONFIG, hardenedGitEnv, type EngineCommand } from "./engine-process.js";
 export { trustedExecutable } from "./trusted-executable.js";

@@ -40,6 +40,11 @@ export interface SandboxSettings {
   /** Whether `dangerouslyDisableSandbox` may be approved at all (default true). */
   allowUnsandboxedCommands: boolean;
   /**
+   * The user's own settings (not a project's) set `allowUnsandboxedCommands: true` themselves:
+   * only then may bypassPermissions run a `dangerouslyDisableSandbox` call without asking.
+   */
+  unsandboxedUnasked: boolean;
+  /**
    * Where code a project ships runs — its hooks and MCP stdio servers: inside the workspace-write
    * boundary with no network (default), or on the host ("host", only from the user's own levels).
    */
@@ -69,6 +74,7 @@ export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = {
   autoAllowBashIfSandboxed: true,
   excludedCommands: [],
   allowUnsandboxedCommands: true,
+  unsandboxedUnasked: false,
   projectCode: "boundary",
   allowedDomains: [],
   allowUnixSockets: [],
@@ -141,6 +147,7 @@ export function mergeSandboxLayers(layers: readonly SandboxLayer[]): MergedSandb
     scalar(layer, "enabled", s.enabled, true);
     scalar(layer, "autoAllowBashIfSandboxed", s.autoAllowBashIfSandboxed, false);
     scalar(layer, "allowUnsandboxedCommands", s.allowUnsandboxedCommands, false);
+    if (s.allowUnsandboxedCommands === true && layer.widens && layer.project !== true) out.unsandboxedUnasked = true;
     const widening: Array<[string, readonly string[] | undefined, string[], boolean]> = [
       ["excludedCommands", s.excludedCommands, out.excludedCommands, false],
       ["network.allowedDomains", s.network?.allowedDomains, out.allowedDomains, false],
@@ -159,6 +166,8 @@ export function mergeSandboxLayers(layers: readonly SandboxLayer[]): MergedSandb
     union(out.denyWrite, (s.filesystem?.denyWrite ?? []).map((p) => absolute(p, layer)));
     union(out.denyRead, (s.filesystem?.denyRead ?? []).map((p) => absolute(p, layer)));
   }
+  // A level that turned unsandboxed commands off holds whoever asked for them unasked.
+  out.unsandboxedUnasked &&= out.allowUnsandboxedCommands;
   return { settings: out, ignored };
 }
 

@@ -22,6 +22,7 @@ export function sandboxStatus(settings: SandboxSettings = DEFAULT_SANDBOX_SETTIN
     enabled: effective.enabled,
     autoAllowBashIfSandboxed: effective.autoAllowBashIfSandboxed,
     allowUnsandboxedCommands: effective.allowUnsandboxedCommands,
+    unsandboxedUnasked: effective.unsandboxedUnasked,
     excludedCommands: effective.excludedCommands,
   };
   if (!effective.enabled) return { ...base, available: false };

@@ -13,7 +13,7 @@ import { parseImageOutput, toImageOutput } from "./image.js";
 import { formatBytes, readImageCandidate, readOutputRange } from "./output.js";
 import type { BashOutput } from "./result.js";
 import { startShell, type RunningShell, type ShellOutcome, type ShellWrapper } from "./run-shell.js";
-import { bwrapArgs, chooseBoundary, newCallMark, sandboxPlan, sandboxUnavailableMessage, usesNoNetwork, type BoundaryReport, type SandboxStatus } from "../../sandbox/index.js";
+import { bwrapArgs, chooseBoundary, gitProgramsOffEnv, isExcludedCommand, newCallMark, sandboxActive, sandboxPlan, sandboxUnavailableMessage, usesNoNetwork, type BoundaryReport, type SandboxStatus } from "../../sandbox/index.js";
 import { commandFacts } from "../../shell/command-facts.js";
 import { homeProtectedPaths, linkedWorktree, linkedWorktreeProgramParts } from "../../sandbox/plan.js";
 import { markPendingCall, recoverPendingCalls, removeCreatedProtected } from "../../sandbox/remove-created.js";
@@ -74,6 +74,15 @@ export function boundaryFor(status: SandboxStatus | undefined, input: BashCallIn
     commands: facts.subcommands.map(commandFacts),
     disableSandbox: input.dangerouslyDisableSandbox === true,
   });
+}
+
+/**
+ * An excluded command (`excludedCommands`) the analysis judged read-only runs outside the sandbox
+ * without anyone approving it: the git it runs starts no program the repository configures.
+ * (One that is not read-only was asked for, or allowed by the mode or a rule, as any command.)
+ */
+function excludedReadOnly(status: SandboxStatus | undefined, facts: ShellCommandFacts): boolean {
+  return sandboxActive(status) && facts.readOnly && isExcludedCommand(facts.subcommands.map(commandFacts), status.excludedCommands);
 }
 
 export interface CallSandbox {
@@ -189,11 +198,12 @@ export async function executeBash(
   if (shell === undefined) {
     return { data: startFailure(`Could not start the shell: ${shellName} was not found. Check that the configured shell exists (ARMATURE_SHELL).`, { timeoutMs, cwd: start.cwd, notices, sandboxed: false }) };
   }
+  const env = commandEnv(baseEnv, context.session.env);
   const running = startShell({
     shell,
     command: input.command,
     cwd: start.cwd,
-    env: inSandbox ? { ...commandEnv(baseEnv, context.session.env), TMPDIR: "/tmp" } : commandEnv(baseEnv, context.session.env),
+    env: inSandbox ? { ...env, TMPDIR: "/tmp" } : excludedReadOnly(status, facts) ? { ...env, ...gitProgramsOffEnv(env) } : env,
     timeoutMs,
     // A background command outlives the call and the turn; the session's close stops it.
     ...(background ? {} : { signal: context.abortController.signal }),

@@ -14,7 +14,10 @@ export interface SandboxConfig {
   allowNetwork?: boolean;
   /** Writable besides the working directories and the temp dir. */
   writablePaths?: readonly string[];
-  /** Whether `dangerouslyDisableSandbox` may be granted at all (default true: it asks). */
+  /**
+   * Whether `dangerouslyDisableSandbox` may be granted at all. Default: it asks, in every mode.
+   * `true` set here lets bypassPermissions run it without asking; `false` refuses it.
+   */
   allowUnsandboxedCommands?: boolean;
   /** The bwrap binary (default: `bwrap` from PATH). */
   bwrapPath?: string;
@@ -41,6 +44,7 @@ export function statusFromConfig(config: SandboxConfig, env: Env): SandboxStatus
     required: config.enabled,
     enabledSource: "the Bash tool's sandbox option",
     allowUnsandboxedCommands: config.allowUnsandboxedCommands !== false,
+    unsandboxedUnasked: config.allowUnsandboxedCommands === true,
     allowWrite: [...(config.writablePaths ?? [])],
   };
   const probeEnv = config.bwrapPath !== undefined ? { ...env, ARMATURE_SANDBOX: undefined, ARMATURE_SANDBOX_BWRAP: config.bwrapPath } : { ...env, ARMATURE_SANDBOX: undefined };
