@@ -278,6 +278,30 @@ describe.skipIf(skipReason !== undefined)("read rules by pattern, enforced by th
       expect(readFileSync(join(project, "sub", ".env"), "utf8")).toBe("SECRET-env");
     });
   }, 60_000);
+  it("a pattern the walk cannot enumerate (Read(~/**/.env), outside the working directories): the call asks instead of running read-only unasked", async () => {
+    await withTempDir(async (root) => {
+      const home = join(root, "home");
+      const project = join(root, "project");
+      mkdirSync(join(home, "other"), { recursive: true });
+      mkdirSync(project);
+      writeFileSync(join(home, "other", ".env"), "SECRET-home");
+      writeFileSync(join(project, "show.sh"), `#!/bin/bash\ncat ${home}/other/.env 2>&1; echo shown\n`);
+      chmodSync(join(project, "show.sh"), 0o755);
+      const settings = join(root, "settings.json");
+      writeFileSync(settings, JSON.stringify({ permissions: { deny: ["Read(~/**/.env)"] } }));
+      const env = { ...process.env, HOME: home };
+      const exec = startExec(["--cwd", project, "--settings", settings], { env });
+      const out = text(await exec.turn(call("a", "./show.sh")));
+      await exec.end();
+      expect(out).not.toContain("SECRET");
+      expect(out).toContain("cannot hide what rule Read(~/**/.env) names");
+      // Control: a rule the walk covers (inside the project) keeps the script running unasked.
+      writeFileSync(settings, JSON.stringify({ permissions: { deny: ["Read(**/.env)"] } }));
+      const covered = startExec(["--cwd", project, "--settings", settings], { env });
+      expect(text(await covered.turn(call("b", "./show.sh")))).toContain("shown");
+      await covered.end();
+    });
+  }, 60_000);
 });
 
 describe.skipIf(skipReason !== undefined)("outside the sandbox only with a person's yes", () => {

@@ -3,7 +3,7 @@ import { sub } from "../../test/permission-helpers.js";
 import { analyzeCommand } from "../shell/index.js";
 import { restrictiveTexts } from "../shell/bash-rules.js";
 import { isStaticWord, localeLiteral } from "../shell/shared.js";
-import { mayMatchBelow, pathPattern } from "./path-rules.js";
+import { mayMatchBelow, pathPattern, patternRoot } from "./path-rules.js";
 import { parseRule } from "./rule.js";
 import { criticalRemoval, globMayNameProtected } from "./safety.js";
 import { derivedShellReads } from "./shell-reads.js";
@@ -114,5 +114,22 @@ describe("reads the engine derives from the analysis's reader facts", () => {
     const got = derivedShellReads(analyzeCommand(text).subcommands);
     expect(got.reads).toEqual(reads);
     expect(got.recursiveRoots).toEqual(roots);
+  });
+});
+
+describe("the directory a Read rule's matches lie under (what the sandbox's walk must cover to hide them)", () => {
+  const root = (content: string) => patternRoot(pathPattern(parseRule(`Read(${content})`, "deny", "cli", "/w/proj"), "/w/proj", "/home/u"));
+  it.each([
+    ["~/**/.env", "/home/u"],
+    ["//etc/**/*.key", "/etc"],
+    ["**/.env", "/w/proj"],
+    [".env", "/w/proj"],
+    ["./secrets/**", "/w/proj/secrets"],
+    ["src/*/config.json", "/w/proj/src"],
+    ["~/.config/*/token", "/home/u/.config"],
+    ["~/.pgpass", undefined],
+    ["//etc/shadow", undefined],
+  ])("%s: %s", (content, expected) => {
+    expect(root(content)).toBe(expected);
   });
 });

@@ -1,5 +1,7 @@
 import { commandFacts } from "../shell/command-facts.js";
-import { allowRuleForSubcommand } from "./match.js";
+import { allowRuleForSubcommand, restrictiveReadRules } from "./match.js";
+import { cachedPathPattern, patternRoot } from "./path-rules.js";
+import type { PermissionRule } from "../tool/types.js";
 import { outsideTargets, type Scope } from "./scope.js";
 import { GIT_AFTER_CD } from "../shell/shared.js";
 import { sameRepository } from "../shell/git-repo.js";
@@ -80,6 +82,9 @@ function readOnlyInSandbox(scope: Scope): boolean {
   if (!facts || !sandboxActive(sandbox) || !sandbox.autoAllowBashIfSandboxed) return false;
   if (request.input.dangerouslyDisableSandbox === true) return false;
   if (scope.writes.length > 0 || scope.treeWrites.length > 0) return false;
+  // The boundary hides what Read rules name only where it can enumerate it: a pattern over paths
+  // outside the working directories (`Read(~/**/.env)`) is not hidden, so the call asks instead.
+  if (readRuleBeyondWalk(scope)) return false;
   const commands = facts.subcommands.map(commandFacts);
   // A part judged read-only on its own counts as writing nothing, unless the whole command has an
   // objection of its own (`cd sub && git status`: another repository's configured programs).
@@ -87,6 +92,16 @@ function readOnlyInSandbox(scope: Scope): boolean {
   const wholeCommandObjects = facts.reasons.some((r) => !objections.has(r)) && !gitStaysInRepository(scope);
   const judged = facts.subcommands.map((s) => !wholeCommandObjects && s.readOnly === true);
   return containsNothingKnownToWrite(facts, commands, judged) && !isExcludedCommand(commands, sandbox.excludedCommands);
+}
+
+/** A Read deny or ask rule with a glob over paths outside every working directory (the walk's roots). */
+export function readRuleBeyondWalk(scope: Scope): PermissionRule | undefined {
+  const roots = [...scope.dirs.lexical, ...scope.dirs.canonical];
+  const inside = (path: string): boolean => roots.some((d) => path === d || path.startsWith(d.endsWith("/") ? d : `${d}/`));
+  return restrictiveReadRules(scope.request.permissionContext.rules).find((rule) => {
+    const root = patternRoot(cachedPathPattern(rule, scope.request.projectDir, scope.home));
+    return root !== undefined && !inside(root);
+  });
 }
 
 function fromMode(scope: Scope, behavior: PermissionDecision["behavior"], reason: string): PermissionDecision {
@@ -156,7 +171,9 @@ export function decideByMode(scope: Scope): PermissionDecision {
   }
   const note = outsideNote();
   if (note) return ask(`${note}; approval needed`);
-  return ask(`${whatNeedsApproval(scope)} needs approval in ${mode} mode`);
+  const beyond = scope.shell && sandboxActive(request.permissionContext.sandbox) ? readRuleBeyondWalk(scope) : undefined;
+  const unhidden = beyond ? ` (the sandbox cannot hide what rule ${beyond.raw} names outside the working directories, so it does not run it unasked)` : "";
+  return ask(`${whatNeedsApproval(scope)} needs approval in ${mode} mode${unhidden}`);
 }
 
 /** For a shell command, the first part no allow rule covers (`rm -rf build`), else the tool's name. */

@@ -59,6 +59,17 @@ export function pathPattern(rule: PermissionRule, projectDir: string, home: stri
   return { base: posix.resolve(base), glob };
 }
 
+/**
+ * The directory every path a pattern matches lies under (its base and the glob's literal leading
+ * segments), or undefined for a literal path (no glob: it is one path, wherever it is).
+ */
+export function patternRoot(pattern: PathPattern): string | undefined {
+  const segments = pattern.glob.split("/");
+  const firstGlob = segments.findIndex((s) => /[*?[\]{}]/.test(s));
+  if (firstGlob === -1) return undefined;
+  return posix.join(pattern.base, ...segments.slice(0, firstGlob));
+}
+
 type Matcher = (test: string) => boolean;
 const matchers = new Map<string, Matcher>();
 
