@@ -114,7 +114,7 @@ describe("issue 18: what a cloned repository ships, through the real CLI", () =>
 
     const untrusted = cli(p, ["exec", "--cwd", repo, "--settings", userSettings], glob);
     expect(untrusted.code, untrusted.err).toBe(0);
-    expect(untrusted.err).toContain('settings.local.json: mcpServers ("helper", "other"), enableAllProjectMcpServers true');
+    expect(untrusted.err).toContain('settings.local.json: mcpServers (helper: runs node "srv.js"; other: runs node "other.js"), enableAllProjectMcpServers true');
     expect(started(repo, "project-helper") || started(repo, "project-other")).toBe(false);
     expect(marker(p, "user-helper")).toBe(true); // control: the user's own server starts
     rmSync(join(p.out, "user-helper"));

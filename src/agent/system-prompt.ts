@@ -3,7 +3,7 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { hookOutputTag } from "../pipeline/run-tool-use.js";
-import { projectInputs } from "../settings/project-inputs.js";
+import { outsideProjectReason, projectInputs } from "../settings/project-inputs.js";
 import { readConfigBytes } from "../settings/read-config-file.js";
 import { skillListing, type Skill } from "../skills/load-skills.js";
 
@@ -103,7 +103,9 @@ export async function gitSummary(cwd: string): Promise<string | undefined> {
 
 async function projectNotes(cwd: string, max: number): Promise<{ file: string; text: string } | undefined> {
   for (const { path: file } of projectInputs("instructions", false)) {
-    // A project file: a regular file, size-capped, never a FIFO that would hang the prompt.
+    // A project file: a regular file, size-capped, never a FIFO that would hang the prompt, and
+    // the project's own (a link to ~/.ssh/id_ed25519 is not: its key never reaches the model).
+    if (outsideProjectReason(cwd, file) !== undefined) continue;
     const text = await readConfigBytes(join(cwd, file)).then((b) => b.toString("utf8"), () => undefined);
     if (text === undefined || text.trim() === "") continue;
     return { file, text: text.length > max ? `${text.slice(0, max)}\n[… truncated at ${max} characters]` : text.trim() };

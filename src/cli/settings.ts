@@ -1,4 +1,5 @@
 import { loadSettings, type CliSettings, type LoadedSettings } from "../settings/load.js";
+import { visible } from "../text/visible.js";
 import { SettingsError } from "../settings/schema.js";
 import type { PermissionMode, PermissionRule } from "../tool/types.js";
 import { statSync } from "node:fs";
@@ -92,8 +93,9 @@ export function settingsInputFrom(values: SettingsFlagValues): ExecSettingsInput
 }
 
 /** What the user should hear about the settings: the loader's warnings and rules naming unknown tools. */
+/** The warnings to print: names, paths and commands from a project's files come with their hidden characters written out. */
 export function settingsWarnings(settings: ExecSettings, tools: readonly Tool[]): string[] {
-  return [...settings.warnings, ...ruleWarnings(settings.rules, tools.map((t) => t.name))];
+  return [...settings.warnings, ...ruleWarnings(settings.rules, tools.map((t) => t.name))].map(visible);
 }
 
 export interface ExecSettingsInput {

@@ -10,6 +10,7 @@ import {
   trustStorePath,
 } from "../settings/trust.js";
 import { UsageError, type CliIO } from "./io.js";
+import { visible } from "../text/visible.js";
 import { loadExecSettings, type ExecSettings, type ExecSettingsInput } from "./settings.js";
 
 export const TRUST_HELP = `Usage: armature trust [DIR] [options]
@@ -69,7 +70,7 @@ export async function trustCommand(argv: string[], io: CliIO): Promise<number> {
       const status = await projectTrustStatus(r.dir);
       listed.push({ dir: r.dir, trustedAt: r.trustedAt, trusted: status.trusted, changes: status.changes });
       const note = status.trusted ? "" : `  (untrusted again: ${status.changes.join("; ")})`;
-      if (!values.json) io.stdout.write(`${r.dir}\t${r.trustedAt}${note}\n`);
+      if (!values.json) io.stdout.write(`${visible(r.dir)}\t${r.trustedAt}${visible(note)}\n`);
     }
     if (values.json) json({ store: trustStorePath(), projects: listed });
     else if (records.length === 0) io.stderr.write(`armature: no trusted directories (${trustStorePath()})\n`);
@@ -79,7 +80,7 @@ export async function trustCommand(argv: string[], io: CliIO): Promise<number> {
     const dir = resolve(positionals[0] ?? process.cwd());
     const had = await revokeProjectTrust(dir);
     if (values.json) json({ dir, revoked: had });
-    else io.stdout.write(had ? `untrusted ${dir}\n` : `${dir} was not trusted\n`);
+    else io.stdout.write(had ? `untrusted ${visible(dir)}\n` : `${visible(dir)} was not trusted\n`);
     return 0;
   }
   const dir = directory(positionals[0]);
@@ -87,7 +88,7 @@ export async function trustCommand(argv: string[], io: CliIO): Promise<number> {
     const status = await projectTrustStatus(dir);
     const detail = status.state === "changed" ? `: its configuration changed since it was trusted (${status.changes.join("; ")})` : "";
     if (values.json) json(status);
-    else io.stdout.write(`${status.dir}: ${status.trusted ? "trusted" : "not trusted"}${detail}\n`);
+    else io.stdout.write(`${visible(status.dir)}: ${status.trusted ? "trusted" : "not trusted"}${visible(detail)}\n`);
     return status.trusted ? 0 : 1;
   }
   const before = await projectTrustStatus(dir);
@@ -98,13 +99,13 @@ export async function trustCommand(argv: string[], io: CliIO): Promise<number> {
     json({ dir: fp.dir, trusted: true, changesSinceLastTrust: before.state === "changed" ? before.changes : [], pinned, notPinned: fp.unpinned ?? [] });
     return 0;
   }
-  io.stdout.write(`trusted ${fp.dir}\n`);
-  if (before.state === "changed") io.stdout.write(`  since the last trust: ${before.changes.join("; ")}\n`);
+  io.stdout.write(`trusted ${visible(fp.dir)}\n`);
+  if (before.state === "changed") io.stdout.write(`  since the last trust: ${visible(before.changes.join("; "))}\n`);
   const pinned = Object.keys(fp.entries).sort();
   if (pinned.length === 0) io.stdout.write("  (no hooks, allow rules, env, working dirs or MCP servers configured yet)\n");
-  for (const entry of pinned) io.stdout.write(`  pinned: ${entry}${fp.shown?.[entry] ? ` ${fp.shown[entry]}` : ""}\n`);
+  for (const entry of pinned) io.stdout.write(`  pinned: ${visible(entry)}${fp.shown?.[entry] ? ` ${visible(fp.shown[entry])}` : ""}\n`);
   // What a hook or server runs that trust cannot hold still: the user decides knowing it.
-  for (const what of fp.unpinned ?? []) io.stdout.write(`  not pinned: ${what}\n`);
+  for (const what of fp.unpinned ?? []) io.stdout.write(`  not pinned: ${visible(what)}\n`);
   return 0;
 }
 
@@ -115,11 +116,11 @@ export async function trustCommand(argv: string[], io: CliIO): Promise<number> {
  */
 export async function offerTrust(settings: ExecSettings, input: ExecSettingsInput, io: CliIO): Promise<ExecSettings> {
   const trust = settings.loaded.trust;
-  const warning = settings.warnings.find((w) => w.startsWith(`${trust.dir} is not trusted`));
+  const warning = settings.warnings.find((w) => w.startsWith(`${visible(trust.dir)} is not trusted`));
   if (trust.trusted || warning === undefined || !io.question) return settings;
-  const answer = (await io.question(`\narmature: ${warning}\nTrust ${trust.dir} now and apply its settings? [y/N]: `)).trim().toLowerCase();
+  const answer = (await io.question(`\narmature: ${warning}\nTrust ${visible(trust.dir)} now and apply its settings? [y/N]: `)).trim().toLowerCase();
   if (answer !== "y" && answer !== "yes") return { ...settings, warnings: settings.warnings.filter((w) => w !== warning) };
   await trustProject(trust.dir, { home: input.home, userDir: input.userDir });
-  io.stderr.write(`armature: trusted ${trust.dir}\n`);
+  io.stderr.write(`armature: trusted ${visible(trust.dir)}\n`);
   return loadExecSettings(input);
 }

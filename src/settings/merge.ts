@@ -1,4 +1,5 @@
 import { join, resolve, sep } from "node:path";
+import { visible } from "../text/visible.js";
 import { parseRule, RuleParseError } from "../permissions/rule.js";
 import type { PermissionMode, PermissionRule } from "../tool/types.js";
 import { editDistance } from "../fs/similar-files.js";
@@ -85,12 +86,16 @@ export function untrustedWarning(trust: TrustStatus, ignored: readonly IgnoredSe
   if (items.length === 0) return null;
   const bySource = new Map<string, string[]>();
   for (const i of items) bySource.set(i.source, [...(bySource.get(i.source) ?? []), i.detail]);
-  const list = [...bySource].map(([source, details]) => `${source}: ${details.join(", ")}`).join("; ");
+  // Every setting, every rule, every hook's whole command: nothing cut, nothing hidden (the
+  // details are written with their hidden characters made visible; so are the paths here).
+  const list = [...bySource].map(([source, details]) => `${visible(source)}: ${details.join(", ")}`).join("; ");
+  const count = items.length === 1 ? "this setting was" : `these ${items.length} settings were`;
   const why =
     trust.state === "changed"
-      ? `its configuration changed since you trusted it (${trust.changes.join("; ")})`
+      ? `its configuration changed since you trusted it (${visible(trust.changes.join("; "))})`
       : "you have not trusted it";
-  return `${trust.dir} is not trusted (${why}), so its own settings may only restrict: deny and ask rules apply, and these were ignored — ${list}. If you trust this project, run: armature trust ${trust.dir} (or pass --trust-project for one run)`;
+  const dir = visible(trust.dir);
+  return `${dir} is not trusted (${why}), so its own settings may only restrict: deny and ask rules apply, and ${count} ignored — ${list}. If you trust this project, run: armature trust ${dir} (or pass --trust-project for one run)`;
 }
 
 const stringsOf = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);

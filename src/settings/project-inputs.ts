@@ -1,4 +1,5 @@
-import { join } from "node:path";
+import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
 
 /**
  * Everything a project directory can ship that armature reads, as data: where it lives, what it
@@ -57,7 +58,8 @@ export function projectInputLoads(kind: ProjectInputKind, trusted: boolean): boo
  */
 export function trustedProjectDirs(projectDir: string, kind: "agents" | "skills", options: { trusted: boolean; claude: boolean }): string[] {
   if (!projectInputLoads(kind, options.trusted)) return [];
-  return projectInputs(kind, options.claude).map((i) => join(projectDir, i.path));
+  // A folder that links out of the project (`.armature/skills -> ~/…`) is not the project's.
+  return projectInputs(kind, options.claude).flatMap((i) => ("path" in projectPath(projectDir, i.path) ? [join(projectDir, i.path)] : []));
 }
 
 /** One project settings file's path, by its level and family. */
@@ -68,3 +70,58 @@ export function projectSettingsPath(projectDir: string, level: "local" | "projec
 
 /** The project's MCP server file, relative to the project. */
 export const PROJECT_MCP_PATH = PROJECT_INPUTS.find((i) => i.kind === "mcp")!.path;
+
+/**
+ * Where a path inside the project really is, or where it leads when a link on the way (a shipped
+ * `.armature -> ~/.armature`, `AGENTS.md -> ~/.ssh/id_ed25519`, `.armature/worktrees -> ~/.vim/…`)
+ * takes it out of the project's real path: such a path is not the project's, and nothing reads or
+ * writes it as the project's. A path that does not exist yet is judged by its deepest existing folder.
+ */
+export function projectPath(projectDir: string, rel: string): { path: string } | { outside: string } {
+  const root = realOrSelf(projectDir);
+  const real = leadsTo(resolve(projectDir, rel), 0);
+  const inside = real === root || real.startsWith(root.endsWith(sep) ? root : root + sep);
+  return inside ? { path: real } : { outside: real };
+}
+
+/** The real path `path` leads to: its deepest existing part resolved, a dangling link followed by its text. */
+function leadsTo(path: string, depth: number): string {
+  let existing = path;
+  while (!exists(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  const rest = relative(existing, path);
+  try {
+    return join(realpathSync.native(existing), rest);
+  } catch {
+    // A link whose target is missing (or a loop): where its text points, judged the same way.
+    if (depth > 40) return path;
+    try {
+      const target = resolve(leadsTo(dirname(existing), depth + 1), readlinkSync(existing));
+      return join(leadsTo(target, depth + 1), rest);
+    } catch {
+      return path;
+    }
+  }
+}
+
+/** Why a project path is not the project's (a sentence for a warning), or undefined when it is. */
+export function outsideProjectReason(projectDir: string, rel: string): string | undefined {
+  const where = projectPath(projectDir, rel);
+  return "outside" in where ? `${rel} leads outside the project (to ${where.outside}), so it is not read or written as the project's` : undefined;
+}
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return resolve(path);
+  }
+}

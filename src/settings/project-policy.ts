@@ -4,6 +4,7 @@
  * `env` may still set only variables that cannot make a program run code. Kept as data, with the
  * reason for each entry.
  */
+import { visible } from "../text/visible.js";
 
 /** Keys of a project settings file that widen what runs or what is allowed: ignored while untrusted. */
 export const WIDENING_KEYS: ReadonlyArray<{ key: string; reason: string }> = [
@@ -45,15 +46,57 @@ export function wideningValues(settings: Record<string, unknown>): Array<{ key: 
   return out;
 }
 
-/** A short description of a widening value for the warning: `permissions.allow (2 rules: "Bash(*)", …)`. */
+/**
+ * A widening value for the warning, in full and nothing cut: `permissions.allow ["Bash(*)", "Read"]`,
+ * `hooks (PreToolUse [Bash]: runs ./fmt.sh)`. Hidden characters are written out (see `visible`).
+ */
 export function describeWidening(key: string, value: unknown): string {
-  const list = (items: string[]): string => {
-    const shown = items.slice(0, 4).map((s) => JSON.stringify(s)).join(", ");
-    return items.length > 4 ? `${shown}, …` : shown;
-  };
-  if (Array.isArray(value)) return `${key} [${list(value.map(String))}]`;
-  if (value !== null && typeof value === "object") return `${key} (${list(Object.keys(value))})`;
-  return `${key} ${JSON.stringify(value)}`;
+  const full = describeInFull(key, value);
+  return visible(Array.isArray(value) ? `${key} [${full}]` : value !== null && typeof value === "object" ? `${key} (${full})` : `${key} ${full}`);
+}
+
+/**
+ * A widening value in full, for the user who trusts it: every rule, every hook command, every
+ * MCP server's command line, URL and env keys (values of env are shown for `env`, where the
+ * project sets them; an MCP server's env values may be secrets of the user's and are not).
+ */
+export function describeInFull(key: string, value: unknown): string {
+  if (key === "hooks" && value !== null && typeof value === "object") {
+    const out: string[] = [];
+    for (const [event, groups] of Object.entries(value as Record<string, unknown>)) {
+      for (const group of Array.isArray(groups) ? groups : []) {
+        const g = (group ?? {}) as { matcher?: unknown; hooks?: unknown };
+        const matcher = typeof g.matcher === "string" && g.matcher !== "" ? ` [${g.matcher}]` : "";
+        for (const h of Array.isArray(g.hooks) ? g.hooks : []) {
+          const hook = (h ?? {}) as { type?: unknown; command?: unknown; args?: unknown; url?: unknown };
+          const args = Array.isArray(hook.args) ? hook.args.map((a) => ` ${JSON.stringify(a)}`).join("") : "";
+          const what = typeof hook.command === "string" ? `runs ${hook.command}${args}` : typeof hook.url === "string" ? `posts to ${hook.url}` : JSON.stringify(h);
+          out.push(`${event}${matcher}: ${what}`);
+        }
+      }
+    }
+    return out.length > 0 ? out.join("; ") : JSON.stringify(value);
+  }
+  if (key === "mcpServers" && value !== null && typeof value === "object") return describeServers(value as Record<string, unknown>);
+  if (key === "env" && value !== null && typeof value === "object") {
+    return Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(", ");
+  }
+  if (Array.isArray(value)) return value.map((v) => JSON.stringify(v)).join(", ");
+  return JSON.stringify(value);
+}
+
+export function describeServers(servers: Record<string, unknown>): string {
+  return Object.entries(servers)
+    .map(([name, raw]) => {
+      const s = (raw ?? {}) as { command?: unknown; args?: unknown; url?: unknown; env?: unknown; headers?: unknown };
+      const args = Array.isArray(s.args) ? s.args.map((a) => JSON.stringify(a)).join(" ") : "";
+      const what = typeof s.command === "string" ? `runs ${s.command}${args ? ` ${args}` : ""}` : typeof s.url === "string" ? `connects to ${s.url}` : JSON.stringify(raw);
+      const keys = (o: unknown): string[] => (o !== null && typeof o === "object" ? Object.keys(o) : []);
+      const env = keys(s.env).length > 0 ? ` (env ${keys(s.env).join(", ")})` : "";
+      const headers = keys(s.headers).length > 0 ? ` (headers ${keys(s.headers).join(", ")})` : "";
+      return `${name}: ${what}${env}${headers}`;
+    })
+    .join("; ");
 }
 
 /**

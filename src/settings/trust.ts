@@ -3,7 +3,7 @@ import { mkdir, readdir, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { PROJECT_MCP_PATH, projectInputs } from "./project-inputs.js";
-import { wideningValues } from "./project-policy.js";
+import { describeInFull, describeServers, wideningValues } from "./project-policy.js";
 import { ConfigFileError, jsonDepth, MAX_CONFIG_DEPTH, readConfigBytes } from "./read-config-file.js";
 import { pinCommandLines } from "./trust-pins.js";
 import { atomicWriteFile } from "../fs/atomic-write.js";
@@ -98,49 +98,6 @@ function commandLines(value: unknown, out: string[] = [], depth = 0): string[] {
     for (const [k, v] of Object.entries(o)) if (k !== "command" && k !== "args") commandLines(v, out, depth + 1);
   }
   return out;
-}
-
-/**
- * A widening value in full, for the user who trusts it: every rule, every hook command, every
- * MCP server's command line, URL and env keys (values of env are shown for `env`, where the
- * project sets them; an MCP server's env values may be secrets of the user's and are not).
- */
-export function describeInFull(key: string, value: unknown): string {
-  if (key === "hooks" && value !== null && typeof value === "object") {
-    const out: string[] = [];
-    for (const [event, groups] of Object.entries(value as Record<string, unknown>)) {
-      for (const group of Array.isArray(groups) ? groups : []) {
-        const g = (group ?? {}) as { matcher?: unknown; hooks?: unknown };
-        const matcher = typeof g.matcher === "string" && g.matcher !== "" ? ` [${g.matcher}]` : "";
-        for (const h of Array.isArray(g.hooks) ? g.hooks : []) {
-          const hook = (h ?? {}) as { type?: unknown; command?: unknown; url?: unknown };
-          const what = typeof hook.command === "string" ? `runs ${hook.command}` : typeof hook.url === "string" ? `posts to ${hook.url}` : JSON.stringify(h);
-          out.push(`${event}${matcher}: ${what}`);
-        }
-      }
-    }
-    return out.length > 0 ? out.join("; ") : JSON.stringify(value);
-  }
-  if (key === "mcpServers" && value !== null && typeof value === "object") return describeServers(value as Record<string, unknown>);
-  if (key === "env" && value !== null && typeof value === "object") {
-    return Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(", ");
-  }
-  if (Array.isArray(value)) return value.map((v) => JSON.stringify(v)).join(", ");
-  return JSON.stringify(value);
-}
-
-function describeServers(servers: Record<string, unknown>): string {
-  return Object.entries(servers)
-    .map(([name, raw]) => {
-      const s = (raw ?? {}) as { command?: unknown; args?: unknown; url?: unknown; env?: unknown; headers?: unknown };
-      const args = Array.isArray(s.args) ? s.args.map((a) => JSON.stringify(a)).join(" ") : "";
-      const what = typeof s.command === "string" ? `runs ${s.command}${args ? ` ${args}` : ""}` : typeof s.url === "string" ? `connects to ${s.url}` : JSON.stringify(raw);
-      const keys = (o: unknown): string[] => (o !== null && typeof o === "object" ? Object.keys(o) : []);
-      const env = keys(s.env).length > 0 ? ` (env ${keys(s.env).join(", ")})` : "";
-      const headers = keys(s.headers).length > 0 ? ` (headers ${keys(s.headers).join(", ")})` : "";
-      return `${name}: ${what}${env}${headers}`;
-    })
-    .join("; ");
 }
 
 /**

@@ -1,18 +1,24 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { homedir } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { parseRule } from "../permissions/rule.js";
 import { atomicWriteFile } from "../fs/atomic-write.js";
 import type { RuleBehavior } from "../tool/types.js";
 import { SettingsError, validateSettings } from "./schema.js";
 import { projectTrustStatus, trustProject, type TrustOptions } from "./trust.js";
-import { projectSettingsPath } from "./project-inputs.js";
+import { outsideProjectReason, projectSettingsPath } from "./project-inputs.js";
 
 export type PersistScope = "local" | "project" | "user";
 
 /** The file an "always allow" answer writes to for a scope. */
 export function settingsPathFor(scope: PersistScope, projectDir: string, options: { home?: string; userDir?: string } = {}): string {
-  if (scope === "local" || scope === "project") return projectSettingsPath(projectDir, scope, false);
+  if (scope === "local" || scope === "project") {
+    const file = projectSettingsPath(projectDir, scope, false);
+    // A shipped `.armature -> ~/.armature` would turn a project's rule into the user's global one.
+    const outside = outsideProjectReason(projectDir, relative(projectDir, file));
+    if (outside !== undefined) throw new SettingsError(file, null, `${outside}; the rule was not saved (save it in your user settings instead)`);
+    return file;
+  }
   const userDir = options.userDir ?? process.env.ARMATURE_CONFIG_DIR ?? join(options.home ?? homedir(), ".armature");
   return join(userDir, "settings.json");
 }

@@ -1,4 +1,5 @@
 import { randomInt } from "node:crypto";
+import { outsideProjectReason } from "../settings/project-inputs.js";
 import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { gitRead, gitWrite, mainCheckout } from "./git.js";
@@ -51,6 +52,9 @@ export async function createWorktree(cwd: string, name: string, lockReason: stri
   const head = await gitRead(["rev-parse", "HEAD"], cwd);
   if (head.code !== 0) throw gitFailure("Cannot create a worktree: the repository has no commit yet", head.stderr);
   const path = join(root, WORKTREES_DIR, name);
+  // A shipped `.armature/worktrees -> ~/.vim/pack/…` would check the repository out there.
+  const outside = outsideProjectReason(root, join(WORKTREES_DIR, name));
+  if (outside !== undefined) throw new Error(`Cannot create a worktree: ${outside}. Remove the link, or ask the user where to work.`);
   const branch = `worktree-${name}`;
   await mkdir(dirname(path), { recursive: true });
   const added = await gitWrite(["worktree", "add", "--quiet", "-b", branch, path, head.stdout.trim()], root);

@@ -264,7 +264,7 @@ describe("armature exec --mcp-config", () => {
     const home = join(tmp.dir, "home");
     const env = { ...process.env, ARMATURE_CONFIG_DIR: home, HOME: home };
     const untrusted = spawnSync(process.execPath, [BIN, "exec", "-", "--cwd", tmp.dir], { input: turn, encoding: "utf8", env, timeout: 60_000 });
-    expect(untrusted.stderr).toContain(".mcp.json: mcpServers (proj)");
+    expect(untrusted.stderr).toContain(`.mcp.json: mcpServers (proj: runs ${process.execPath} ${JSON.stringify(FIXTURE)})`);
     expect(untrusted.stdout).toContain("No such tool available: mcp__proj__echo");
     const unapproved = spawnSync(process.execPath, [BIN, "exec", "-", "--cwd", tmp.dir, "--trust-project"], { input: turn, encoding: "utf8", env, timeout: 60_000 });
     expect(unapproved.stderr).toContain("not approved");
