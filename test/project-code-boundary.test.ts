@@ -95,3 +95,38 @@ describe.skipIf(!probe.available)("a project's MCP stdio servers run inside the 
     });
   }, 90_000);
 });
+
+describe("where no sandbox can run, a project's code does not run on the host unless the user says so", () => {
+  it("a trusted project's hook and MCP server are not started (each says why); the user's projectCode: host runs them (control)", async () => {
+    await withTempDir(async (root) => {
+      const home = join(root, "home");
+      const project = join(root, "project");
+      mkdirSync(home);
+      mkdirSync(join(project, ".armature"), { recursive: true });
+      const hooks = { PostToolUse: [{ matcher: "Write", hooks: [{ type: "command", command: `echo ran > ${join(root, "hook-ran")}` }] }] };
+      writeFileSync(join(project, ".armature", "settings.json"), JSON.stringify({ hooks }));
+      writeFileSync(join(project, "srv.js"), `require("fs").writeFileSync(${JSON.stringify(join(root, "server-ran"))}, "")\n`);
+      writeFileSync(join(project, ".mcp.json"), JSON.stringify({ mcpServers: { helper: { command: process.execPath, args: [join(project, "srv.js")] } } }));
+      // The sandbox is on (the default) but its bwrap cannot run: the case of a machine without bubblewrap.
+      const env = { PATH: process.env.PATH, HOME: home, ARMATURE_CONFIG_DIR: join(root, "cfg"), ARMATURE_SANDBOX_BWRAP: join(root, "no-bwrap") };
+      expect(armature(["trust", project], env, "y\n").code).toBe(0);
+      const write = JSON.stringify([{ type: "tool_use", id: "w", name: "Write", input: { file_path: join(project, "a.txt"), content: "x\n" } }]);
+      // The user approves the project's server, as they must for any.
+      const user = join(root, "user.json");
+      writeFileSync(user, JSON.stringify({ enabledMcpjsonServers: ["helper"] }));
+      const r = armature(["exec", "--cwd", project, "--mode", "bypassPermissions", "--settings", user, "-"], env, `${write}\n`);
+      expect(r.code, r.err).toBe(0);
+      expect(existsSync(join(project, "a.txt"))).toBe(true);
+      expect(existsSync(join(root, "hook-ran")), "the project's hook ran on the host").toBe(false);
+      expect(existsSync(join(root, "server-ran")), "the project's MCP server ran on the host").toBe(false);
+      expect(r.err).toContain("runs only inside the OS sandbox, which cannot run here");
+      // Control: the user's own settings let the project's code run on the host.
+      writeFileSync(user, JSON.stringify({ enabledMcpjsonServers: ["helper"], sandbox: { projectCode: "host" } }));
+      const writeB = write.replace("a.txt", "b.txt");
+      const allowed = armature(["exec", "--cwd", project, "--mode", "bypassPermissions", "--settings", user, "-"], env, `${writeB}\n`);
+      expect(allowed.code, allowed.err).toBe(0);
+      expect(existsSync(join(root, "hook-ran"))).toBe(true);
+      expect(existsSync(join(root, "server-ran"))).toBe(true);
+    });
+  }, 60_000);
+});

@@ -49,10 +49,9 @@ export function runCommandHook(spec: CommandHookSpec, stdin: string, options: Co
       return;
     }
     const [program, programArgs] = spec.args !== undefined ? [spec.command, spec.args] : [hookShell(), ["-c", spec.command]];
-    const wrapped = options.boundary?.(program, programArgs);
-    const contained = wrapped === "host" ? undefined : wrapped;
-    if (options.boundary && wrapped === undefined) {
-      resolve({ kind: "spawn-error", message: `${program} was not found in the system's folders, where a project's hook must find it to run inside the sandbox` });
+    const contained = options.boundary?.(program, programArgs);
+    if (contained && "refused" in contained) {
+      resolve({ kind: "spawn-error", message: `the project's hook was not run: ${contained.refused}` });
       return;
     }
     const [file, argv] = contained ? [contained.file, contained.args] : [program, programArgs];

@@ -97,11 +97,8 @@ export class McpConnection implements McpToolCaller {
     if (config.type === "stdio") {
       const cwd = config.cwd ?? this.options.cwd;
       const projectCode = this.entry.scope === "project" || this.entry.scope === "local";
-      const wrapped = projectCode ? this.options.projectBoundary?.(config.command, config.args, cwd) : undefined;
-      if (projectCode && this.options.projectBoundary && wrapped === undefined) {
-        throw new Error(`MCP server ${this.entry.name}: ${config.command} was not found in the system's folders, where a project's server must find it to run inside the sandbox`);
-      }
-      const contained = wrapped === "host" ? undefined : wrapped;
+      const contained = projectCode ? this.options.projectBoundary?.(config.command, config.args, cwd) : undefined;
+      if (contained && "refused" in contained) throw new Error(`MCP server ${this.entry.name} (the project's) was not started: ${contained.refused}`);
       return new ProcessGroupStdioTransport({
         command: contained ? contained.file : config.command,
         args: contained ? contained.args : config.args,

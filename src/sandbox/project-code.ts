@@ -25,12 +25,17 @@ export interface ContainedCommand {
   done: () => string[];
 }
 
+/** Why a process of the project's is not started at all, in words for the person and the log. */
+export interface ProjectCodeRefusal {
+  refused: string;
+}
+
 /**
- * How one process is started: inside the boundary, on the host (`"host"`: no sandbox can run
- * here, probed on the first use), or not at all (undefined: the program is not in the system's
- * folders, where a bare name must be found).
+ * How one process is started: inside the boundary, or not at all — where no sandbox can run here
+ * (probed on the first use) a project's code has nothing to contain it, and a bare program name
+ * must be found in the system's folders.
  */
-export type ProjectCodeBoundary = (file: string, argv: readonly string[], cwd?: string) => ContainedCommand | "host" | undefined;
+export type ProjectCodeBoundary = (file: string, argv: readonly string[], cwd?: string) => ContainedCommand | ProjectCodeRefusal;
 
 /**
  * The wrapper for project code, or undefined where it runs on the host by the settings (the
@@ -40,9 +45,14 @@ export function projectCodeBoundary(status: SandboxStatus | undefined, dirs: { p
   if (!status || !status.enabled || status.settings.projectCode === "host") return undefined;
   return (file, argv, cwd) => {
     const bwrap = status.available ? status.bwrap : undefined;
-    if (bwrap === undefined) return "host";
+    if (bwrap === undefined) {
+      const why = status.reason ?? "bubblewrap is not installed";
+      return {
+        refused: `code this project ships runs only inside the OS sandbox, which cannot run here (${why}). Install bubblewrap, or set "sandbox": {"projectCode": "host"} in your own settings to run the project's hooks and MCP servers on the host`,
+      };
+    }
     const program = file.includes("/") ? file : trustedExecutable(file);
-    if (program === undefined) return undefined;
+    if (program === undefined) return { refused: `${file} was not found in the system's folders, where a program of the project's must be found to run inside the sandbox` };
     const roots = [dirs.projectDir, ...dirs.additionalDirectories].map(realPathOrSelf);
     const before = scanTree(roots);
     // Its own /tmp, gone with it: the host's is neither seen nor written.

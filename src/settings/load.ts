@@ -1,4 +1,5 @@
 import type { SandboxSettings } from "../sandbox/settings.js";
+import { describeServers } from "./project-policy.js";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { PermissionMode, PermissionRule } from "../tool/types.js";
@@ -79,7 +80,8 @@ export interface LoadedSettings {
    */
   mcpApproval: { enableAllProjectMcpServers?: boolean; enabledMcpjsonServers: string[]; disabledMcpjsonServers: string[] };
   /** The project's `.mcp.json`: its server names, and whether they may be started (only when the project is trusted). */
-  projectMcp: { path: string; exists: boolean; servers: string[]; allowed: boolean };
+  /** `shown`: each server with what it runs or connects to, for the warning. */
+  projectMcp: { path: string; exists: boolean; servers: string[]; allowed: boolean; shown?: string };
   /** Whether the project's own configuration is trusted, and if it was once, what changed. */
   trust: TrustStatus;
   /** Project configuration that was not applied, one entry per key (for library users; the CLI prints `warnings`). */
@@ -203,6 +205,7 @@ async function readProjectMcp(cwd: string, trusted: boolean): Promise<LoadedSett
   }
   if (json === undefined) return { path, exists: false, servers: [], allowed: trusted };
   const servers = (json as { mcpServers?: unknown } | null)?.mcpServers;
-  return { path, exists: true, servers: servers !== null && typeof servers === "object" ? Object.keys(servers) : [], allowed: trusted };
+  if (servers === null || typeof servers !== "object" || Array.isArray(servers)) return { path, exists: true, servers: [], allowed: trusted };
+  return { path, exists: true, servers: Object.keys(servers), allowed: trusted, shown: describeServers(servers as Record<string, unknown>) };
 }
 

@@ -243,7 +243,7 @@ export function mergeSettings(
   );
   for (const i of sandbox.ignored) ignored.push({ source: i.source, key: i.key, detail: describeWidening(i.key, i.value), why: "untrusted" });
   if (projectMcp.exists && !projectMcp.allowed) {
-    ignored.push({ source: projectMcp.path, key: "mcpServers", detail: `mcpServers (${projectMcp.servers.join(", ") || "none readable"})`, why: "untrusted" });
+    ignored.push({ source: projectMcp.path, key: "mcpServers", detail: visible(`mcpServers (${projectMcp.shown || "none readable"})`), why: "untrusted" });
   }
   const untrusted = untrustedWarning(trust, ignored);
   if (untrusted) warnings.unshift(untrusted);

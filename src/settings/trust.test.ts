@@ -174,7 +174,7 @@ describe("trust records", () => {
       expect(loaded.trust.state).toBe("changed");
       expect(loaded.rules.map((r) => r.raw)).toEqual(["Read(.env)", "Bash(rm *)", "Bash(git push *)"]);
       expect(loaded.warnings[0]).toContain("changed since you trusted it (env in .armature/settings.local.json added; hook or MCP script hooks/check.sh changed)");
-      expect(loaded.projectMcp).toEqual({ path: join(o.proj, ".mcp.json"), exists: true, servers: ["s"], allowed: false });
+      expect(loaded.projectMcp).toEqual({ path: join(o.proj, ".mcp.json"), exists: true, servers: ["s"], allowed: false, shown: 's: runs node "srv/index.js"' });
       // Re-trusting, listing, revoking.
       await trustProject(o.proj, o);
       expect((await loadSettings({ cwd: o.proj, ...o })).projectMcp.allowed).toBe(true);
