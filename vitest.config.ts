@@ -1,5 +1,10 @@
 import { defineConfig } from "vitest/config";
 
+// The adapters' own tests run twice: against the peers' current majors (the devDependencies `ai`
+// and `@openai/agents`) and, in the `previous-peers` project, against the oldest supported ones
+// (`ai-v6`, `openai-agents-v0.14`, npm aliases), with the adapters' imports redirected to them.
+const ADAPTER_TESTS = ["src/ai-sdk/**/*.test.ts", "src/openai-agents/**/*.test.ts"];
+
 export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
@@ -10,5 +15,21 @@ export default defineConfig({
     pool: "forks",
     setupFiles: ["./test/setup-env.ts", "./test/setup-bash-grammar.ts"],
     reporters: ["default", "./test/plain-summary-reporter.ts"],
+    projects: [
+      { extends: true, test: { name: "armature", env: { ARMATURE_TEST_PEERS: "current" } } },
+      {
+        extends: true,
+        test: {
+          name: "previous-peers",
+          env: { ARMATURE_TEST_PEERS: "previous" },
+          include: ADAPTER_TESTS,
+          alias: [
+            { find: /^ai$/, replacement: "ai-v6" },
+            { find: /^ai\/test$/, replacement: "ai-v6/test" },
+            { find: /^@openai\/agents$/, replacement: "openai-agents-v0.14" },
+          ],
+        },
+      },
+    ],
   },
 });
