@@ -8,8 +8,9 @@ const ADAPTER_TESTS = ["src/ai-sdk/**/*.test.ts", "src/openai-agents/**/*.test.t
 export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-    // Long fuzzing runs have their own config (vitest.fuzz.config.ts, `npm run fuzz`).
-    exclude: ["**/node_modules/**", "**/*.fuzz.test.ts"],
+    // Long fuzzing runs have their own config (vitest.fuzz.config.ts, `npm run fuzz`), and so do
+    // the installs beside each SDK major (vitest.ecosystem.config.ts, `npm run test:ecosystem`).
+    exclude: ["**/node_modules/**", "**/*.fuzz.test.ts", "test/ecosystem.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
