@@ -10,7 +10,7 @@ import { AnthropicProvider } from "../providers/anthropic.js";
 import { createSession } from "../session/session.js";
 import { trustProject } from "../settings/trust.js";
 import { builtinTools } from "../tools/index.js";
-import { loadSkills, parseSkillFile, toolList } from "./load-skills.js";
+import { loadSkills, parseSkillFile, skillListing, toolList } from "./load-skills.js";
 
 let server: MockModelServer | undefined;
 useTestApiKey();
@@ -47,11 +47,46 @@ const systemText = (r: RecordedRequest): string => {
 };
 
 describe("allowed-tools parsing", () => {
-  it("splits at commas and spaces outside parentheses; a YAML list stays as written", () => {
+  it("splits at commas and spaces outside parentheses; a YAML list stays as written", async () => {
     expect(toolList("Bash(git status *), Read  Grep,Glob")).toEqual(["Bash(git status *)", "Read", "Grep", "Glob"]);
     expect(toolList(["Bash(git log *)", "Read"])).toEqual(["Bash(git log *)", "Read"]);
     expect(toolList(undefined)).toEqual([]);
-    expect(parseSkillFile("---\nname: x\nallowed-tools:\n  - Bash(npm test)\n  - Read\n---\nBody")?.fields["allowed-tools"]).toEqual(["Bash(npm test)", "Read"]);
+    expect((await parseSkillFile("---\nname: x\nallowed-tools:\n  - Bash(npm test)\n  - Read\n---\nBody"))?.fields["allowed-tools"]).toEqual(["Bash(npm test)", "Read"]);
+  });
+});
+
+describe("SKILL.md front matter, read as YAML", () => {
+  it("a folded description (`>-`) reaches the listing as its text, not as `>-`", async () => {
+    await withTempDir(async (dir) => {
+      const userDir = join(dir, "user");
+      await mkdir(join(userDir, "skills", "release"), { recursive: true });
+      await writeFile(join(userDir, "skills", "release", "SKILL.md"), "---\nname: release\ndescription: >-\n  Cuts a release:\n  tags, notes, publish.\n---\n# Release\n");
+      const [skill] = await loadSkills({ projectDir: join(dir, "p"), projectTrusted: false, userDir, home: join(dir, "home") });
+      expect(skill).toMatchObject({ name: "release", description: "Cuts a release: tags, notes, publish.", body: "# Release\n" });
+      expect(skillListing([skill!])).toContain("- release: Cuts a release: tags, notes, publish.");
+    });
+  });
+
+  it("quoting, comments, literal blocks, numbers, flow lists; a plain value with `: ` stays text", async () => {
+    const parsed = await parseSkillFile(
+      "---\nname: 'deploy'   # shown as /deploy\ndescription: |\n  Deploys.\n  Carefully.\nversion: 2\nallowed-tools: [Bash(npm run deploy *), Read]\n---\nBody",
+    );
+    expect(parsed).toEqual({ fields: { name: "deploy", description: "Deploys.\nCarefully.\n", version: "2", "allowed-tools": ["Bash(npm run deploy *)", "Read"] }, body: "Body" });
+    expect((await parseSkillFile("---\nname: x\ndescription: Use when: the build breaks # not a comment?\n---\n"))?.fields.description).toBe("Use when: the build breaks # not a comment?");
+    expect(await parseSkillFile("no front matter")).toBeUndefined();
+    expect(await parseSkillFile("---\n---\nOnly a body")).toEqual({ fields: {}, body: "Only a body" });
+  });
+
+  it("a SKILL.md whose front matter is not YAML is skipped, the others load", async () => {
+    await withTempDir(async (dir) => {
+      const userDir = join(dir, "user");
+      await mkdir(join(userDir, "skills", "broken"), { recursive: true });
+      await mkdir(join(userDir, "skills", "fine"), { recursive: true });
+      await writeFile(join(userDir, "skills", "broken", "SKILL.md"), "---\nname: broken\ndescription: [never closed\n---\n");
+      await writeFile(join(userDir, "skills", "fine", "SKILL.md"), "---\nname: fine\ndescription: ok\n---\n");
+      await expect(parseSkillFile("---\nname: broken\ndescription: [never closed\n---\n")).rejects.toThrow(/not valid YAML/);
+      expect((await loadSkills({ projectDir: join(dir, "p"), projectTrusted: false, userDir, home: join(dir, "home") })).map((s) => s.name)).toEqual(["fine"]);
+    });
   });
 });
 
