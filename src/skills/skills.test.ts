@@ -319,3 +319,49 @@ describe("allowed-tools grants until the turn ends, below deny and ask rules and
     });
   });
 });
+
+describe("Skill(...) rules, per skill", () => {
+  const cases: Array<{ rules: { deny?: string[]; ask?: string[] }; expected: Record<string, "allow" | "deny" | "ask"> }> = [
+    // One skill named: only that one (denying one never denies them all).
+    { rules: { deny: ["Skill(deploy)"] }, expected: { deploy: "deny", "deploy-prod": "allow", review: "allow", "/deploy": "deny" } },
+    // The prefix forms: every skill whose name starts so.
+    { rules: { deny: ["Skill(deploy:*)"] }, expected: { deploy: "deny", "deploy-prod": "deny", review: "allow" } },
+    { rules: { deny: ["Skill(deploy *)"] }, expected: { deploy: "deny", "deploy-prod": "deny", review: "allow" } },
+    // A leading slash in the rule is not part of the name; an ask rule asks for that skill only.
+    { rules: { ask: ["Skill(/review)"] }, expected: { deploy: "allow", review: "ask" } },
+    // The bare tool name still covers every skill.
+    { rules: { deny: ["Skill"] }, expected: { deploy: "deny", review: "deny" } },
+  ];
+  for (const c of cases) {
+    it(`${JSON.stringify(c.rules)}: ${JSON.stringify(c.expected)}`, async () => {
+      await withTempDir(async (dir) => {
+        for (const name of ["deploy", "deploy-prod", "review"]) await skillFolder(join(dir, "skills"), name, `description: The ${name} skill.`, "Body.\n");
+        const skills = await loadSkills({ projectDir: dir, projectTrusted: false, userDir: dir, home: dir });
+        const session = createSession({ cwd: dir, tools: builtinTools({ skills: { skills } }), ...c.rules, sessionDir: join(dir, "session") });
+        try {
+          const decided: Record<string, string> = {};
+          for (const skill of Object.keys(c.expected)) decided[skill] = (await session.checkPermission(toolUse("Skill", { skill }))).behavior;
+          expect(decided).toEqual(c.expected);
+        } finally {
+          await session.close();
+        }
+      });
+    });
+  }
+
+  it("a denied skill is not launched; another skill still is", async () => {
+    await withTempDir(async (dir) => {
+      for (const name of ["deploy", "review"]) await skillFolder(join(dir, "skills"), name, `description: The ${name} skill.`, `Steps for ${name}.\n`);
+      const skills = await loadSkills({ projectDir: dir, projectTrusted: false, userDir: dir, home: dir });
+      const session = createSession({ cwd: dir, tools: builtinTools({ skills: { skills } }), deny: ["Skill(deploy)"], sessionDir: join(dir, "session") });
+      try {
+        const [denied, launched] = await session.runTurn([toolUse("Skill", { skill: "deploy" }), toolUse("Skill", { skill: "review" })]);
+        expect(denied!.is_error).toBe(true);
+        expect(JSON.stringify(denied!.content)).toMatch(/Permission to use Skill was denied/);
+        expect(launched!.content).toBe("Launching skill: review");
+      } finally {
+        await session.close();
+      }
+    });
+  });
+});
