@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, realpath, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { anthropicReply, startMockModelServer, type MockModelServer, type RecordedRequest } from "../../test/mock-model-server.js";
@@ -362,6 +362,31 @@ describe("Skill(...) rules, per skill", () => {
       } finally {
         await session.close();
       }
+    });
+  });
+});
+
+describe("an untrusted project's skills and agents", () => {
+  it("are named in the trust warning as not loaded; once the project is trusted they load", async () => {
+    await withTempDir(async (raw) => {
+      const dir = await realpath(raw);
+      await skillFolder(join(dir, ".armature", "skills"), "projskill", "description: The project's own.", "Project steps.\n");
+      await mkdir(join(dir, ".armature", "skills", "not-a-skill"), { recursive: true });
+      await mkdir(join(dir, ".armature", "agents"), { recursive: true });
+      await writeFile(join(dir, ".armature", "agents", "helper.md"), "---\nname: helper\ndescription: Helps.\n---\nHelp.\n");
+      const turn = JSON.stringify([toolUse("Skill", { skill: "projskill" })]);
+      const untrusted = captureIO(turn);
+      expect(await main(["exec", "--cwd", dir], untrusted)).toBe(0);
+      expect(untrusted.err).toContain(`${dir} is not trusted`);
+      expect(untrusted.err).toContain(`${join(dir, ".armature", "skills")}: skills (projskill)`);
+      expect(untrusted.err).toContain(`${join(dir, ".armature", "agents")}: sub-agent definitions (helper)`);
+      expect(untrusted.out).toContain("is_error");
+      expect(await main(["trust", dir], captureIO())).toBe(0);
+      const trusted = captureIO(turn);
+      expect(await main(["exec", "--cwd", dir], trusted)).toBe(0);
+      expect(trusted.err).not.toContain("is not trusted");
+      expect(trusted.out).toContain("Launching skill: projskill");
+      expect(await main(["trust", "--revoke", dir], captureIO())).toBe(0);
     });
   });
 });
