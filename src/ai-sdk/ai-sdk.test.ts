@@ -253,7 +253,7 @@ describe.runIf(AI_7)("armature/ai-sdk on AI SDK 7", () => {
     });
   });
 
-  it("toolApproval: a tool that is not the session's keeps its own needsApproval", async () => {
+  it("toolApproval: a tool that is not the session's keeps its own needsApproval; approvals: session sets are left to canUseTool", async () => {
     await withTempDir(async (dir) => {
       const session = createSession({ cwd: dir, tools: builtinTools(), permissionMode: "default" });
       const approval = aiSdkToolApproval(session);
@@ -264,6 +264,9 @@ describe.runIf(AI_7)("armature/ai-sdk on AI SDK 7", () => {
       expect(await call("Deploy", { env: "dev" })).toEqual({ type: "not-applicable" });
       expect(await call("Glob", { pattern: "*" })).toEqual({ type: "not-applicable" });
       expect(await call("Write", { file_path: join(dir, "a.txt"), content: "a" })).toMatchObject({ type: "user-approval", reason: expect.stringContaining("Write") });
+      // A set made for the session's own approvals is not put to the SDK's flow.
+      const sessionSet = await aiSdkTools(session, { approvals: "session" });
+      expect(await approval({ toolCall: { toolCallId: "s1", toolName: "Write", input: { file_path: join(dir, "a.txt"), content: "a" } }, tools: sessionSet, messages: [] })).toEqual({ type: "not-applicable" });
       await session.close();
     });
   });

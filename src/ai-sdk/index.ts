@@ -112,7 +112,7 @@ export async function aiSdkTools(session: Session, options: AiSdkToolsOptions = 
       },
       toModelOutput: ({ output }) => toModelOutput(output as AiSdkToolOutput),
     });
-    registerOwnTool(made, session);
+    registerOwnTool(made, session, approvalFlow);
     set[def.name] = made;
   }
   if (native) set[TOOL_SEARCH_TOOL_NAME] = sessionToolSearch(session, nativeToolSearch, options.signal);

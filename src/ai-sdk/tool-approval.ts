@@ -21,11 +21,11 @@ export type AiSdkApprovalStatus = { type: "not-applicable" } | { type: "user-app
 
 export type AiSdkToolApproval = (query: AiSdkApprovalQuery) => Promise<AiSdkApprovalStatus>;
 
-/** The tools `aiSdkTools` made, with the session each belongs to. */
-const ownTools = new WeakMap<object, Session>();
+/** The tools `aiSdkTools` made: the session each belongs to, and whether the SDK's flow approves its calls. */
+const ownTools = new WeakMap<object, { session: Session; approvalFlow: boolean }>();
 
-export function registerOwnTool(tool: object, session: Session): void {
-  ownTools.set(tool, session);
+export function registerOwnTool(tool: object, session: Session, approvalFlow: boolean): void {
+  ownTools.set(tool, { session, approvalFlow });
 }
 
 /**
@@ -46,7 +46,8 @@ export async function putToPersonIfAsked(session: Session, toolName: string, too
  * reason in the request's `reason`); once approved, the SDK runs it and armature runs it as
  * approved. Every other call of the session's tools runs, and armature's pipeline allows or denies
  * it (a denied call reaches the model as an `error-text` result, as on AI SDK 6). A tool that is not
- * the session's keeps its own `needsApproval`.
+ * the session's keeps its own `needsApproval`; a set made with `approvals: "session"` is left to
+ * the session's `canUseTool`.
  *
  * ```ts
  * generateText({ model, tools: await aiSdkTools(session), toolApproval: aiSdkToolApproval(session), messages })
@@ -55,7 +56,10 @@ export async function putToPersonIfAsked(session: Session, toolName: string, too
 export function aiSdkToolApproval(session: Session): AiSdkToolApproval {
   return async ({ toolCall, tools, messages }) => {
     const tool = tools?.[toolCall.toolName];
-    if (tool === undefined || ownTools.get(tool) === session) {
+    const own = tool === undefined ? undefined : ownTools.get(tool);
+    // A set made with `approvals: "session"`: the session's canUseTool answers while the call runs.
+    if (own?.session === session && !own.approvalFlow) return { type: "not-applicable" };
+    if (tool === undefined || own?.session === session) {
       const asked = await putToPersonIfAsked(session, toolCall.toolName, toolCall.toolCallId, toolCall.input);
       return asked ? { type: "user-approval", reason: asked.reason } : { type: "not-applicable" };
     }
