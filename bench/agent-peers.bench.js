@@ -3,7 +3,8 @@
 // ("ok"), and the run is consumed as a stream to its end. Peers: armature's runAgent (its pipeline:
 // permissions, hooks, budgets, transcript), the AI SDK 5 and 6 (`streamText` with their own
 // MockLanguageModelV2/V3), and the OpenAI Agents SDK 0.14 (its own `Runner`, streamed, with a
-// scripted `Model`; tracing off). All are devDependencies; AI SDK 5 is installed as `ai-v5`.
+// scripted `Model`; tracing off). All are devDependencies; AI SDK 5 and 6 are installed as `ai-v5` and `ai-v6`, the Agents SDK 0.14 as
+// `openai-agents-v0.14`.
 // The peers run no permission checks and write no transcript.
 //
 // Runs: text only; one step of N calls (N = 1, 100, 1,000) then text; M = 100 steps of one call
@@ -15,11 +16,11 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { ReadableStream } from "node:stream/web";
 import { z } from "zod";
-import * as ai6 from "ai";
-import { MockLanguageModelV3 } from "ai/test";
+import * as ai6 from "ai-v6";
+import { MockLanguageModelV3 } from "ai-v6/test";
 import * as ai5 from "ai-v5";
 import { MockLanguageModelV2 } from "ai-v5/test";
-import { Agent, Runner, tool as agentsTool } from "@openai/agents";
+import { Agent, Runner, tool as agentsTool } from "openai-agents-v0.14";
 import { buildTool, createSession, runAgent } from "../dist/bundle/index.js";
 import { median, report } from "./util.js";
 

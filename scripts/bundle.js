@@ -2,12 +2,12 @@
 // chunks they share, and a chunk per dynamic import (commands and heavy parts stay lazy). Node's
 // ES module loader costs about a millisecond per module at start-up; armature and zod are 400.
 // Small pure-JS dependencies on the start-up path are bundled, and so, as lazy chunks of their
-// own, are the model SDKs, turndown (with its DOM, domino) and web-tree-sitter: bundled they are
-// a fraction of their installed size (the SDKs' packages are 49 MB installed, their chunks
-// 1.7 MB; domino is 9 MB, mostly its tests; web-tree-sitter 5.8 MB for a 150 kB module and a
-// 200 kB .wasm), and they are build-time devDependencies a user does not install. The rest (MCP,
-// unpdf, Ajv; sharp, an optional peer) stay external, installed beside armature and loaded by
-// Node when first needed.
+// own, are the model SDKs, turndown (with its DOM, domino), web-tree-sitter and yaml (front
+// matter): bundled they are a fraction of their installed size (the SDKs' packages are 49 MB
+// installed, their chunks 1.7 MB; domino is 9 MB, mostly its tests; web-tree-sitter 5.8 MB for a
+// 150 kB module and a 200 kB .wasm), and they are build-time devDependencies a user does not
+// install. The rest (MCP, unpdf, Ajv; sharp, an optional peer) stay external, installed beside
+// armature and loaded by Node when first needed.
 // zod is bundled: schemas from the caller's own zod 4 work with it (zod 4 keeps its registry on
 // globalThis, and schemas carry their own parse and JSON Schema code; test/bundle.test.ts).
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -15,7 +15,7 @@ import { builtinModules, createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { rolldown } from "rolldown";
 
-const BUNDLED = new Set(["zod", "picomatch", "diff", "@anthropic-ai/sdk", "@opentelemetry/api", "standardwebhooks", "openai", "turndown", "@mixmark-io/domino", "web-tree-sitter", "@stablelib/base64", "fast-sha256"]);
+const BUNDLED = new Set(["zod", "picomatch", "diff", "@anthropic-ai/sdk", "@opentelemetry/api", "standardwebhooks", "openai", "turndown", "@mixmark-io/domino", "web-tree-sitter", "@stablelib/base64", "fast-sha256", "yaml"]);
 const packageOf = (id) => id.split("/").slice(0, id.startsWith("@") ? 2 : 1).join("/");
 const manifest = JSON.parse(readFileSync("package.json", "utf8"));
 const installed = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
@@ -46,6 +46,7 @@ const { output } = await bundle.write({
       { name: "openai-sdk", test: /node_modules[\\/]openai[\\/]/ },
       { name: "web-tree-sitter", test: /node_modules[\\/]web-tree-sitter[\\/]/ },
       { name: "turndown", test: /node_modules[\\/](turndown|@mixmark-io[\\/]domino)[\\/]/ },
+      { name: "yaml", test: /node_modules[\\/]yaml[\\/]/ },
     ],
   },
 });
@@ -59,7 +60,7 @@ if (missing.length > 0) throw new Error(`the bundle imports ${missing.join(", ")
 
 // The vendor chunks ship without source maps (4 MB of the package; their code is the packages'
 // own, readable as is). armature's own chunks keep theirs.
-const VENDOR_CHUNKS = /^(anthropic-sdk|openai-sdk|turndown|web-tree-sitter)-/;
+const VENDOR_CHUNKS = /^(anthropic-sdk|openai-sdk|turndown|web-tree-sitter|yaml)-/;
 for (const chunk of output) {
   if (chunk.type !== "chunk" || !VENDOR_CHUNKS.test(chunk.fileName)) continue;
   const file = join("dist/bundle", chunk.fileName);

@@ -1,6 +1,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { generateText, stepCountIs, streamText, type ModelMessage } from "ai";
+import * as ai from "ai";
+import { dynamicTool, generateText, jsonSchema, stepCountIs, streamText, type ModelMessage, type ToolSet } from "ai";
 import { MockLanguageModelV3, convertArrayToReadableStream } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -9,7 +10,10 @@ import { notesFinderTool, withTempDir } from "../../test/helpers.js";
 import { createSession } from "../session/session.js";
 import { buildTool } from "../tool/build-tool.js";
 import { builtinTools } from "../tools/index.js";
-import { aiSdkTools, toModelOutput } from "./index.js";
+import { aiSdkToolApproval, aiSdkTools, toModelOutput } from "./index.js";
+
+/** AI SDK 7 (the devDependency `ai`) or 6 (`ai-v6`, in the previous-peers project). */
+const AI_7 = "toolSearch" in ai;
 
 const usage = {
   inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
@@ -126,7 +130,7 @@ describe("armature/ai-sdk with the AI SDK's own mock model", () => {
       const write = tools.Write!;
       const out = await (async () => {
         let last: unknown;
-        const run = write.execute!({ file_path: join(dir, "x.txt"), content: "x" }, { toolCallId: "forged", messages: [] }) as AsyncIterable<unknown>;
+        const run = write.execute!({ file_path: join(dir, "x.txt"), content: "x" }, { toolCallId: "forged", messages: [], context: {} }) as AsyncIterable<unknown>;
         for await (const o of run) last = o;
         return last as { is_error?: boolean; content: unknown };
       })();
@@ -172,25 +176,135 @@ describe("armature/ai-sdk with the AI SDK's own mock model", () => {
     });
   });
 
-  it("gives non-Anthropic models every tool in full and nothing Anthropic-only; Anthropic models ToolSearch", async () => {
+  it("runs against the AI SDK major its test project names (ai 7 here, ai 6 in previous-peers)", () => {
+    expect(AI_7).toBe(process.env.ARMATURE_TEST_PEERS !== "previous");
+  });
+
+  it.runIf(!AI_7)("ai 6: gives every model every tool in full, deferred ones included, and no ToolSearch", async () => {
     await withTempDir(async (dir) => {
-      const remote = notesFinderTool();
-      const session = createSession({ cwd: dir, tools: [...builtinTools(), remote], toolSearch: "true" });
+      const session = createSession({ cwd: dir, tools: [...builtinTools(), notesFinderTool()], toolSearch: "true" });
       expect(session.deferredToolNames()).toContain("mcp__notes__find");
-      const neutral = await aiSdkTools(session, { model: new MockLanguageModelV3({ provider: "openai.chat" }) });
-      expect(Object.keys(neutral)).toContain("mcp__notes__find");
-      expect(Object.keys(neutral)).not.toContain("ToolSearch");
-      expect(Object.keys(neutral)).not.toContain("DeferredToolPlaceholder");
-      expect(Object.keys(await aiSdkTools(session))).not.toContain("ToolSearch");
-      const anthropic = await aiSdkTools(session, { model: new MockLanguageModelV3({ provider: "anthropic.messages" }) });
-      expect(Object.keys(anthropic)).toContain("ToolSearch");
-      expect(Object.keys(anthropic)).not.toContain("DeferredToolPlaceholder");
-      expect(Object.keys(anthropic)).not.toContain("mcp__notes__find");
-      // The deferred tool runs from the neutral set, through the pipeline.
+      for (const model of [new MockLanguageModelV3({ provider: "openai.chat" }), new MockLanguageModelV3({ provider: "anthropic.messages" })]) {
+        const tools = await aiSdkTools(session, { model });
+        expect(Object.keys(tools)).toContain("mcp__notes__find");
+        expect(Object.keys(tools)).not.toContain("ToolSearch");
+        expect(Object.keys(tools)).not.toContain("DeferredToolPlaceholder");
+      }
+      // The deferred tool runs from the set, through the pipeline.
+      const tools = await aiSdkTools(session);
       let last: unknown;
-      for await (const o of neutral.mcp__notes__find!.execute!({ q: "tea" }, { toolCallId: "n1", messages: [] }) as AsyncIterable<unknown>) last = o;
+      for await (const o of tools.mcp__notes__find!.execute!({ q: "tea" }, { toolCallId: "n1", messages: [], context: {} }) as AsyncIterable<unknown>) last = o;
       await session.close();
       expect(last).toMatchObject({ tool_use_id: "n1", content: "note about tea" });
+    });
+  });
+});
+
+describe.runIf(AI_7)("armature/ai-sdk on AI SDK 7", () => {
+  it("toolApproval: armature's ask becomes a tool-approval-request with armature's reason; the person's answer decides the call", async () => {
+    await withTempDir(async (dir) => {
+      const session = createSession({ cwd: dir, tools: builtinTools(), permissionMode: "default", deny: ["Edit(./secret.txt)"] });
+      const calls = [
+        { type: "tool-call" as const, toolCallId: "w1", toolName: "Write", input: JSON.stringify({ file_path: join(dir, "yes.txt"), content: "approved\n" }) },
+        { type: "tool-call" as const, toolCallId: "w2", toolName: "Write", input: JSON.stringify({ file_path: join(dir, "no.txt"), content: "declined\n" }) },
+        { type: "tool-call" as const, toolCallId: "w3", toolName: "Write", input: JSON.stringify({ file_path: join(dir, "secret.txt"), content: "x" }) },
+        { type: "tool-call" as const, toolCallId: "g1", toolName: "Glob", input: JSON.stringify({ pattern: "*.txt" }) },
+      ];
+      const prompts: Prompt[] = [];
+      const model = new MockLanguageModelV3({
+        doGenerate: async (options) => {
+          prompts.push(options.prompt as Prompt);
+          if (prompts.length === 1) return { content: calls, finishReason: { unified: "tool-calls", raw: undefined }, usage, warnings: [] };
+          return { content: [{ type: "text", text: "done" }], finishReason: { unified: "stop", raw: undefined }, usage, warnings: [] };
+        },
+      });
+      const messages: ModelMessage[] = [{ role: "user", content: "write them" }];
+      const run = async () => generateText({ model, tools: await aiSdkTools(session), toolApproval: aiSdkToolApproval(session), messages, stopWhen: stepCountIs(3) });
+      const first = await run();
+      const requests = first.content.filter((p) => p.type === "tool-approval-request");
+      expect(requests.map((r) => r.toolCall.toolCallId).sort()).toEqual(["w1", "w2"]);
+      // Each request carries the reason armature asks with (what session.checkPermission says of the call).
+      for (const r of requests) {
+        const decision = await session.checkPermission({ type: "tool_use", id: "probe", name: "Write", input: r.toolCall.input });
+        expect(decision.behavior).toBe("ask");
+        expect(r.reason).toBe(decision.reason);
+      }
+      // The denied write and the read did not ask: armature's pipeline answered them.
+      const done = Object.fromEntries(first.toolResults.map((r) => [r.toolCallId, r.output as { is_error?: boolean; content: unknown }]));
+      expect(done.w3!.is_error).toBe(true);
+      expect(JSON.stringify(done.w3!.content)).toMatch(/Permission to use Write was denied/);
+      expect(done.g1!.is_error).toBeUndefined();
+      await expect(readFile(join(dir, "yes.txt"), "utf8")).rejects.toThrow();
+
+      messages.push(...first.response.messages, {
+        role: "tool",
+        content: requests.map((r) => ({ type: "tool-approval-response" as const, approvalId: r.approvalId, approved: r.toolCall.toolCallId === "w1", reason: "not that one" })),
+      });
+      const second = await run();
+      await session.close();
+      expect(second.text).toBe("done");
+      // The approval reached armature: the approved write ran as approved (not "cannot ask for approval").
+      expect(await readFile(join(dir, "yes.txt"), "utf8")).toBe("approved\n");
+      await expect(readFile(join(dir, "no.txt"), "utf8")).rejects.toThrow();
+      const toolParts = prompts.at(-1)!.filter((m) => m.role === "tool").flatMap((m) => m.content as Array<{ type: string; toolCallId?: string; output?: { type: string; reason?: string } }>);
+      const outputs = Object.fromEntries(toolParts.filter((p) => p.type === "tool-result").map((p) => [p.toolCallId, p.output!]));
+      expect(outputs.w1!.type).toBe("text");
+      expect(outputs.w2).toMatchObject({ type: "execution-denied", reason: "not that one" });
+    });
+  });
+
+  it("toolApproval: a tool that is not the session's keeps its own needsApproval; approvals: session sets are left to canUseTool", async () => {
+    await withTempDir(async (dir) => {
+      const session = createSession({ cwd: dir, tools: builtinTools(), permissionMode: "default" });
+      const approval = aiSdkToolApproval(session);
+      const own = await aiSdkTools(session);
+      const tools: ToolSet = { ...own, Deploy: dynamicTool({ inputSchema: jsonSchema({ type: "object" }), needsApproval: async (input) => (input as { env?: string }).env === "prod", execute: async () => "ok" }) };
+      const call = (toolName: string, input: unknown) => approval({ toolCall: { toolCallId: `id_${toolName}`, toolName, input }, tools, messages: [] });
+      expect(await call("Deploy", { env: "prod" })).toEqual({ type: "user-approval" });
+      expect(await call("Deploy", { env: "dev" })).toEqual({ type: "not-applicable" });
+      expect(await call("Glob", { pattern: "*" })).toEqual({ type: "not-applicable" });
+      expect(await call("Write", { file_path: join(dir, "a.txt"), content: "a" })).toMatchObject({ type: "user-approval", reason: expect.stringContaining("Write") });
+      // A set made for the session's own approvals is not put to the SDK's flow.
+      const sessionSet = await aiSdkTools(session, { approvals: "session" });
+      expect(await approval({ toolCall: { toolCallId: "s1", toolName: "Write", input: { file_path: join(dir, "a.txt"), content: "a" } }, tools: sessionSet, messages: [] })).toEqual({ type: "not-applicable" });
+      await session.close();
+    });
+  });
+
+  it("deferred tools are deferLoading behind the SDK's toolSearch: a tool found is callable from the next step of the same run, and stays loaded", async () => {
+    await withTempDir(async (dir) => {
+      const session = createSession({ cwd: dir, tools: [...builtinTools(), notesFinderTool()], toolSearch: "true" });
+      expect(session.deferredToolNames()).toContain("mcp__notes__find");
+      const tools = await aiSdkTools(session, { model: new MockLanguageModelV3({ provider: "anthropic.messages" }) });
+      expect(tools.mcp__notes__find).toMatchObject({ deferLoading: true });
+      expect(tools.ToolSearch!.description).toContain("mcp__notes__find");
+      expect(Object.keys(tools)).not.toContain("DeferredToolPlaceholder");
+      const sent: string[][] = [];
+      let step = 0;
+      const model = new MockLanguageModelV3({
+        provider: "openai.chat",
+        doGenerate: async (options) => {
+          sent.push((options.tools ?? []).map((t) => t.name));
+          step++;
+          const call = (toolCallId: string, toolName: string, input: unknown) => ({ type: "tool-call" as const, toolCallId, toolName, input: JSON.stringify(input) });
+          if (step === 1) return { content: [call("s1", "ToolSearch", { query: "select:mcp__notes__find" })], finishReason: { unified: "tool-calls", raw: undefined }, usage, warnings: [] };
+          if (step === 2) return { content: [call("n1", "mcp__notes__find", { q: "tea" })], finishReason: { unified: "tool-calls", raw: undefined }, usage, warnings: [] };
+          return { content: [{ type: "text", text: "done" }], finishReason: { unified: "stop", raw: undefined }, usage, warnings: [] };
+        },
+      });
+      const result = await generateText({ model, tools, prompt: "find tea", stopWhen: stepCountIs(4) });
+      expect(result.text).toBe("done");
+      expect(sent[0]).toContain("ToolSearch");
+      expect(sent[0]).not.toContain("mcp__notes__find");
+      expect(sent[1]).toContain("mcp__notes__find");
+      const results = Object.fromEntries(result.steps.flatMap((s) => s.toolResults).map((r) => [r.toolCallId, r.output]));
+      expect(results.s1).toEqual({ tools: [expect.objectContaining({ name: "mcp__notes__find" })] });
+      expect(results.n1).toMatchObject({ tool_use_id: "n1", content: "note about tea" });
+      // The search went through the session: the tool is loaded there, and a later set sends it in full.
+      expect(session.deferredToolNames()).not.toContain("mcp__notes__find");
+      const later = await aiSdkTools(session);
+      expect(later.mcp__notes__find).not.toHaveProperty("deferLoading");
+      await session.close();
     });
   });
 });

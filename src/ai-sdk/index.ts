@@ -1,33 +1,40 @@
-// `armature/ai-sdk`: the session's tools as a Vercel AI SDK (6.x) tool set. A separate entry
-// point: `ai` is an optional peer dependency, never loaded by the main entry.
-import { documentPlaceholder } from "../tools/read/read-pdf.js";
+// `armature/ai-sdk`: the session's tools as a Vercel AI SDK (6.x and 7.x) tool set. A separate
+// entry point: `ai` is an optional peer dependency, never loaded by the main entry.
+import { randomUUID } from "node:crypto";
+import * as ai from "ai";
 import { dynamicTool, jsonSchema, type LanguageModel, type ToolSet } from "ai";
+import { documentPlaceholder } from "../tools/read/read-pdf.js";
 import { AsyncQueue } from "../orchestration/async-queue.js";
-import { DEFERRED_TOOL_PLACEHOLDER } from "../registry/definitions.js";
+import { toolJsonSchema } from "../registry/definitions.js";
+import { TOOL_SEARCH_TOOL_NAME } from "../registry/tool-search/index.js";
 import { hostApprovals } from "../session/host-approvals.js";
 import { neutralToolDefinitions } from "../session/neutral-tools.js";
 import type { Session } from "../session/session.js";
 import type { ConversationMessage, Tool, ToolResultBlock, ToolUseBlock } from "../tool/types.js";
+import { putToPersonIfAsked, registerOwnTool } from "./tool-approval.js";
+import { toolSearchDescription } from "./tool-search-prompt.js";
 
 export { aiSdkNotifications, type AiSdkNotifications } from "./notifications.js";
+export { aiSdkToolApproval, type AiSdkApprovalQuery, type AiSdkApprovalStatus, type AiSdkToolApproval } from "./tool-approval.js";
 
 export interface AiSdkToolsOptions {
   /** Aborts every call started through the tool set (besides each call's own abortSignal). */
   signal?: AbortSignal;
   /**
-   * The model the tool set is for. An Anthropic model (provider id `anthropic.*`) also gets
-   * armature's Anthropic-only tools (ToolSearch over deferred tools); any other model gets
-   * every tool in full and nothing provider-specific. Without it (and without `provider`), the
-   * provider-neutral set.
+   * The model the tool set is for. Accepted for compatibility: the set no longer depends on the
+   * provider (deferred tools are loaded by AI SDK 7's own tool search for every model, and given
+   * in full on AI SDK 6).
    */
   model?: LanguageModel;
-  /** Says the provider outright instead of `model`. */
+  /** Accepted for compatibility, like `model`. */
   provider?: "anthropic" | "neutral";
   /**
-   * Who approves a call that would ask: `"ai-sdk"` (default) marks it `needsApproval`, so the
-   * AI SDK's approval flow (a `tool-approval-request`, answered by a `tool-approval-response`)
-   * decides, and an approved call then runs as approved; `"session"`: the session's own
-   * `canUseTool` is asked while the call runs.
+   * Who approves a call that would ask: `"ai-sdk"` (default) hands it to the AI SDK's approval
+   * flow — on AI SDK 7 through `generateText({ toolApproval: aiSdkToolApproval(session) })`, which
+   * also gives the request armature's reason; on AI SDK 6 (and on 7 without `toolApproval`)
+   * through each tool's `needsApproval` — so a `tool-approval-request` is answered by a
+   * `tool-approval-response`, and an approved call then runs as approved; `"session"`: the
+   * session's own `canUseTool` is asked while the call runs.
    */
   approvals?: "ai-sdk" | "session";
 }
@@ -47,23 +54,29 @@ export interface AiSdkToolProgress {
  */
 export type AiSdkToolOutput = ToolResultBlock & { newMessages?: ConversationMessage[] };
 
+/** AI SDK 7's `toolSearch()` (absent from AI SDK 6): read off the namespace, so that 6 still links. */
+const nativeToolSearch = (ai as { toolSearch?: typeof ai.toolSearch }).toolSearch;
+
 /**
  * The session's tools (those the model may see) as an AI SDK `ToolSet`. Each `execute` runs the
  * call through armature's pipeline — validation, hooks, permissions, result budgets — as one
  * turn of the session, yielding its progress as preliminary results and the tool_result last
  * (with the turn's new messages, see `AiSdkToolOutput`; ends that come while no call runs:
  * `aiSdkNotifications`).
- * A call that would ask is marked `needsApproval` (see `approvals`). Calls the SDK runs in
+ * Deferred tools: on AI SDK 7 they are `deferLoading` tools and the set has a `ToolSearch` (the
+ * SDK's `toolSearch()`, searching with armature's ToolSearch), so the SDK sends a tool only once
+ * a search found it, from the next step on, for any provider; a tool found stays loaded in the
+ * session, and a set built again for a later request has it in full. On AI SDK 6 every tool is
+ * sent in full.
+ * A call that would ask goes to the SDK's approval flow (see `approvals`). Calls the SDK runs in
  * parallel keep armature's ordering rule: a call that is not concurrency-safe waits for the
  * running ones and runs alone. A failed call reaches the model as an `error-text` output, never
  * as an exception.
  */
 export async function aiSdkTools(session: Session, options: AiSdkToolsOptions = {}): Promise<ToolSet> {
   const byName = new Map(session.context.options.tools.map((t) => [t.name, t] as const));
-  const anthropic = (options.provider ?? providerOf(options.model)) === "anthropic";
-  const definitions = anthropic
-    ? await anthropicDefinitions(session)
-    : (await neutralToolDefinitions(session)).map((d) => ({ name: d.name, description: d.description, inputSchema: d.parameters }));
+  const native = nativeToolSearch !== undefined && byName.has(TOOL_SEARCH_TOOL_NAME) && session.deferredToolNames().length > 0;
+  const definitions = native ? await deferringDefinitions(session, byName) : await fullDefinitions(session);
   const approvalFlow = (options.approvals ?? "ai-sdk") === "ai-sdk";
   const approvals = hostApprovals(session);
   const lock = new SharedExclusiveLock();
@@ -71,18 +84,11 @@ export async function aiSdkTools(session: Session, options: AiSdkToolsOptions = 
   for (const def of definitions) {
     const armatureTool = byName.get(def.name);
     const block = (id: string, input: unknown): ToolUseBlock => ({ type: "tool_use", id, name: def.name, input });
-    set[def.name] = dynamicTool({
+    const made = dynamicTool({
       description: def.description,
       inputSchema: jsonSchema(def.inputSchema as Parameters<typeof jsonSchema>[0]),
-      ...(approvalFlow
-        ? {
-            needsApproval: async (input: unknown, { toolCallId }: { toolCallId: string }) => {
-              const ask = (await session.checkPermission(block(toolCallId, input))).behavior === "ask";
-              if (ask) approvals.putToPerson(toolCallId);
-              return ask;
-            },
-          }
-        : {}),
+      ...(def.deferLoading ? { deferLoading: true } : {}),
+      ...(approvalFlow ? { needsApproval: async (input: unknown, { toolCallId }: { toolCallId: string }) => (await putToPersonIfAsked(session, def.name, toolCallId, input)) !== undefined } : {}),
       execute: async function* (input, { toolCallId, abortSignal }) {
         const signal = anySignal([abortSignal, options.signal]);
         const approved = approvals.settle(toolCallId);
@@ -106,7 +112,10 @@ export async function aiSdkTools(session: Session, options: AiSdkToolsOptions = 
       },
       toModelOutput: ({ output }) => toModelOutput(output as AiSdkToolOutput),
     });
+    registerOwnTool(made, session, approvalFlow);
+    set[def.name] = made;
   }
+  if (native) set[TOOL_SEARCH_TOOL_NAME] = sessionToolSearch(session, nativeToolSearch, options.signal);
   return set;
 }
 
@@ -114,22 +123,42 @@ interface Definition {
   name: string;
   description: string;
   inputSchema: Record<string, unknown>;
+  deferLoading?: boolean;
 }
 
-function providerOf(model: LanguageModel | undefined): "anthropic" | "neutral" {
-  if (typeof model === "object" && model !== null && "provider" in model && typeof model.provider === "string") {
-    return model.provider.split(".")[0] === "anthropic" ? "anthropic" : "neutral";
+/** Every tool the model may see, deferred ones in full (AI SDK 6: its tool set is fixed for a run). */
+async function fullDefinitions(session: Session): Promise<Definition[]> {
+  return (await neutralToolDefinitions(session)).map((d) => ({ name: d.name, description: d.description, inputSchema: d.parameters }));
+}
+
+/** The tools sent now in full, then the deferred ones not loaded yet, marked `deferLoading` (AI SDK 7). */
+async function deferringDefinitions(session: Session, byName: ReadonlyMap<string, Tool>): Promise<Definition[]> {
+  const out: Definition[] = (await session.toolDefinitions("openai"))
+    .filter((d) => d.function.name !== TOOL_SEARCH_TOOL_NAME)
+    .map((d) => ({ name: d.function.name, description: d.function.description, inputSchema: d.function.parameters }));
+  for (const name of session.deferredToolNames()) {
+    const tool = byName.get(name);
+    if (tool) out.push({ name, description: await tool.description(session.context), inputSchema: toolJsonSchema(tool), deferLoading: true });
   }
-  return typeof model === "string" && model.startsWith("anthropic/") ? "anthropic" : "neutral";
+  return out;
 }
 
-/** What the session sends Anthropic, less the placeholder (a Messages API switch, not a tool the SDK can hold). */
-async function anthropicDefinitions(session: Session): Promise<Definition[]> {
-  return (await session.toolDefinitions("anthropic"))
-    .filter((d) => d.name !== DEFERRED_TOOL_PLACEHOLDER.name)
-    .map((d) => ({ name: d.name, description: d.description, inputSchema: d.input_schema }));
+/**
+ * AI SDK 7's tool search, searching through the session: each query runs armature's ToolSearch as
+ * a turn (its `select:` and keyword rules, its hooks), which also loads what it found into the
+ * session; the SDK then sends the tools found from the next step on.
+ */
+function sessionToolSearch(session: Session, toolSearch: typeof ai.toolSearch, signal: AbortSignal | undefined): ToolSet[string] {
+  const deferred = session.deferredToolNames();
+  const search = async ({ query }: { query: string }): Promise<string[]> => {
+    const call: ToolUseBlock = { type: "tool_use", id: `toolsearch_${randomUUID()}`, name: TOOL_SEARCH_TOOL_NAME, input: { query } };
+    const [result] = await session.runTurn([call], signal ? { signal } : {});
+    if (!result || result.is_error || typeof result.content === "string") return [];
+    return result.content.flatMap((b) => (b.type === "tool_reference" ? [b.tool_name] : []));
+  };
+  // A `select:` query may name every deferred tool: the SDK's cap must not cut it.
+  return { ...toolSearch({ search, maxResults: Math.max(1, deferred.length) }), description: toolSearchDescription(deferred) };
 }
-
 
 type ModelOutput = Awaited<ReturnType<NonNullable<Parameters<typeof dynamicTool>[0]["toModelOutput"]>>>;
 

@@ -112,7 +112,7 @@ describe("background notifications through the AI SDK adapter", () => {
       const notes = aiSdkNotifications(session);
       const tools = await aiSdkTools(session);
       const start = async (id: string, command: string, description: string): Promise<void> => {
-        for await (const _ of tools.Bash!.execute!({ command, description, run_in_background: true }, { toolCallId: id, messages: [] }) as AsyncIterable<unknown>) void _;
+        for await (const _ of tools.Bash!.execute!({ command, description, run_in_background: true }, { toolCallId: id, messages: [], context: {} }) as AsyncIterable<unknown>) void _;
       };
       await start("a", "sleep 0.2", "short one");
       await start("b", "sleep 0.6", "longer one");

@@ -1,6 +1,7 @@
 import { createInterface } from "node:readline/promises";
 import { readFileSync } from "node:fs";
 import { LineReader, readAll, UsageError, type CliIO } from "./io.js";
+import { didYouMean, flagsInHelp } from "./suggest.js";
 
 interface Command {
   run(argv: string[], io: CliIO): Promise<number>;
@@ -32,7 +33,7 @@ Options:
   --version     print the version
   -h, --help    this text
 
-Run 'armature <command> --help' for a command's options. Flags with no command (armature -p …,
+Run 'armature help <command>' (or 'armature <command> --help') for a command's options. Flags with no command (armature -p …,
 as the Claude Agent SDK starts its engine) mean 'armature agent'; so does the armature-agent bin.
 `;
 
@@ -80,23 +81,47 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
       case "version":
         io.stdout.write(`${version()}\n`);
         return 0;
-      case undefined:
       case "help":
+        if (rest.length > 0) return await helpCommand(rest, io);
+        io.stdout.write(HELP);
+        return 0;
+      case undefined:
       case "-h":
       case "--help":
         io.stdout.write(HELP);
         return command === undefined ? 2 : 0;
       default:
-        throw new UsageError(`unknown command ${JSON.stringify(command)}\n\n${HELP}`);
+        throw new UsageError(`unknown command ${JSON.stringify(command)}.${didYouMean(command, [...Object.keys(COMMANDS), "help", "version"])}\n\n${HELP}`);
     }
   } catch (err) {
     if (err instanceof UsageError || (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
       io.stderr.write(`armature: ${(err as Error).message}\n`);
-      if (cmd && !(err instanceof UsageError)) io.stderr.write(cmd.help);
+      if (cmd && !(err instanceof UsageError)) io.stderr.write(parseErrorHint(err as Error & { code: string }, command!, cmd.help));
       return 2;
     }
     throw err;
   }
+}
+
+/** `armature help <command>`: that command's help on stdout. */
+async function helpCommand([name]: string[], io: CliIO): Promise<number> {
+  const load = Object.hasOwn(COMMANDS, name!) ? COMMANDS[name!] : undefined;
+  if (!load) throw new UsageError(`no help for ${JSON.stringify(name)}: not a command.${didYouMean(name!, Object.keys(COMMANDS))} The commands: ${Object.keys(COMMANDS).join(", ")}`);
+  io.stdout.write((await load()).help);
+  return 0;
+}
+
+/**
+ * What follows a flag the command's parser rejects: for an unknown flag, the nearest flags its
+ * help names (and the top-level ones) and where to read the rest, instead of the whole help;
+ * for any other parse error, the command's help.
+ */
+function parseErrorHint(err: Error & { code: string }, command: string, help: string): string {
+  const unknown = err.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? /'(-[^']*)'/.exec(err.message)?.[1] : undefined;
+  if (unknown === undefined) return help;
+  const flag = unknown.split("=")[0]!;
+  const suggestion = didYouMean(flag, [...flagsInHelp(help), "--help", "--version"]).trim();
+  return `${suggestion ? `${suggestion}\n` : ""}Run 'armature help ${command}' for its options.\n`;
 }
 
 /**

@@ -6,6 +6,7 @@ import { userConfigDir } from "../session/session-home.js";
 import { createSession, type DynamicToolSource, type Session } from "../session/session.js";
 import { builtinTools } from "../tools/index.js";
 import { UsageError, type CliIO } from "./io.js";
+import { didYouMean } from "./suggest.js";
 import { connectCliMcp, MCP_CONFIG_HELP, MCP_CONFIG_OPTIONS, mcpServerEntries } from "./mcp-config.js";
 import type { Skill } from "../skills/load-skills.js";
 import { cliSkills, skillToolOptions } from "./skills.js";
@@ -96,7 +97,7 @@ export async function mcpCommand(argv: string[], io: CliIO, stop: Promise<void> 
     return sub === undefined ? 2 : 0;
   }
   if (sub === "login") return loginCommand(rest, io);
-  if (sub !== "serve") throw new UsageError(`unknown mcp command ${JSON.stringify(sub)} (the commands are: armature mcp serve, armature mcp login)`);
+  if (sub !== "serve") throw new UsageError(`unknown mcp command ${JSON.stringify(sub)} (the commands are: armature mcp serve, armature mcp login).${didYouMean(sub, ["serve", "login"])}`);
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: false,

@@ -8,6 +8,7 @@ import type { PermissionDecision } from "../permissions/types.js";
 import type { Tool } from "../tool/types.js";
 import { builtinTools } from "../tools/index.js";
 import { buildCheckRequest, standInNote } from "./check-request.js";
+import { didYouMean } from "./suggest.js";
 import { UsageError, type CliIO } from "./io.js";
 import { checkMode, loadExecSettings, SETTINGS_HELP, SETTINGS_OPTIONS, settingsInputFrom, settingsWarnings, type ExecSettingsInput } from "./settings.js";
 
@@ -59,7 +60,7 @@ export async function permissionsCommand(argv: string[], io: CliIO): Promise<num
     return sub === undefined ? 2 : 0;
   }
   if (sub === "audit") return (await import("./permissions-audit.js")).auditCommand(rest, io);
-  if (sub !== "check" && sub !== "list") throw new UsageError(`unknown permissions command ${JSON.stringify(sub)}: use check, list or audit\n\n${PERMISSIONS_HELP}`);
+  if (sub !== "check" && sub !== "list") throw new UsageError(`unknown permissions command ${JSON.stringify(sub)}: use check, list or audit.${didYouMean(sub, ["check", "list", "audit"])}\n\n${PERMISSIONS_HELP}`);
   const { values, positionals } = parseArgs({ args: rest, options: OPTIONS, strict: true, allowPositionals: false });
   if (values.help) {
     io.stdout.write(PERMISSIONS_HELP);

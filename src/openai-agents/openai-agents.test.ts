@@ -3,6 +3,7 @@
 // the run state decide them, the resumed run executes only what a person approved. Real files.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import * as agents from "@openai/agents";
 import { Agent, Runner, Usage, type Model, type ModelRequest, type ModelResponse } from "@openai/agents";
 import { describe, expect, it } from "vitest";
 import { notesFinderTool, withTempDir } from "../../test/helpers.js";
@@ -34,6 +35,11 @@ function scriptedModel(script: Array<Array<{ callId: string; name: string; input
 }
 
 describe("armature/openai-agents with the Agents SDK's Runner", () => {
+  it("runs against the Agents SDK its test project names (0.20 here, 0.14 in previous-peers)", () => {
+    // ModelTimeoutError is new since 0.14.
+    expect("ModelTimeoutError" in agents).toBe(process.env.ARMATURE_TEST_PEERS !== "previous");
+  });
+
   it("interrupts for calls that would ask; approve runs one, reject leaves the other undone; denied and allowed calls never ask", async () => {
     await withTempDir(async (dir) => {
       const session = createSession({ cwd: dir, tools: builtinTools(), permissionMode: "default", deny: ["Edit(./secret.txt)"] });

@@ -109,11 +109,15 @@ function namesGroup(rule: PermissionRule, tool: Tool): boolean {
   return (rule.toolName === "Read" && READ_TOOLS.has(tool.name)) || (rule.toolName === "Edit" && EDIT_TOOLS.has(tool.name));
 }
 
-/** `Agent(Explore)`, `Tool(param:value)`; a specifier we cannot read matches every call when it restricts, none when it allows. */
+/** `Agent(Explore)`, `Skill(name)`, `Tool(param:value)`; a specifier we cannot read matches every call when it restricts, none when it allows. */
 function genericContentHits(content: string, tool: Tool, input: Record<string, unknown>, restrictive: boolean): boolean {
   if (toolNamed(tool, "Agent") || toolNamed(tool, "Task")) {
     const type = input.subagent_type;
     return typeof type === "string" && nameGlob(content).test(type);
+  }
+  if (toolNamed(tool, "Skill")) {
+    const skill = input.skill;
+    return typeof skill === "string" && skillRuleMatches(content, skill);
   }
   const param = /^([A-Za-z_][A-Za-z0-9_-]*)\s*:\s*(.*)$/.exec(content);
   if (param && restrictive) {
@@ -122,6 +126,18 @@ function genericContentHits(content: string, tool: Tool, input: Record<string, u
     return nameGlob(param[2]!).test(String(value));
   }
   return restrictive;
+}
+
+/**
+ * A `Skill(...)` rule against the skill a call loads, as the reference reads it: `Skill(name)` is
+ * that skill only; `Skill(name:*)` (or `Skill(name *)`) every skill whose name starts with
+ * `name`. A leading `/` on the rule or the call is not part of the name.
+ */
+export function skillRuleMatches(content: string, skill: string): boolean {
+  const name = skill.trim().replace(/^\//, "");
+  const rule = content.trim().replace(/^\//, "");
+  const prefix = /^(.*?)(?::\*| \*)$/.exec(rule);
+  return prefix ? name.startsWith(prefix[1]!) : name === rule;
 }
 
 /** The texts deny and ask rules match for one subcommand of this call (`$"…"` read as its literal when the call has one). */

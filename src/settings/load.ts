@@ -1,11 +1,12 @@
 import type { SandboxSettings } from "../sandbox/settings.js";
+import { readdir, stat } from "node:fs/promises";
 import { describeServers } from "./project-policy.js";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { PermissionMode, PermissionRule } from "../tool/types.js";
 import { mergeSettings } from "./merge.js";
 import { SettingsError, validateSettings, type SettingsFile } from "./schema.js";
-import { PROJECT_MCP_PATH, projectSettingsPath } from "./project-inputs.js";
+import { PROJECT_MCP_PATH, projectInputs, projectSettingsPath } from "./project-inputs.js";
 import { ConfigFileError, readConfigJson } from "./read-config-file.js";
 import { projectTrustStatus, type TrustStatus } from "./trust.js";
 
@@ -191,7 +192,29 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
   if (wantsClaude) files = await readPlan(settingsFilePlan(options, true));
   const loaded = files.filter(isLoaded);
   const projectMcp = await readProjectMcp(cwd, trust.trusted);
-  return mergeSettings(loaded, files, { cwd, home, cli, trust, projectMcp });
+  const skippedDefinitions = trust.trusted ? [] : await untrustedDefinitions(cwd, wantsClaude);
+  return mergeSettings(loaded, files, { cwd, home, cli, trust, projectMcp, skippedDefinitions });
+}
+
+/**
+ * The skills (folders with a SKILL.md) and sub-agent definitions (`*.md`) an untrusted project
+ * ships, by folder: none of them is loaded, and the trust warning names them.
+ */
+async function untrustedDefinitions(cwd: string, claude: boolean): Promise<Array<{ path: string; kind: "skills" | "agents"; names: string[] }>> {
+  const out: Array<{ path: string; kind: "skills" | "agents"; names: string[] }> = [];
+  for (const kind of ["skills", "agents"] as const) {
+    for (const input of projectInputs(kind, claude)) {
+      const path = join(cwd, input.path);
+      const entries = await readdir(path, { withFileTypes: true }).catch(() => []);
+      const names: string[] = [];
+      for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+        if (kind === "agents" && e.isFile() && e.name.endsWith(".md")) names.push(e.name.slice(0, -3));
+        if (kind === "skills" && e.isDirectory() && (await stat(join(path, e.name, "SKILL.md")).then((st) => st.isFile(), () => false))) names.push(e.name);
+      }
+      if (names.length > 0) out.push({ path, kind, names });
+    }
+  }
+  return out;
 }
 
 /** The server names of the project's `.mcp.json` (an unreadable file counts as present, with none named). */

@@ -106,6 +106,8 @@ export interface MergeContext {
   cli: CliSettings;
   trust: TrustStatus;
   projectMcp: LoadedSettings["projectMcp"];
+  /** An untrusted project's skill and agent folders that hold any, with what they hold (not loaded). */
+  skippedDefinitions?: ReadonlyArray<{ path: string; kind: "skills" | "agents"; names: string[] }>;
 }
 
 export function mergeSettings(
@@ -244,6 +246,9 @@ export function mergeSettings(
   for (const i of sandbox.ignored) ignored.push({ source: i.source, key: i.key, detail: describeWidening(i.key, i.value), why: "untrusted" });
   if (projectMcp.exists && !projectMcp.allowed) {
     ignored.push({ source: projectMcp.path, key: "mcpServers", detail: visible(`mcpServers (${projectMcp.shown || "none readable"})`), why: "untrusted" });
+  }
+  for (const d of ctx.skippedDefinitions ?? []) {
+    ignored.push({ source: d.path, key: d.kind, detail: `${d.kind === "skills" ? "skills" : "sub-agent definitions"} (${d.names.join(", ")})`, why: "untrusted" });
   }
   const untrusted = untrustedWarning(trust, ignored);
   if (untrusted) warnings.unshift(untrusted);

@@ -1,6 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, dirname, join } from "node:path";
+import { fieldList, fieldText, parseFrontMatter } from "../fs/front-matter.js";
 import { trustedProjectDirs } from "../settings/project-inputs.js";
 
 /** One skill: a folder holding SKILL.md (the Agent Skills format). */
@@ -32,36 +33,20 @@ export interface SkillSources {
   userDir?: string;
 }
 
-/** Front matter of SKILL.md: `key: value` lines between `---` fences; lists as `[a, b]`, `- a` or `a, b`. Pure. */
-export function parseSkillFile(text: string): { fields: Record<string, string | string[]>; body: string } | undefined {
-  const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(text);
-  if (!match) return undefined;
+/**
+ * SKILL.md read: its front matter's fields (YAML, see parseFrontMatter: text values, lists as
+ * lists) and the instructions after it. Undefined without front matter; a front matter that is
+ * not YAML throws FrontMatterError.
+ */
+export async function parseSkillFile(text: string): Promise<{ fields: Record<string, string | string[]>; body: string } | undefined> {
+  const parsed = await parseFrontMatter(text);
+  if (!parsed) return undefined;
   const fields: Record<string, string | string[]> = {};
-  let listKey: string | undefined;
-  for (const line of match[1]!.split(/\r?\n/)) {
-    const item = /^\s+-\s+(.*)$/.exec(line);
-    if (item && listKey !== undefined) {
-      const list = fields[listKey];
-      fields[listKey] = [...(Array.isArray(list) ? list : []), unquote(item[1]!)];
-      continue;
-    }
-    const pair = /^([A-Za-z0-9_-]+):\s*(.*)$/.exec(line);
-    if (!pair) continue;
-    const [, key, raw] = pair as unknown as [string, string, string];
-    listKey = raw === "" ? key : undefined;
-    const value = raw.trim();
-    fields[key] = value.startsWith("[") && value.endsWith("]") ? splitList(value.slice(1, -1)) : unquote(value);
+  for (const [key, value] of Object.entries(parsed.fields)) {
+    const v = fieldList(value) ?? fieldText(value);
+    if (v !== undefined) fields[key] = v;
   }
-  return { fields, body: text.slice(match[0].length) };
-}
-
-function unquote(value: string): string {
-  const v = value.trim();
-  return (v.startsWith('"') && v.endsWith('"')) || (v.startsWith("'") && v.endsWith("'")) ? v.slice(1, -1) : v;
-}
-
-function splitList(value: string): string[] {
-  return value.split(",").map(unquote).filter((s) => s !== "");
+  return { fields, body: parsed.body };
 }
 
 /** `allowed-tools`: a list, or one string split at commas and spaces outside parentheses (`Bash(git status *), Read`). Pure. */
@@ -83,7 +68,7 @@ export function toolList(value: string | string[] | undefined): string[] {
   return out;
 }
 
-/** The skills in one `skills/` folder; a folder without a readable, well-formed SKILL.md is skipped. */
+/** The skills in one `skills/` folder; a folder without a readable SKILL.md with a YAML front matter is skipped. */
 async function skillsIn(root: string, source: Skill["source"]): Promise<Skill[]> {
   const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
   const out: Skill[] = [];
@@ -91,7 +76,7 @@ async function skillsIn(root: string, source: Skill["source"]): Promise<Skill[]>
     if (!entry.isDirectory()) continue;
     const baseDir = join(root, entry.name);
     const text = await readFile(join(baseDir, "SKILL.md"), "utf8").catch(() => undefined);
-    const parsed = text === undefined ? undefined : parseSkillFile(text);
+    const parsed = text === undefined ? undefined : await parseSkillFile(text).catch(() => undefined);
     if (!parsed) continue;
     const name = typeof parsed.fields.name === "string" && parsed.fields.name !== "" ? parsed.fields.name : entry.name;
     const description = typeof parsed.fields.description === "string" ? parsed.fields.description : "";

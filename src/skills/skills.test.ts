@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, realpath, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { anthropicReply, startMockModelServer, type MockModelServer, type RecordedRequest } from "../../test/mock-model-server.js";
@@ -10,7 +10,7 @@ import { AnthropicProvider } from "../providers/anthropic.js";
 import { createSession } from "../session/session.js";
 import { trustProject } from "../settings/trust.js";
 import { builtinTools } from "../tools/index.js";
-import { loadSkills, parseSkillFile, toolList } from "./load-skills.js";
+import { loadSkills, parseSkillFile, skillListing, toolList } from "./load-skills.js";
 
 let server: MockModelServer | undefined;
 useTestApiKey();
@@ -47,11 +47,46 @@ const systemText = (r: RecordedRequest): string => {
 };
 
 describe("allowed-tools parsing", () => {
-  it("splits at commas and spaces outside parentheses; a YAML list stays as written", () => {
+  it("splits at commas and spaces outside parentheses; a YAML list stays as written", async () => {
     expect(toolList("Bash(git status *), Read  Grep,Glob")).toEqual(["Bash(git status *)", "Read", "Grep", "Glob"]);
     expect(toolList(["Bash(git log *)", "Read"])).toEqual(["Bash(git log *)", "Read"]);
     expect(toolList(undefined)).toEqual([]);
-    expect(parseSkillFile("---\nname: x\nallowed-tools:\n  - Bash(npm test)\n  - Read\n---\nBody")?.fields["allowed-tools"]).toEqual(["Bash(npm test)", "Read"]);
+    expect((await parseSkillFile("---\nname: x\nallowed-tools:\n  - Bash(npm test)\n  - Read\n---\nBody"))?.fields["allowed-tools"]).toEqual(["Bash(npm test)", "Read"]);
+  });
+});
+
+describe("SKILL.md front matter, read as YAML", () => {
+  it("a folded description (`>-`) reaches the listing as its text, not as `>-`", async () => {
+    await withTempDir(async (dir) => {
+      const userDir = join(dir, "user");
+      await mkdir(join(userDir, "skills", "release"), { recursive: true });
+      await writeFile(join(userDir, "skills", "release", "SKILL.md"), "---\nname: release\ndescription: >-\n  Cuts a release:\n  tags, notes, publish.\n---\n# Release\n");
+      const [skill] = await loadSkills({ projectDir: join(dir, "p"), projectTrusted: false, userDir, home: join(dir, "home") });
+      expect(skill).toMatchObject({ name: "release", description: "Cuts a release: tags, notes, publish.", body: "# Release\n" });
+      expect(skillListing([skill!])).toContain("- release: Cuts a release: tags, notes, publish.");
+    });
+  });
+
+  it("quoting, comments, literal blocks, numbers, flow lists; a plain value with `: ` stays text", async () => {
+    const parsed = await parseSkillFile(
+      "---\nname: 'deploy'   # shown as /deploy\ndescription: |\n  Deploys.\n  Carefully.\nversion: 2\nallowed-tools: [Bash(npm run deploy *), Read]\n---\nBody",
+    );
+    expect(parsed).toEqual({ fields: { name: "deploy", description: "Deploys.\nCarefully.\n", version: "2", "allowed-tools": ["Bash(npm run deploy *)", "Read"] }, body: "Body" });
+    expect((await parseSkillFile("---\nname: x\ndescription: Use when: the build breaks # not a comment?\n---\n"))?.fields.description).toBe("Use when: the build breaks # not a comment?");
+    expect(await parseSkillFile("no front matter")).toBeUndefined();
+    expect(await parseSkillFile("---\n---\nOnly a body")).toEqual({ fields: {}, body: "Only a body" });
+  });
+
+  it("a SKILL.md whose front matter is not YAML is skipped, the others load", async () => {
+    await withTempDir(async (dir) => {
+      const userDir = join(dir, "user");
+      await mkdir(join(userDir, "skills", "broken"), { recursive: true });
+      await mkdir(join(userDir, "skills", "fine"), { recursive: true });
+      await writeFile(join(userDir, "skills", "broken", "SKILL.md"), "---\nname: broken\ndescription: [never closed\n---\n");
+      await writeFile(join(userDir, "skills", "fine", "SKILL.md"), "---\nname: fine\ndescription: ok\n---\n");
+      await expect(parseSkillFile("---\nname: broken\ndescription: [never closed\n---\n")).rejects.toThrow(/not valid YAML/);
+      expect((await loadSkills({ projectDir: join(dir, "p"), projectTrusted: false, userDir, home: join(dir, "home") })).map((s) => s.name)).toEqual(["fine"]);
+    });
   });
 });
 
@@ -281,6 +316,77 @@ describe("allowed-tools grants until the turn ends, below deny and ask rules and
       } finally {
         await session.close();
       }
+    });
+  });
+});
+
+describe("Skill(...) rules, per skill", () => {
+  const cases: Array<{ rules: { deny?: string[]; ask?: string[] }; expected: Record<string, "allow" | "deny" | "ask"> }> = [
+    // One skill named: only that one (denying one never denies them all).
+    { rules: { deny: ["Skill(deploy)"] }, expected: { deploy: "deny", "deploy-prod": "allow", review: "allow", "/deploy": "deny" } },
+    // The prefix forms: every skill whose name starts so.
+    { rules: { deny: ["Skill(deploy:*)"] }, expected: { deploy: "deny", "deploy-prod": "deny", review: "allow" } },
+    { rules: { deny: ["Skill(deploy *)"] }, expected: { deploy: "deny", "deploy-prod": "deny", review: "allow" } },
+    // A leading slash in the rule is not part of the name; an ask rule asks for that skill only.
+    { rules: { ask: ["Skill(/review)"] }, expected: { deploy: "allow", review: "ask" } },
+    // The bare tool name still covers every skill.
+    { rules: { deny: ["Skill"] }, expected: { deploy: "deny", review: "deny" } },
+  ];
+  for (const c of cases) {
+    it(`${JSON.stringify(c.rules)}: ${JSON.stringify(c.expected)}`, async () => {
+      await withTempDir(async (dir) => {
+        for (const name of ["deploy", "deploy-prod", "review"]) await skillFolder(join(dir, "skills"), name, `description: The ${name} skill.`, "Body.\n");
+        const skills = await loadSkills({ projectDir: dir, projectTrusted: false, userDir: dir, home: dir });
+        const session = createSession({ cwd: dir, tools: builtinTools({ skills: { skills } }), ...c.rules, sessionDir: join(dir, "session") });
+        try {
+          const decided: Record<string, string> = {};
+          for (const skill of Object.keys(c.expected)) decided[skill] = (await session.checkPermission(toolUse("Skill", { skill }))).behavior;
+          expect(decided).toEqual(c.expected);
+        } finally {
+          await session.close();
+        }
+      });
+    });
+  }
+
+  it("a denied skill is not launched; another skill still is", async () => {
+    await withTempDir(async (dir) => {
+      for (const name of ["deploy", "review"]) await skillFolder(join(dir, "skills"), name, `description: The ${name} skill.`, `Steps for ${name}.\n`);
+      const skills = await loadSkills({ projectDir: dir, projectTrusted: false, userDir: dir, home: dir });
+      const session = createSession({ cwd: dir, tools: builtinTools({ skills: { skills } }), deny: ["Skill(deploy)"], sessionDir: join(dir, "session") });
+      try {
+        const [denied, launched] = await session.runTurn([toolUse("Skill", { skill: "deploy" }), toolUse("Skill", { skill: "review" })]);
+        expect(denied!.is_error).toBe(true);
+        expect(JSON.stringify(denied!.content)).toMatch(/Permission to use Skill was denied/);
+        expect(launched!.content).toBe("Launching skill: review");
+      } finally {
+        await session.close();
+      }
+    });
+  });
+});
+
+describe("an untrusted project's skills and agents", () => {
+  it("are named in the trust warning as not loaded; once the project is trusted they load", async () => {
+    await withTempDir(async (raw) => {
+      const dir = await realpath(raw);
+      await skillFolder(join(dir, ".armature", "skills"), "projskill", "description: The project's own.", "Project steps.\n");
+      await mkdir(join(dir, ".armature", "skills", "not-a-skill"), { recursive: true });
+      await mkdir(join(dir, ".armature", "agents"), { recursive: true });
+      await writeFile(join(dir, ".armature", "agents", "helper.md"), "---\nname: helper\ndescription: Helps.\n---\nHelp.\n");
+      const turn = JSON.stringify([toolUse("Skill", { skill: "projskill" })]);
+      const untrusted = captureIO(turn);
+      expect(await main(["exec", "--cwd", dir], untrusted)).toBe(0);
+      expect(untrusted.err).toContain(`${dir} is not trusted`);
+      expect(untrusted.err).toContain(`${join(dir, ".armature", "skills")}: skills (projskill)`);
+      expect(untrusted.err).toContain(`${join(dir, ".armature", "agents")}: sub-agent definitions (helper)`);
+      expect(untrusted.out).toContain("is_error");
+      expect(await main(["trust", dir], captureIO())).toBe(0);
+      const trusted = captureIO(turn);
+      expect(await main(["exec", "--cwd", dir], trusted)).toBe(0);
+      expect(trusted.err).not.toContain("is not trusted");
+      expect(trusted.out).toContain("Launching skill: projskill");
+      expect(await main(["trust", "--revoke", dir], captureIO())).toBe(0);
     });
   });
 });

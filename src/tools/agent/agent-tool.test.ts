@@ -219,14 +219,24 @@ describe("agent files", () => {
     ["no name", "---\ndescription: x\n---\nhi", /no name/],
     ["bad name", "---\nname: ../evil\ndescription: x\n---\nhi", /must be letters/],
     ["no description", "---\nname: x\n---\nhi", /no description/],
-  ])("%s is refused with a reason", (_what, text, reason) => {
-    expect(() => parseAgentFile(text, "f.md")).toThrow(reason);
+    ["front matter that is not YAML", "---\nname: x\ndescription: [unclosed\n---\nhi", /not valid YAML/],
+  ])("%s is refused with a reason", async (_what, text, reason) => {
+    await expect(parseAgentFile(text, "f.md")).rejects.toThrow(reason);
   });
 
-  it("reads YAML lists, quoted values and `*` tools", () => {
-    expect(parseAgentFile("---\nname: 'a'\ndescription: \"d\"\ntools:\n  - Read\n  - Grep\n---\nP", "f").tools).toEqual(["Read", "Grep"]);
-    expect(parseAgentFile("---\nname: a\ndescription: d\ntools: [Read, Bash]\n---\nP", "f").tools).toEqual(["Read", "Bash"]);
-    expect(parseAgentFile("---\nname: a\ndescription: d\ntools: '*'\n---\nP", "f").tools).toBeUndefined();
+  it("reads YAML lists, quoted values and `*` tools", async () => {
+    expect((await parseAgentFile("---\nname: 'a'\ndescription: \"d\"\ntools:\n  - Read\n  - Grep\n---\nP", "f")).tools).toEqual(["Read", "Grep"]);
+    expect((await parseAgentFile("---\nname: a\ndescription: d\ntools: [Read, Bash]\n---\nP", "f")).tools).toEqual(["Read", "Bash"]);
+    expect((await parseAgentFile("---\nname: a\ndescription: d\ntools: '*'\n---\nP", "f")).tools).toBeUndefined();
+  });
+
+  it("reads the front matter as YAML: folded and literal blocks, comments, a description with a colon", async () => {
+    const folded = await parseAgentFile("---\nname: reviewer # the short name\ndescription: >-\n  Reviews a diff\n  for mistakes.\ntools: Read, Grep\n---\nPrompt", "f");
+    expect(folded).toMatchObject({ name: "reviewer", description: "Reviews a diff for mistakes.", tools: ["Read", "Grep"], systemPrompt: "Prompt" });
+    const literal = await parseAgentFile("---\nname: a\ndescription: |\n  Line one\n  Line two\n---\nP", "f");
+    expect(literal.description).toBe("Line one\nLine two");
+    const colon = await parseAgentFile("---\nname: a\ndescription: Use when: the tests fail\n---\nP", "f");
+    expect(colon.description).toBe("Use when: the tests fail");
   });
 
   it("a broken file is reported and the others still load", async () => {

@@ -1,5 +1,6 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { fieldList, fieldText, parseFrontMatter } from "../../fs/front-matter.js";
 
 /** A kind of sub-agent: what it is for, which tools it gets, its model and its system prompt. */
 export interface AgentDefinition {
@@ -67,7 +68,7 @@ export async function loadAgentDefinitions(dirs: readonly string[]): Promise<Loa
     for (const name of names.filter((n) => n.endsWith(".md")).sort()) {
       const file = join(dir, name);
       try {
-        const def = parseAgentFile(await readFile(file, "utf8"), file);
+        const def = await parseAgentFile(await readFile(file, "utf8"), file);
         byName.set(def.name, def);
       } catch (err) {
         errors.push(`${file}: ${err instanceof Error ? err.message : String(err)}`);
@@ -77,11 +78,15 @@ export async function loadAgentDefinitions(dirs: readonly string[]): Promise<Loa
   return { agents: [...byName.values()], errors };
 }
 
-/** One agent file: front matter between `---` lines, then the prompt. */
-export function parseAgentFile(text: string, source: string): AgentDefinition {
-  const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
-  if (!match) throw new Error("no front matter: start the file with a --- block holding name and description");
-  const fields = parseFrontMatter(match[1]!);
+/** One agent file: a YAML front matter between `---` lines, then the prompt. */
+export async function parseAgentFile(text: string, source: string): Promise<AgentDefinition> {
+  const parsed = await parseFrontMatter(text);
+  if (!parsed) throw new Error("no front matter: start the file with a --- block holding name and description");
+  const fields = new Map<string, string | string[]>();
+  for (const [key, value] of Object.entries(parsed.fields)) {
+    const v = fieldList(value) ?? fieldText(value);
+    if (v !== undefined) fields.set(key, v);
+  }
   const name = scalar(fields, "name");
   const description = scalar(fields, "description");
   if (!name) throw new Error("the front matter has no name");
@@ -94,7 +99,7 @@ export function parseAgentFile(text: string, source: string): AgentDefinition {
     name,
     description,
     readOnly: false,
-    systemPrompt: match[2]!.trim(),
+    systemPrompt: parsed.body.trim(),
     source,
   };
   if (list !== undefined && !(list.length === 1 && list[0] === "*")) def.tools = list;
@@ -105,30 +110,4 @@ export function parseAgentFile(text: string, source: string): AgentDefinition {
 function scalar(fields: Map<string, string | string[]>, key: string): string | undefined {
   const v = fields.get(key);
   return typeof v === "string" && v.trim() !== "" ? v.trim() : undefined;
-}
-
-/** The subset of YAML agent files use: `key: value`, quoted values, `[a, b]` and `- item` lists. */
-function parseFrontMatter(text: string): Map<string, string | string[]> {
-  const out = new Map<string, string | string[]>();
-  let listKey: string | undefined;
-  for (const raw of text.split(/\r?\n/)) {
-    if (raw.trim() === "" || raw.trimStart().startsWith("#")) continue;
-    const item = /^\s+-\s+(.*)$/.exec(raw);
-    if (item && listKey !== undefined) {
-      const current = out.get(listKey);
-      out.set(listKey, [...(Array.isArray(current) ? current : []), unquote(item[1]!)]);
-      continue;
-    }
-    const kv = /^([A-Za-z_][A-Za-z0-9_-]*):\s*(.*)$/.exec(raw);
-    if (!kv) throw new Error(`front matter line not understood: ${raw.trim()}`);
-    const [, key, value] = kv as unknown as [string, string, string];
-    listKey = value.trim() === "" ? key : undefined;
-    const inline = /^\[(.*)\]$/.exec(value.trim());
-    out.set(key, inline ? inline[1]!.split(",").map((v) => unquote(v.trim())).filter((v) => v !== "") : unquote(value.trim()));
-  }
-  return out;
-}
-
-function unquote(v: string): string {
-  return (v.startsWith('"') && v.endsWith('"')) || (v.startsWith("'") && v.endsWith("'")) ? v.slice(1, -1) : v;
 }
