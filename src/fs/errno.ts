@@ -85,3 +85,24 @@ export function nameSystemError<T>(err: T): T {
     return copy as T;
   }
 }
+
+/** Codes that mean "too much is open or running right now", not "this cannot work". */
+const EXHAUSTED = new Set(["EMFILE", "ENFILE", "EAGAIN", "ENOMEM"]);
+
+/** Whether the error is one of those: out of descriptors or processes, for now. */
+export function isExhaustion(err: unknown): boolean {
+  return EXHAUSTED.has(errnoCode(err) ?? "");
+}
+
+/**
+ * The error for a process (or pipe, or file) that could not be started or opened: what, why in
+ * words, and what to do when it is only for now. The code is kept.
+ */
+export function startFailure(what: string, cause: unknown): Error & { code?: string } {
+  const code = errnoCode(cause);
+  const why = code !== undefined ? describeErrno(code) : cause instanceof Error ? cause.message : String(cause);
+  const advice = code !== undefined && EXHAUSTED.has(code) ? " Too much is open or running at once: wait for running calls to finish (or make fewer at once), then try again." : "";
+  const err = new Error(`${what} could not be started: ${why}.${advice}`) as Error & { code?: string };
+  if (code !== undefined) err.code = code;
+  return err;
+}

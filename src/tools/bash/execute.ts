@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, open } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { isExhaustion, startFailure as couldNotStart } from "../../fs/errno.js";
 import type { ProgressCallback, SessionState, ShellCommandFacts, ToolUseContext } from "../../tool/types.js";
 import { taskRegistry, type BackgroundTask } from "../../tasks/registry.js";
 import { PREVIEW_BYTES } from "../../budget/persist.js";
@@ -380,7 +381,9 @@ async function toBashOutput(
   if (inline.truncated && outputPath) data.preview = await readStart(outputPath, PREVIEW_BYTES + 4);
   if (outcome.spawnError) {
     data.isError = true;
-    data.startError = `Could not start the shell: ${outcome.spawnError.message}. Check that the configured shell exists (ARMATURE_SHELL).`;
+    data.startError = isExhaustion(outcome.spawnError)
+      ? couldNotStart("The shell", outcome.spawnError).message
+      : `Could not start the shell: ${outcome.spawnError.message}. Check that the configured shell exists (ARMATURE_SHELL).`;
     return data;
   }
   const exit = interpretExitCode(outcome.exitCode, facts);

@@ -170,10 +170,16 @@ export function startShell(options: RunShellOptions): RunningShell {
     closeSync(fd);
     return failedStart(options, started, err as Error);
   }
+  // Listened to at once: out of descriptors (EMFILE) spawn makes no pipes (child.stdio is empty)
+  // and reports on the next tick, and an error nobody listens to would end the process.
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
+    child.once("error", (error) => resolve({ code: null, signal: null, error }));
+    child.once("exit", (code, sig) => resolve({ code, signal: sig }));
+  });
   const pid = child.pid;
   if (pid !== undefined) trackGroup(pid, mark);
   const fd3 = options.wrapper?.fd3;
-  const input3 = child.stdio[3];
+  const input3 = child.stdio?.[3];
   if (fd3 && input3 && "end" in input3) {
     input3.on("error", () => {});
     input3.end(fd3);
@@ -220,11 +226,6 @@ export function startShell(options: RunShellOptions): RunningShell {
   const onAbort = (): void => void stop("abort");
   if (options.signal?.aborted) onAbort();
   else options.signal?.addEventListener("abort", onAbort, { once: true });
-
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
-    child.once("error", (error) => resolve({ code: null, signal: null, error }));
-    child.once("exit", (code, sig) => resolve({ code, signal: sig }));
-  });
 
   const done = (async (): Promise<ShellOutcome> => {
     const result = await exit;
