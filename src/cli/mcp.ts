@@ -89,7 +89,7 @@ function sessionFactory(settings: ExecSettings, cwd: string, manager: McpManager
   };
 }
 
-export async function mcpCommand(argv: string[], io: CliIO, stop: Promise<void> = signalled()): Promise<number> {
+export async function mcpCommand(argv: string[], io: CliIO, stopWhen?: Promise<void>): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === undefined || sub === "-h" || sub === "--help" || sub === "help") {
     io.stdout.write(MCP_HELP);
@@ -97,6 +97,8 @@ export async function mcpCommand(argv: string[], io: CliIO, stop: Promise<void> 
   }
   if (sub === "login") return loginCommand(rest, io);
   if (sub !== "serve") throw new UsageError(`unknown mcp command ${JSON.stringify(sub)} (the commands are: armature mcp serve, armature mcp login)`);
+  // Only serve stops on a signal by itself: login keeps the default (a signal ends it).
+  const stop = stopWhen ?? signalled();
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: false,
@@ -228,15 +230,14 @@ function numberFlag(flag: string, value: string | undefined, min: number): numbe
   return n;
 }
 
-/** Resolves on SIGINT or SIGTERM. */
+/** Resolves on SIGINT, SIGTERM or SIGHUP (a closed terminal, or a supervisor's reload: the same clean stop). */
 function signalled(): Promise<void> {
+  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
   return new Promise((resolve) => {
     const done = (): void => {
-      process.off("SIGINT", done);
-      process.off("SIGTERM", done);
+      for (const signal of signals) process.off(signal, done);
       resolve();
     };
-    process.once("SIGINT", done);
-    process.once("SIGTERM", done);
+    for (const signal of signals) process.once(signal, done);
   });
 }

@@ -1,4 +1,4 @@
-// `armature mcp serve` keeps serving whatever a client sends, ends on SIGTERM/SIGINT, and over
+// `armature mcp serve` keeps serving whatever a client sends, ends on SIGTERM/SIGINT/SIGHUP, and over
 // HTTP reaps idle sessions, caps them and cuts slow requests. The stdio cases run the real CLI
 // over pipes; the HTTP cases the library's serveHttp with the official SDK client.
 import { connect } from "node:net";
@@ -49,7 +49,7 @@ describe("mcp serve over stdio answers what it cannot read, and goes on", () => 
     }
   }, 60_000);
 
-  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
     it(`${signal} ends it while the client keeps stdin open`, async () => {
       const server = startRawServer(tmp.dir);
       try {
