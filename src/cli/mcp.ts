@@ -44,7 +44,8 @@ ${SETTINGS_HELP}${MCP_CONFIG_HELP}  --include-mcp-tools    also serve the tools 
   --allow-host NAME      a Host name allowed besides the bound address (repeatable)
   --idle-timeout SECONDS HTTP: close an MCP session no request touched for this long
                          (default 900; 0: never)
-  --max-sessions N       HTTP: at most N MCP sessions at once, one more gets 503 (default 256)
+  --max-sessions N       HTTP: at most N MCP sessions at once (default 256); one more closes the
+                         session idle longest, or gets 503 while every session has a call running
   --max-message-mb N     stdio: the largest message read (default 64); a longer one, or a line
                          that is not a JSON-RPC message, gets a JSON-RPC error and serving goes on
   --verbose              log sessions opened, reaped and refused, and rejected messages, on stderr
