@@ -1,7 +1,7 @@
 // A file with hard links is rewritten in place (its inode kept), through a journal beside it
 // (copy-journal.ts): all or nothing on a failure, put right after a kill, nothing left behind.
 import { spawn, spawnSync } from "node:child_process";
-import { linkSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { realpath } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -138,6 +138,28 @@ describe("a write in place is all or nothing", () => {
       expect(readFileSync(file).equals(old)).toBe(true);
       expect(readFileSync(other).equals(old)).toBe(true);
       expect(statSync(file).ino).toBe(ino);
+      expect(ours(dir)).toEqual([]);
+    });
+  }, 60_000);
+
+  it("kill -9 in the middle, then `armature gc --temp-files`: the old content is back, and gc names the journal", async () => {
+    await withTempDir(async (raw) => {
+      const dir = await realpath(raw);
+      const old = content(6 * MiB, "old");
+      const { file, other } = linked(dir, old);
+      const { child, mid } = writerStoppedMidway(file, content(7 * MiB, "new"), "wait");
+      await mid;
+      child.kill("SIGKILL");
+      await exited(child);
+      expect(readFileSync(file).equals(old)).toBe(false);
+      const [journal] = ours(dir);
+      const sessions = join(dir, "no-sessions");
+      mkdirSync(sessions);
+      const gc = spawnSync(process.execPath, [join(ROOT, "bin/armature.js"), "gc", "--temp-files", dir, "--dir", sessions, "--json"], { encoding: "utf8" });
+      expect(gc.status, gc.stderr).toBe(0);
+      expect((JSON.parse(gc.stdout) as { tempFiles: string[] }).tempFiles).toEqual([join(dir, journal!)]);
+      expect(readFileSync(file).equals(old)).toBe(true);
+      expect(readFileSync(other).equals(old)).toBe(true);
       expect(ours(dir)).toEqual([]);
     });
   }, 60_000);
