@@ -1,12 +1,14 @@
 // Out of file descriptors (`ulimit -n 64`), many calls at once: every call that cannot open a
 // file or start a process (ripgrep, the shell) gets an is_error result that names the cause, and
-// the process goes on: `exec` answers every turn and exits 0, `mcp serve` answers every request.
+// the process goes on: `exec` answers every turn and exits 0, `agent -p` answers, `mcp serve`
+// answers every request.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
 import { withTempDir } from "./helpers.js";
+import { anthropicReply, startMockModelServer, type AnthropicScriptBlock } from "./mock-model-server.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const LIMIT = 64;
@@ -16,7 +18,7 @@ const hasPrlimit = spawnSync("prlimit", ["--version"]).status === 0;
 function underFdLimit(args: string[], cwd: string): ReturnType<typeof spawn> {
   return spawn("bash", ["-c", `ulimit -n ${LIMIT} && exec "$0" bin/armature.js "$@"`, process.execPath, ...args], {
     cwd: ROOT,
-    env: { ...process.env, HOME: cwd },
+    env: { ...process.env, HOME: cwd, ANTHROPIC_API_KEY: "test-key" },
     stdio: ["pipe", "pipe", "pipe"],
   });
 }
@@ -56,6 +58,28 @@ describe(`ulimit -n ${LIMIT}: running out of descriptors is a call's error, neve
       // 30 ripgreps at once need some 90 descriptors: the limit was met, or this tested nothing.
       expect(failed.length).toBeGreaterThan(0);
       expect(err).not.toMatch(/Unhandled|TypeError/);
+    });
+  }, 120_000);
+
+  it("agent -p: a turn of 30 Greps; every result is one or names the cause, the answer comes, exit 0", async () => {
+    await withTempDir(async (dir) => {
+      project(dir);
+      const model = await startMockModelServer([anthropicReply(calls(dir)[0] as AnthropicScriptBlock[]), anthropicReply([{ type: "text", text: "searched" }])]);
+      try {
+        const agent = underFdLimit(["agent", "-p", "search", "--cwd", dir, "--mode", "bypassPermissions", "--output-format", "json", "--base-url", model.url], dir);
+        let out = "";
+        let err = "";
+        agent.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+        agent.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+        agent.stdin!.end();
+        expect(await new Promise<number | null>((r) => agent.once("close", (code) => r(code))), err).toBe(0);
+        expect((JSON.parse(out) as { result: string }).result).toBe("searched");
+        const results = ((model.requests[1]!.body.messages as Array<{ content: unknown }>).at(-1)!.content as Array<{ type: string; is_error?: boolean; content: unknown }>).filter((b) => b.type === "tool_result");
+        expect(results).toHaveLength(30);
+        for (const r of results) if (r.is_error) expect(JSON.stringify(r.content)).toMatch(NAMES_THE_CAUSE);
+      } finally {
+        await model.close();
+      }
     });
   }, 120_000);
 
