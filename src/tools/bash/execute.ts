@@ -36,6 +36,11 @@ export interface BashToolOptions {
   killGraceMs?: number;
   /** Output past this many bytes stops the command (default: ARMATURE_BASH_MAX_OUTPUT_FILE_BYTES, else 1 GiB). */
   maxOutputBytes?: number;
+  /**
+   * What the output file keeps once the command has ended: larger output is cut to its first and
+   * last halves of this (default: ARMATURE_BASH_KEEP_OUTPUT_BYTES, else 64 MiB).
+   */
+  keepOutputBytes?: number;
   /** The environment commands inherit (default: process.env). */
   baseEnv?: Env;
 }
@@ -202,6 +207,7 @@ export async function executeBash(
     cwdFile: join(cwdDir, id),
     killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
     maxOutputBytes: options.maxOutputBytes ?? limits.maxOutputFileBytes,
+    keepOutputBytes: options.keepOutputBytes ?? limits.keepOutputBytes,
     // Foreground: new output becomes progress about ten times a second. Background: only the
     // output limit is watched.
     pollMs: background ? 1_000 : 100,
@@ -391,6 +397,12 @@ async function toBashOutput(
   if (exit.meaning) data.returnCodeInterpretation = exit.meaning;
   if (outcome.stoppedBy === "output-limit") {
     notices.push(`The command was stopped after ${formatBytes(outcome.outputBytes)} of output (the limit). Write less, or redirect it to a file and search that.`);
+  }
+  if (outcome.kept && outputPath) {
+    const { totalBytes, headBytes, tailBytes } = outcome.kept;
+    notices.push(
+      `The command wrote ${formatBytes(totalBytes)}; ${outputPath} keeps its first ${formatBytes(headBytes)} and last ${formatBytes(tailBytes)} (the limit per call, ARMATURE_BASH_KEEP_OUTPUT_BYTES). Rerun it with the output redirected to a file of your own to keep all of it.`,
+    );
   }
   if (outcome.strayProcessesStopped) {
     notices.push("Processes the command left running in the background were stopped when it finished. Use run_in_background to keep a process running.");

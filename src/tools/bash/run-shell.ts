@@ -5,7 +5,7 @@ import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, rmS
 import { Socket } from "node:net";
 import { constants as osConstants } from "node:os";
 import { CALL_MARK_VARIABLE, ensureWatchdog, pidsNow, processesMarked, type CallScope } from "../../sandbox/call-mark.js";
-import { OutputFollower } from "./output.js";
+import { OutputFollower, type KeptOutput } from "./output.js";
 import { groupAlive, stopProcessGroup } from "./process-group.js";
 
 export interface RunShellOptions {
@@ -24,6 +24,8 @@ export interface RunShellOptions {
   killGraceMs: number;
   /** Output past this many bytes stops the command. */
   maxOutputBytes: number;
+  /** Once the command has ended, output over this is cut to its head and tail (keepHeadAndTail). */
+  keepOutputBytes?: number;
   /** How often the output file is looked at while the command runs (progress, output limit). */
   pollMs: number;
   /**
@@ -71,6 +73,8 @@ export interface ShellOutcome {
   outputPath: string;
   /** Size of the output file when the command ended. */
   outputBytes: number;
+  /** The output was over keepOutputBytes: what its file keeps. */
+  kept?: KeptOutput;
   /** The shell could not be started (or the output file not created). */
   spawnError?: Error;
   durationMs: number;
@@ -206,6 +210,7 @@ export function startShell(options: RunShellOptions): RunningShell {
   const follower = new OutputFollower(fd, {
     intervalMs: options.pollMs,
     maxBytes: options.maxOutputBytes,
+    ...(options.keepOutputBytes !== undefined ? { keepBytes: options.keepOutputBytes } : {}),
     onLimit: () => void stop("output-limit"),
     ...(onChunk ? { onChunk: (text: string, totalBytes: number) => (inBackground ? undefined : onChunk(text, totalBytes)) } : {}),
   });
@@ -256,6 +261,7 @@ export function startShell(options: RunShellOptions): RunningShell {
       durationMs: Date.now() - started,
     };
     if (result.error) outcome.spawnError = result.error;
+    if (follower.kept) outcome.kept = follower.kept;
     if (stoppedBy) outcome.stoppedBy = stoppedBy;
     const finalCwd = readCwdFile(options.cwdFile);
     if (finalCwd !== undefined) outcome.finalCwd = finalCwd;
