@@ -533,6 +533,25 @@ describe("Bash: the output file", () => {
     });
   });
 
+  it("the session's outputs in all stay under ARMATURE_BASH_OUTPUT_TOTAL_BYTES: the oldest finished ones go first, and the result says which", async () => {
+    await withTempDir(async (dir) => {
+      const hooks = new ResponseRecorder();
+      // Room for 300,000 bytes; a call may keep 100,000; each writes 78,894.
+      const s = shellSession(dir, { session: { hooks, env: { ARMATURE_BASH_OUTPUT_TOTAL_BYTES: "300000", ARMATURE_BASH_KEEP_OUTPUT_BYTES: "100000" } } });
+      const paths: string[] = [];
+      const texts: string[] = [];
+      for (let i = 0; i < 4; i++) {
+        texts.push(textOf(await run(s, "Bash", { command: "seq 1 15000" })));
+        paths.push(hooks.last<BashOutput>().outputPath!);
+      }
+      // Before the fourth call the folder held 236,682 bytes, over 300,000 less the 100,000 a call may keep.
+      expect(texts.slice(0, 3).some((t) => t.includes("were removed"))).toBe(false);
+      expect(texts[3]).toContain(`To keep this session's command outputs under 293.0 KB in all (ARMATURE_BASH_OUTPUT_TOTAL_BYTES), the oldest were removed: ${paths[0]}.`);
+      expect(paths.map((p) => existsSync(p))).toEqual([false, true, true, true]);
+      await s.close();
+    });
+  });
+
   it("no output, no output path; the files are private and go with the session", async () => {
     await withTempDir(async (dir) => {
       const hooks = new ResponseRecorder();

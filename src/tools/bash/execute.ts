@@ -12,6 +12,7 @@ import { bashLimitsFromEnv, commandEnv, effectiveTimeout, resolveShell, timeoutA
 import { interpretExitCode } from "./exit-code.js";
 import { parseImageOutput, toImageOutput } from "./image.js";
 import { formatBytes, readImageCandidate, readOutputRange } from "./output.js";
+import { markLiveOutput, trimOutputFolder } from "./output-folder.js";
 import type { BashOutput } from "./result.js";
 import { startShell, type RunningShell, type ShellOutcome, type ShellWrapper } from "./run-shell.js";
 import { bwrapArgs, chooseBoundary, newCallMark, sandboxPlan, sandboxUnavailableMessage, usesNoNetwork, type BoundaryReport, type SandboxStatus } from "../../sandbox/index.js";
@@ -113,6 +114,14 @@ export async function executeBash(
   const registry = background ? taskRegistry(context) : undefined;
   const id = registry ? registry.newId() : randomId();
   const outputPath = join(outputDir, `${id}.output`);
+  // Room for what this call may keep: the oldest finished outputs go when the session's total would pass.
+  const keepBytes = options.keepOutputBytes ?? limits.keepOutputBytes;
+  const trimmed = await trimOutputFolder(outputDir, Math.max(0, limits.outputTotalBytes - Math.min(keepBytes, limits.outputTotalBytes)));
+  if (trimmed.length > 0) {
+    notices.push(
+      `To keep this session's command outputs under ${formatBytes(limits.outputTotalBytes)} in all (ARMATURE_BASH_OUTPUT_TOTAL_BYTES), the oldest were removed: ${trimmed.join(", ")}.`,
+    );
+  }
 
   const shellName = resolveShell(options.shell, baseEnv);
   // A bare name from the system's own folders only: a `bash` a project or the model put on PATH
@@ -195,6 +204,8 @@ export async function executeBash(
   if (shell === undefined) {
     return { data: startFailure(`Could not start the shell: ${shellName} was not found. Check that the configured shell exists (ARMATURE_SHELL).`, { timeoutMs, cwd: start.cwd, notices, sandboxed: false }) };
   }
+  // Not removed by another call's trim while it runs (a background command's, until it ends).
+  const unmark = markLiveOutput(outputPath);
   const running = startShell({
     shell,
     command: input.command,
@@ -207,7 +218,7 @@ export async function executeBash(
     cwdFile: join(cwdDir, id),
     killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
     maxOutputBytes: options.maxOutputBytes ?? limits.maxOutputFileBytes,
-    keepOutputBytes: options.keepOutputBytes ?? limits.keepOutputBytes,
+    keepOutputBytes: keepBytes,
     // Foreground: new output becomes progress about ten times a second. Background: only the
     // output limit is watched.
     pollMs: background ? 1_000 : 100,
@@ -221,6 +232,7 @@ export async function executeBash(
     () => undefined,
     () => undefined,
   );
+  void ended.then(unmark);
   if (proxy) void ended.then(proxy.close);
   const removedProtected = guard ? ended.then(() => removeWhatTheCallCreated(guard)) : Promise.resolve([]);
 
