@@ -2,7 +2,7 @@
 // (and what it started) after a kill -9 of `exec`; what a hook leaves running in the background
 // after `exec` ends. Outside the sandbox, where no PID namespace ends them by itself (the
 // watchdog of src/sandbox/call-mark.ts does).
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { eventually, isAlive, pidsIn } from "./bash-helpers.js";
@@ -42,7 +42,10 @@ describe("what armature starts does not outlive it", () => {
          await import(${JSON.stringify(FIXTURE)});`,
       );
       const config = JSON.stringify({ mcpServers: { stubborn: { command: process.execPath, args: [server] } } });
-      const exec = startExec(["--cwd", dir, "--mcp-config", config, "--mode", "bypassPermissions"], { env: unsandboxed });
+      // Its temp folder in the test's own: a killed exec cannot remove it.
+      const tmp = join(dir, "tmp");
+      mkdirSync(tmp);
+      const exec = startExec(["--cwd", dir, "--mcp-config", config, "--mode", "bypassPermissions"], { env: { ...unsandboxed, TMPDIR: tmp } });
       const reply = (await exec.turn([{ type: "tool_use", id: "e", name: "mcp__stubborn__echo", input: { text: "here" } }])) as { content: Array<{ content: unknown }> };
       expect(JSON.stringify(reply.content[0]!.content)).toContain("here");
       const started = pidsIn(pids);
