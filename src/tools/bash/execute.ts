@@ -232,11 +232,14 @@ export async function executeBash(
     () => undefined,
     () => undefined,
   );
-  void ended.then(unmark);
+  // A background command's output stays marked until it ends; a foreground one's until its result is read (below).
+  let foreground = true;
+  void ended.then(() => foreground || unmark());
   if (proxy) void ended.then(proxy.close);
   const removedProtected = guard ? ended.then(() => removeWhatTheCallCreated(guard)) : Promise.resolve([]);
 
   if (registry) {
+    foreground = false;
     const task = registerBackground(registry, id, input, facts, running, outputPath);
     const data: BashOutput = {
       ...emptyOutput(timeoutMs, start.cwd, inSandbox),
@@ -250,6 +253,7 @@ export async function executeBash(
   const outcome = await Promise.race([running.done, running.moved.then(() => undefined)]);
   if (outcome === undefined) {
     // The timeout moved it to the background: the output so far now, a notification when it ends.
+    foreground = false;
     const task = registerBackground(taskRegistry(context), id, input, facts, running, outputPath);
     task.awaitedByRun = true;
     const soFar = await readOutputRange(outputPath, 0, limits.maxOutputChars);
@@ -271,7 +275,7 @@ export async function executeBash(
       `Removed what the command created at protected paths: ${removed.join(", ")}. They configure programs that run outside the sandbox; to create one, use the file tools, which ask the user.`,
     );
   }
-  const data = await toBashOutput(outcome, facts, limits.maxOutputChars, timeoutMs, start.cwd, inSandbox, notices);
+  const data = await toBashOutput(outcome, facts, limits.maxOutputChars, timeoutMs, start.cwd, inSandbox, notices).finally(unmark);
   const next = limits.maintainProjectWorkingDir ? { cwd: dirs.projectDir } : nextCwd(outcome.finalCwd, start.cwd, dirs);
   data.cwd = next.cwd;
   if (next.notice) data.notices.push(next.notice);
