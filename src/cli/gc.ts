@@ -37,7 +37,9 @@ Options:
   --dry-run           print what would be removed, remove nothing
   --dir DIR           look in DIR instead of the temp dir
   --temp-files DIR    also remove the temp files writes left beside their targets when their
-                      process died (.NAME.PID-XXXXXXXXXXXX.armature-tmp) in DIR and below
+                      process died (.NAME.PID-XXXXXXXXXXXX.armature-tmp) in DIR and below, and
+                      finish what a write in place left (.armature-copy: the file gets its old
+                      content back if it holds a mix of old and new)
                       (default: the current folder; .git and node_modules are skipped)
                       Always, unless --dry-run: what a sandboxed call of a process that died mid-call
                       (kill -9) created at protected paths, from the record that call left

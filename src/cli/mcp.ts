@@ -45,7 +45,8 @@ ${SETTINGS_HELP}${MCP_CONFIG_HELP}  --include-mcp-tools    also serve the tools 
   --allow-host NAME      a Host name allowed besides the bound address (repeatable)
   --idle-timeout SECONDS HTTP: close an MCP session no request touched for this long
                          (default 900; 0: never)
-  --max-sessions N       HTTP: at most N MCP sessions at once, one more gets 503 (default 256)
+  --max-sessions N       HTTP: at most N MCP sessions at once (default 256); one more closes the
+                         session idle longest, or gets 503 while every session has a call running
   --max-message-mb N     stdio: the largest message read (default 64); a longer one, or a line
                          that is not a JSON-RPC message, gets a JSON-RPC error and serving goes on
   --verbose              log sessions opened, reaped and refused, and rejected messages, on stderr
@@ -90,7 +91,7 @@ function sessionFactory(settings: ExecSettings, cwd: string, manager: McpManager
   };
 }
 
-export async function mcpCommand(argv: string[], io: CliIO, stop: Promise<void> = signalled()): Promise<number> {
+export async function mcpCommand(argv: string[], io: CliIO, stopWhen?: Promise<void>): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === undefined || sub === "-h" || sub === "--help" || sub === "help") {
     io.stdout.write(MCP_HELP);
@@ -98,6 +99,8 @@ export async function mcpCommand(argv: string[], io: CliIO, stop: Promise<void> 
   }
   if (sub === "login") return loginCommand(rest, io);
   if (sub !== "serve") throw new UsageError(`unknown mcp command ${JSON.stringify(sub)} (the commands are: armature mcp serve, armature mcp login).${didYouMean(sub, ["serve", "login"])}`);
+  // Only serve stops on a signal by itself: login keeps the default (a signal ends it).
+  const stop = stopWhen ?? signalled();
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: false,
@@ -229,15 +232,14 @@ function numberFlag(flag: string, value: string | undefined, min: number): numbe
   return n;
 }
 
-/** Resolves on SIGINT or SIGTERM. */
+/** Resolves on SIGINT, SIGTERM or SIGHUP (a closed terminal, or a supervisor's reload: the same clean stop). */
 function signalled(): Promise<void> {
+  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
   return new Promise((resolve) => {
     const done = (): void => {
-      process.off("SIGINT", done);
-      process.off("SIGTERM", done);
+      for (const signal of signals) process.off(signal, done);
       resolve();
     };
-    process.once("SIGINT", done);
-    process.once("SIGTERM", done);
+    for (const signal of signals) process.once(signal, done);
   });
 }

@@ -1,19 +1,28 @@
-import { constants, type Stats } from "node:fs";
+import { constants, fsyncSync, ftruncateSync, unlinkSync, writeSync, type Stats } from "node:fs";
 import { access, lstat, mkdir, open, readlink, realpath, rename, unlink, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
+import { writeCopyJournal, type CopyJournal } from "./copy-journal.js";
+import { describeErrno, errnoCode } from "./errno.js";
+import { undoAtExit } from "./exit-cleanup.js";
 import { DirMovedError, holdDir, type HeldDir } from "./held-dir.js";
 import { sweepOnce, tempNameFor } from "./temp-name.js";
 import { isFileSystemError, WriteFailedError } from "./write-failure.js";
-import { writeFully } from "./write-fully.js";
+import { readExactly, writeFully } from "./write-fully.js";
 
 /** Points where a test (or a host) can step into an atomic write. */
 export interface AtomicWriteHooks {
   /**
    * After the new content is safe on disk, just before it replaces the target (by rename, or in
-   * place for a file with hard links: then `tempPath` is the target itself). A throw aborts the
-   * write with the target untouched.
+   * place for a file with hard links: then `tempPath` is the journal holding it, see
+   * copy-journal.ts, or the target itself where none could be made). A throw aborts the write
+   * with the target untouched.
    */
   beforeRename?(tempPath: string, targetPath: string): void | Promise<void>;
+  /**
+   * A file rewritten in place (it has hard links): after each stretch of the new content is in
+   * the target, `written` bytes so far. A throw fails the write, and the old content is put back.
+   */
+  duringCopyBack?(targetPath: string, written: number): void | Promise<void>;
 }
 
 export interface AtomicWriteOptions {
@@ -179,6 +188,8 @@ async function replaceByRename(job: WriteJob, existing: Stats | undefined): Prom
     throw err;
   }
   let renamed = false;
+  // An exit in the middle (a signal handler's process.exit) removes the temp file too.
+  const forget = undoAtExit(() => unlinkSync(join(dir.path, tempName)));
   try {
     let ino: number;
     try {
@@ -219,6 +230,7 @@ async function replaceByRename(job: WriteJob, existing: Stats | undefined): Prom
     }
   } finally {
     if (!renamed) await unlink(dir.at(tempName)).catch(() => undefined);
+    forget();
   }
   await dir.sync();
   return true;
@@ -241,24 +253,38 @@ async function verifyBeforeReplace(job: WriteJob): Promise<void> {
   if ((await dir.whereNow()) !== dir.path) throw new WriteTargetChangedError(job.path, `${dir.path} now leads elsewhere`);
 }
 
-async function readExactly(handle: FileHandle, size: number): Promise<Buffer> {
-  const buf = Buffer.alloc(size);
-  let done = 0;
-  while (done < size) {
-    const { bytesRead } = await handle.read(buf, done, size - done, done);
-    if (bytesRead === 0) break;
-    done += bytesRead;
+/** Bytes of the new content written into the target per system call when it is rewritten in place. */
+const COPY_CHUNK = 4 * 1024 * 1024;
+
+/** A write in place failed, and so did putting the old bytes back: the journal keeps them. */
+export class InPlaceRestoreError extends Error {
+  readonly code: string | undefined;
+  constructor(path: string, cause: unknown, restoreCause: unknown, journal: string | undefined) {
+    const code = errnoCode(cause);
+    const why = code !== undefined ? describeErrno(code) : (cause as Error | undefined)?.message ?? String(cause);
+    const restoreCode = errnoCode(restoreCause);
+    const restoreWhy = restoreCode !== undefined ? describeErrno(restoreCode) : (restoreCause as Error | undefined)?.message ?? String(restoreCause);
+    super(
+      `${path} was left part-written: the write failed (${why}), and putting its old content back failed too (${restoreWhy}). ` +
+        (journal !== undefined
+          ? `The old content is kept in ${journal}; the next armature write in that folder, or \`armature gc\`, puts it back.`
+          : `Check the file before using it.`),
+    );
+    this.name = "InPlaceRestoreError";
+    this.code = code;
   }
-  return done === size ? buf : buf.subarray(0, done);
 }
 
 /**
  * For a file whose identity a rename would change (hard links, an owner this process cannot
  * give a new file): the same inode is rewritten through a descriptor checked to be the file
- * judged. Not atomic for readers, so the order is chosen for the full disk: the bytes past the
- * old end (the only ones that need new blocks) go first, and if they do not fit the file is cut
- * back to its old size, untouched; then the old range is overwritten. Any later failure puts
- * the old bytes back.
+ * judged. Not atomic for readers, but all-or-nothing: the new content and the old go to a
+ * journal beside the file first (copy-journal.ts), fsynced, so that a full disk, a quota or a
+ * size limit refuses the write before the file is touched; then the new bytes are copied in
+ * from the start, the file is cut to its new length and fsynced. Any failure from there puts
+ * the old bytes back (their blocks are allocated already); a kill leaves the journal, from
+ * which the folder's next sweep does it. A folder where no journal can be made (not writable)
+ * gets the same order without one.
  */
 async function writeInPlace(job: WriteJob, existing: Stats): Promise<void> {
   const { dir, name, target } = job;
@@ -270,34 +296,64 @@ async function writeInPlace(job: WriteJob, existing: Stats): Promise<void> {
     if (info.ino !== existing.ino || info.dev !== existing.dev) {
       throw new WriteTargetChangedError(job.path, `${target} was replaced by another file while it was written`);
     }
-    await job.hooks?.beforeRename?.(target, target);
-    await verifyBeforeReplace(job);
     const oldSize = info.size;
     const old = await readExactly(handle, oldSize);
-    if (bytes.length > oldSize) {
-      try {
-        await writeFully(handle, bytes.subarray(oldSize), oldSize);
-        await handle.datasync();
-      } catch (err) {
-        await handle.truncate(oldSize).catch(() => undefined);
-        throw err;
-      }
-    }
+    if (old.length !== oldSize) throw new WriteTargetChangedError(job.path, `${target} changed size while it was read`);
+    let journal: CopyJournal | undefined;
     try {
-      await writeFully(handle, bytes.subarray(0, Math.min(bytes.length, oldSize)), 0);
-      if (bytes.length < oldSize) await handle.truncate(bytes.length);
-      await handle.sync();
-      const after = await handle.stat();
-      if (after.size !== bytes.length) throw shortWrite(bytes.length, after.size);
+      journal = await writeCopyJournal(dir, name, tempNameFor(name), info, bytes, old);
     } catch (err) {
-      // The old range's blocks are allocated already: putting the old bytes back needs no space.
-      await writeFully(handle, old, 0)
-        .then(() => handle.truncate(oldSize))
-        .then(() => handle.sync())
-        .catch(() => undefined);
-      throw err;
+      if (!NOT_MINE.has(errnoCode(err) ?? "")) throw err;
+      // The folder is not writable (the file is): no journal, the same order.
+    }
+    let keepJournal = false;
+    try {
+      await job.hooks?.beforeRename?.(journal?.path ?? target, target);
+      await verifyBeforeReplace(job);
+      // An exit in the middle (a signal handler's process.exit) puts the old bytes back first.
+      const fd = handle.fd;
+      const forget = undoAtExit(() => restoreSync(fd, old));
+      try {
+        await copyIn(handle, bytes, oldSize, job);
+      } catch (err) {
+        try {
+          await writeFully(handle, old, 0);
+          await handle.truncate(oldSize);
+          await handle.sync();
+          const { size } = await handle.stat();
+          if (size !== oldSize) throw shortWrite(oldSize, size);
+        } catch (restoreErr) {
+          keepJournal = journal !== undefined;
+          throw new InPlaceRestoreError(job.path, err, restoreErr, journal?.path);
+        }
+        throw err;
+      } finally {
+        forget();
+      }
+    } finally {
+      if (!keepJournal) await journal?.remove();
     }
   } finally {
     await handle.close();
   }
+}
+
+/** The new bytes over the old from the start, then the file cut to their length and fsynced. */
+async function copyIn(handle: FileHandle, bytes: Uint8Array, oldSize: number, job: WriteJob): Promise<void> {
+  for (let at = 0; at < bytes.length; at += COPY_CHUNK) {
+    const end = Math.min(bytes.length, at + COPY_CHUNK);
+    await writeFully(handle, bytes.subarray(at, end), at);
+    await job.hooks?.duringCopyBack?.(job.target, end);
+  }
+  if (bytes.length < oldSize) await handle.truncate(bytes.length);
+  await handle.sync();
+  const after = await handle.stat();
+  if (after.size !== bytes.length) throw shortWrite(bytes.length, after.size);
+}
+
+function restoreSync(fd: number, old: Buffer): void {
+  let done = 0;
+  while (done < old.length) done += writeSync(fd, old, done, old.length - done, done);
+  ftruncateSync(fd, old.length);
+  fsyncSync(fd);
 }

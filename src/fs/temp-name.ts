@@ -1,13 +1,16 @@
 // The temp files a write puts beside its target carry the writer's pid, so that a later process
 // can tell the temp file of a writer killed mid-write (kill -9, a crash, a power cut) from one
-// in progress, and remove it: `.<name>.<pid>-<random>.armature-tmp`.
+// in progress, and remove it: `.<name>.<pid>-<random>.armature-tmp`. A write in place leaves a
+// journal named the same way with `.armature-copy` (copy-journal.ts): a sweep puts back the old
+// content from a dead writer's journal.
 import { randomBytes } from "node:crypto";
 import { lstat, readdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { Dirent } from "node:fs";
+import { isJournalName, recoverCopyJournal } from "./copy-journal.js";
 
 const SUFFIX = ".armature-tmp";
-const PATTERN = /^\..*\.(\d+)-[0-9a-f]{12}\.armature-tmp$/;
+const PATTERN = /^\..*\.(\d+)-[0-9a-f]{12}\.armature-(?:tmp|copy)$/;
 /** Beyond this age a temp file is stale even if its pid is alive again (pids are reused). */
 const MAX_AGE_MS = 24 * 3600_000;
 /** Room for the pid, the random part and the suffix in a 255-byte name. */
@@ -57,11 +60,14 @@ export async function removeStaleTemps(dir: string, within: (name: string) => st
   }
   const removed: string[] = [];
   for (const name of names) {
-    if (!name.endsWith(SUFFIX) || tempNameOwner(name) === undefined) continue;
+    if (tempNameOwner(name) === undefined) continue;
     try {
       const info = await lstat(within(name));
       if (!info.isFile() || !isStaleTemp(name, info.mtimeMs)) continue;
-      if (!dryRun) await unlink(within(name));
+      if (dryRun) {
+        // listed only
+      } else if (isJournalName(name)) await recoverCopyJournal(within, name);
+      else await unlink(within(name));
       removed.push(name);
     } catch {
       // gone already, or not ours to remove

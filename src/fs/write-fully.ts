@@ -17,3 +17,15 @@ export async function writeFully(handle: FileHandle, bytes: Uint8Array, position
     done += bytesWritten;
   }
 }
+
+/** Reads `size` bytes from offset 0 (fewer when the file is shorter now). */
+export async function readExactly(handle: FileHandle, size: number): Promise<Buffer> {
+  const buf = Buffer.alloc(size);
+  let done = 0;
+  while (done < size) {
+    const { bytesRead } = await handle.read(buf, done, size - done, done);
+    if (bytesRead === 0) break;
+    done += bytesRead;
+  }
+  return done === size ? buf : buf.subarray(0, done);
+}

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import type { HookExecution } from "./verdict.js";
 import type { ProjectCodeBoundary } from "../sandbox/project-code.js";
+import { CALL_MARK_VARIABLE, ensureWatchdog, newCallMark } from "../sandbox/call-mark.js";
 import { trustedExecutable } from "../sandbox/trusted-executable.js";
 
 /** Raw output kept per stream (what is parsed); strings handed on are capped much lower. */
@@ -57,7 +58,11 @@ export function runCommandHook(spec: CommandHookSpec, stdin: string, options: Co
     const [file, argv] = contained ? [contained.file, contained.args] : [program, programArgs];
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn(file, argv, { cwd: options.cwd, env: options.env, detached: true, stdio: ["pipe", "pipe", "pipe", ...(contained?.fd3 ? ["pipe" as const] : [])], windowsHide: true });
+      // Marked, so that what it leaves running (`server &`, setsid) is found and ended when this
+      // process exits, however it exits (the watchdog of call-mark.ts).
+      ensureWatchdog();
+      const env = { ...options.env, [CALL_MARK_VARIABLE]: newCallMark() };
+      child = spawn(file, argv, { cwd: options.cwd, env, detached: true, stdio: ["pipe", "pipe", "pipe", ...(contained?.fd3 ? ["pipe" as const] : [])], windowsHide: true });
     } catch (err) {
       resolve({ kind: "spawn-error", message: (err as Error).message });
       return;

@@ -198,7 +198,7 @@ export class McpConnection implements McpToolCaller {
   private crashed(reason: string): void {
     this.status = "failed";
     this.crashes++;
-    this.crashedAt = Date.now();
+    this.crashedAt = performance.now(); // monotonic, as the backoff it starts
     if (this.restartable) {
       this.error = `${reason}; it is restarted at the next call`;
       return;
@@ -209,7 +209,7 @@ export class McpConnection implements McpToolCaller {
 
   /** Restarts a crashed stdio server, after the backoff; a failure counts as one more crash. */
   private async restart(signal: AbortSignal): Promise<void> {
-    const wait = this.crashedAt + restartDelayMs(this.crashes) - Date.now();
+    const wait = this.crashedAt + restartDelayMs(this.crashes) - performance.now();
     if (wait > 0) await delay(wait, signal);
     try {
       await this.reconnect();

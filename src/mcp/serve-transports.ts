@@ -55,7 +55,11 @@ export interface HttpServeOptions extends ServeToolsOptions {
   allowedHosts?: readonly string[];
   /** An MCP session no request has touched for this long is closed (ms, default 15 minutes; 0: never). */
   idleTimeoutMs?: number;
-  /** At most this many MCP sessions at once; one more is refused with 503 (default 256). */
+  /**
+   * At most this many MCP sessions at once (default 256). A new one past it closes the session
+   * idle longest (a client that went away without ending its session); it is refused with 503
+   * only when every session has a call running.
+   */
   maxSessions?: number;
   /** A request whose headers and body have not all arrived by then is answered 408 (ms, default 30 s). */
   requestTimeoutMs?: number;
@@ -81,7 +85,7 @@ export interface HttpServeHandle {
 interface Served {
   transport: StreamableHTTPServerTransport;
   session: Session;
-  /** When a request of this session last began or ended. */
+  /** When a request of this session last began or ended (monotonic: `performance.now()`, which a clock change does not move). */
   lastSeen: number;
   /** Calls (POST requests) of this session still open. */
   open: number;
@@ -138,7 +142,19 @@ export async function serveHttp(makeSession: SessionFactory, options: HttpServeO
       void closeServed(served);
     }
   };
-  const reaper = idleTimeoutMs > 0 ? setInterval(() => reap(Date.now()), Math.max(50, Math.min(30_000, idleTimeoutMs / 4))) : undefined;
+  /** Makes room for a new session: closes the one idle longest (no call running); false when every one has a call running. */
+  const evictLongestIdle = (): boolean => {
+    let oldest: [string, Served] | undefined;
+    for (const entry of sessions) if (entry[1].open === 0 && (oldest === undefined || entry[1].lastSeen < oldest[1].lastSeen)) oldest = entry;
+    if (oldest === undefined) return false;
+    const [id, served] = oldest;
+    sessions.delete(id);
+    reaped++;
+    log(`closed MCP session ${id}, idle longest (no request for ${Math.round((performance.now() - served.lastSeen) / 1000)} s), to make room for a new one under the limit of ${maxSessions}; ${reaped} reaped so far`);
+    void closeServed(served);
+    return true;
+  };
+  const reaper = idleTimeoutMs > 0 ? setInterval(() => reap(performance.now()), Math.max(50, Math.min(30_000, idleTimeoutMs / 4))) : undefined;
   reaper?.unref();
   /**
    * Counts a request against its session while it is open, so that reaping never cuts a call.
@@ -146,13 +162,13 @@ export async function serveHttp(makeSession: SessionFactory, options: HttpServeO
    * and sends nothing is idle, and a live client told 404 afterwards starts a new session.
    */
   const touch = (served: Served, req: IncomingMessage, res: ServerResponse): void => {
-    served.lastSeen = Date.now();
+    served.lastSeen = performance.now();
     if (req.method === "GET") return;
     served.open++;
-    served.lastSeen = Date.now();
+    served.lastSeen = performance.now();
     res.once("close", () => {
       served.open--;
-      served.lastSeen = Date.now();
+      served.lastSeen = performance.now();
     });
   };
 
@@ -182,16 +198,17 @@ export async function serveHttp(makeSession: SessionFactory, options: HttpServeO
       await found.transport.handleRequest(req, res);
       return;
     }
-    if (sessions.size >= maxSessions) reap(Date.now());
+    if (sessions.size >= maxSessions) reap(performance.now());
+    while (sessions.size >= maxSessions) if (!evictLongestIdle()) break;
     if (sessions.size >= maxSessions) {
-      log(`refused a new MCP session: ${sessions.size} open, the limit is ${maxSessions}`);
-      return reply(res, 503, `Too many MCP sessions (${maxSessions} open, the server's limit): end unused ones (DELETE /mcp with their Mcp-Session-Id) or try again later`, { "retry-after": "5" });
+      log(`refused a new MCP session: ${sessions.size} open, each with a call running; the limit is ${maxSessions}`);
+      return reply(res, 503, `Too many MCP sessions (${maxSessions} open, each with a call running; the server's limit): try again when a call has finished`, { "retry-after": "5" });
     }
     const { server, session } = await createToolServer(makeSession, options);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomBytes(16).toString("hex"),
       onsessioninitialized: (id) => {
-        const served: Served = { transport, session, lastSeen: Date.now(), open: 0 };
+        const served: Served = { transport, session, lastSeen: performance.now(), open: 0 };
         sessions.set(id, served);
         touch(served, req, res);
         log(`opened MCP session ${id}; ${sessions.size} open`);

@@ -1,3 +1,4 @@
+import { CALL_MARK_VARIABLE, ensureWatchdog, newCallMark } from "../sandbox/call-mark.js";
 import type { ContainedCommand } from "../sandbox/project-code.js";
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -77,9 +78,12 @@ export class ProcessGroupStdioTransport implements Transport {
     if (this.child) throw new Error("ProcessGroupStdioTransport already started");
     installExitHook();
     return new Promise((resolve, reject) => {
+      // Marked: when this process is gone, however (kill -9 included), the watchdog of
+      // call-mark.ts ends the server and what it started, even one that ignores the end of stdin.
+      ensureWatchdog();
       const child = spawn(this.options.command, this.options.args, {
         cwd: this.options.cwd,
-        env: this.options.env,
+        env: { ...this.options.env, [CALL_MARK_VARIABLE]: newCallMark() },
         stdio: ["pipe", "pipe", "pipe", ...(this.options.contained?.fd3 ? ["pipe" as const] : [])],
         // Its own session: it leads its own process group (close() stops the whole group), and a
         // terminal's Ctrl-C reaches armature, which closes it, rather than the server. Measured for

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { nameSystemError } from "../fs/errno.js";
 
 /** Wraps a message the way models were trained to read tool errors. */
 export function toolUseError(message: string): string {
@@ -73,7 +74,9 @@ export interface ClassifiedError {
   message: string;
 }
 
-export function classifyError(err: unknown): ClassifiedError {
+export function classifyError(thrown: unknown): ClassifiedError {
+  // "Unknown system error -122" is EDQUOT: the code and the message name it.
+  const err = nameSystemError(thrown);
   if (err instanceof Error) {
     const code = (err as NodeJS.ErrnoException).code;
     const classified: ClassifiedError = {

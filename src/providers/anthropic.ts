@@ -11,7 +11,7 @@ import {
   type StopReason,
   type Usage,
 } from "./model.js";
-import { serverName, StreamDeadline, streamErrorFields } from "./stream-deadline.js";
+import { activityCountingFetch, serverName, StreamDeadline, streamErrorFields } from "./stream-deadline.js";
 import { retryObservingFetch } from "./retry-observer.js";
 
 const EPHEMERAL = { type: "ephemeral" } as const;
@@ -94,7 +94,7 @@ export class AnthropicProvider implements ModelProvider {
         apiKey: this.options.apiKey ?? process.env.ANTHROPIC_API_KEY ?? null,
         baseURL: this.options.baseURL ?? process.env.ANTHROPIC_BASE_URL ?? null,
         maxRetries: this.options.maxRetries ?? 2,
-        ...(this.options.onRetry ? { fetch: retryObservingFetch(this.options.maxRetries ?? 2, this.options.onRetry) } : {}),
+        fetch: activityCountingFetch(this.options.onRetry ? retryObservingFetch(this.options.maxRetries ?? 2, this.options.onRetry) : undefined),
         ...(this.options.timeoutMs !== undefined ? { timeout: this.options.timeoutMs } : {}),
         ...(this.options.headers ? { defaultHeaders: this.options.headers } : {}),
       });
@@ -117,7 +117,7 @@ export class AnthropicProvider implements ModelProvider {
       const stream = await deadline.response(
         client.messages.create(anthropicRequestBody(request, this.options.extraBody), {
           signal: deadline.signal,
-          ...(deferred ? { headers: { "anthropic-beta": TOOL_SEARCH_BETA } } : {}),
+          headers: { ...deadline.headers, ...(deferred ? { "anthropic-beta": TOOL_SEARCH_BETA } : {}) },
         }),
       );
       for await (const event of deadline.events(stream)) {

@@ -120,14 +120,15 @@ export class OpenAIChatProvider implements ModelProvider {
    * The request; a server that rejects `parallel_tool_calls` (400 naming it: some compatible
    * servers) is asked again without it, and this provider stops sending it.
    */
-  private async create(client: OpenAIClient, request: ModelRequest, signal: AbortSignal): Promise<AsyncIterable<Json>> {
+  private async create(client: OpenAIClient, request: ModelRequest, deadline: StreamDeadline): Promise<AsyncIterable<Json>> {
+    const options = { signal: deadline.signal, headers: deadline.headers };
     try {
-      return await client.chat.completions.create(this.requestBody(request), { signal });
+      return await client.chat.completions.create(this.requestBody(request), options);
     } catch (err) {
       const status = (err as { status?: unknown }).status;
       if (status !== 400 || this.omitParallel || !/parallel_tool_calls/i.test(err instanceof Error ? err.message : String(err))) throw err;
       this.omitParallel = true;
-      return await client.chat.completions.create(this.requestBody(request), { signal });
+      return await client.chat.completions.create(this.requestBody(request), options);
     }
   }
 
@@ -170,7 +171,7 @@ export class OpenAIChatProvider implements ModelProvider {
     try {
       this.client ??= loadOpenAIClient(this.options);
       const client = await this.client;
-      const stream = await deadline.response(this.create(client, request, deadline.signal));
+      const stream = await deadline.response(this.create(client, request, deadline));
       for await (const chunk of deadline.events(stream)) {
         if (!started) {
           started = true;

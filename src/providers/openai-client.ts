@@ -1,5 +1,6 @@
 import type { ProviderOptions } from "./model.js";
 import { retryObservingFetch } from "./retry-observer.js";
+import { activityCountingFetch } from "./stream-deadline.js";
 
 type Json = Record<string, unknown>;
 
@@ -17,7 +18,7 @@ export async function loadOpenAIClient(options: ProviderOptions): Promise<OpenAI
     apiKey: options.apiKey ?? process.env.OPENAI_API_KEY ?? "not-needed",
     baseURL: options.baseURL ?? process.env.OPENAI_BASE_URL ?? undefined,
     maxRetries: options.maxRetries ?? 2,
-    ...(options.onRetry ? { fetch: retryObservingFetch(options.maxRetries ?? 2, options.onRetry) } : {}),
+    fetch: activityCountingFetch(options.onRetry ? retryObservingFetch(options.maxRetries ?? 2, options.onRetry) : undefined),
     ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
     ...(options.headers ? { defaultHeaders: options.headers } : {}),
   });

@@ -135,7 +135,7 @@ export class OpenAIResponsesProvider implements ModelProvider {
     try {
       this.client ??= loadOpenAIClient(this.options);
       const client = await this.client;
-      const stream = await deadline.response(client.responses.create(this.requestBody(request), { signal: deadline.signal }));
+      const stream = await deadline.response(client.responses.create(this.requestBody(request), { signal: deadline.signal, headers: deadline.headers }));
       for await (const event of deadline.events(stream)) {
         const item = event.item as Json | undefined;
         switch (event.type) {

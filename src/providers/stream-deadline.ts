@@ -38,15 +38,58 @@ export class StreamTimeoutError extends Error {
 }
 
 /**
+ * Ties a request to its deadline: the request carries it as a header, which the fetch below
+ * removes before the request leaves (the SDKs take one fetch per client, not per request).
+ */
+const DEADLINE_HEADER = "x-armature-stream-deadline";
+const liveDeadlines = new Map<string, StreamDeadline>();
+let nextDeadlineId = 0;
+
+/**
+ * The SDK clients' fetch: every chunk of a response body counts as activity for the deadline of
+ * its request. The SDKs swallow keep-alive pings (Anthropic's `ping` events, SSE comments of
+ * OpenAI-compatible servers), so events alone would make a live stream that only pings during a
+ * long pause look silent.
+ */
+export function activityCountingFetch(base?: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const headers = new Headers(init?.headers);
+    const id = headers.get(DEADLINE_HEADER);
+    const send = base ?? fetch;
+    if (id === null) return send(input, init);
+    headers.delete(DEADLINE_HEADER);
+    const response = await send(input, { ...init, headers });
+    const deadline = liveDeadlines.get(id);
+    if (deadline === undefined || response.body === null) return response;
+    const counted = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          deadline.bytesArrived();
+          controller.enqueue(chunk);
+        },
+      }),
+    );
+    const wrapped = new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+    Object.defineProperty(wrapped, "url", { value: response.url });
+    return wrapped;
+  };
+}
+
+/**
  * One request's deadlines: `signal` goes to the SDK call (aborted by the caller's signal or a
  * deadline); `response` waits for the headers; `events` passes the stream through, restarting
- * the idle timer at each event. After a deadline, `timedOut` is the error to report.
+ * the idle timer at each event, and at each chunk of bytes when the request went through
+ * activityCountingFetch with `headers`. After a deadline, `timedOut` is the error to report.
  */
 export class StreamDeadline {
   readonly signal: AbortSignal;
+  /** Headers for the request (through activityCountingFetch): they let its bytes count as activity. */
+  readonly headers: Record<string, string>;
   timedOut: StreamTimeoutError | undefined;
   private readonly controller = new AbortController();
   private timer: NodeJS.Timeout | undefined;
+  private phase: DeadlinePhase | undefined;
+  private readonly id = String(nextDeadlineId++);
   private readonly headersMs: number;
   private readonly idleMs: number;
   private readonly unlink: () => void;
@@ -59,6 +102,8 @@ export class StreamDeadline {
     this.headersMs = positive(settings.headersTimeoutMs, DEFAULT_HEADERS_TIMEOUT_MS);
     this.idleMs = positive(settings.streamIdleTimeoutMs, DEFAULT_STREAM_IDLE_TIMEOUT_MS);
     this.signal = this.controller.signal;
+    this.headers = { [DEADLINE_HEADER]: this.id };
+    liveDeadlines.set(this.id, this);
     if (outer?.aborted) this.controller.abort(outer.reason);
     const onAbort = (): void => this.controller.abort(outer?.reason);
     outer?.addEventListener("abort", onAbort, { once: true });
@@ -97,13 +142,20 @@ export class StreamDeadline {
     return this.timedOut ?? err;
   }
 
+  /** Bytes of the response arrived: while the stream is awaited, its idle deadline starts again. */
+  bytesArrived(): void {
+    if (this.phase === "idle" && this.timer !== undefined) this.timer.refresh();
+  }
+
   close(): void {
     this.disarm();
     this.unlink();
+    liveDeadlines.delete(this.id);
   }
 
   private arm(phase: DeadlinePhase, ms: number): void {
     this.disarm();
+    this.phase = phase;
     this.timer = setTimeout(() => {
       this.timedOut = new StreamTimeoutError(this.server, phase, ms);
       this.controller.abort(this.timedOut);
@@ -113,6 +165,7 @@ export class StreamDeadline {
   private disarm(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
+    this.phase = undefined;
   }
 }
 

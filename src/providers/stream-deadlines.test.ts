@@ -87,12 +87,56 @@ const anthropicStart = sse("message_start", {
 const chatStart = sse(undefined, { id: "c1", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { role: "assistant", content: "Partial" }, finish_reason: null }] });
 const responsesStart = sse("response.created", { type: "response.created", response: { id: "resp_1", model: "m", status: "in_progress" } });
 
+/** A server that writes `head`, then `ping` every `everyMs` ms, `pings` times, then `tail`, and ends. */
+async function pingingServer(head: string, ping: string, tail: string, pings: number, everyMs: number): Promise<Stall> {
+  let count = 0;
+  const timers = new Set<NodeJS.Timeout>();
+  const server = createHttpServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      count++;
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write(head);
+      let sent = 0;
+      const timer = setInterval(() => {
+        if (sent++ < pings) return void res.write(ping);
+        clearInterval(timer);
+        timers.delete(timer);
+        res.end(tail);
+      }, everyMs);
+      timers.add(timer);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const stall: Stall = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    connections: () => count,
+    close: async () => {
+      for (const t of timers) clearInterval(t);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  closers.push(stall.close);
+  return stall;
+}
+
+const anthropicPing = sse("ping", { type: "ping" });
+const anthropicEnd =
+  sse("content_block_stop", { type: "content_block_stop", index: 0 }) +
+  sse("message_delta", { type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 2 } }) +
+  sse("message_stop", { type: "message_stop" });
+/** What OpenAI-compatible servers send to keep a connection open: an SSE comment. */
+const sseComment = ": keep-alive\n\n";
+const chatEnd = sse(undefined, { id: "c1", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: {}, finish_reason: "stop" }] }) + "data: [DONE]\n\n";
+const responsesEnd = sse("response.completed", { type: "response.completed", response: { id: "resp_1", model: "m", status: "completed", output: [], usage: { input_tokens: 1, output_tokens: 1 } } });
+
 const FAST: ProviderOptions = { apiKey: "k", maxRetries: 0, headersTimeoutMs: 150, streamIdleTimeoutMs: 150 };
-type Make = (baseURL: string) => ModelProvider;
-const PROVIDERS: Array<[string, Make, string]> = [
-  ["anthropic", (baseURL) => new AnthropicProvider({ ...FAST, baseURL }), anthropicStart],
-  ["openai (chat)", (baseURL) => new OpenAIChatProvider({ ...FAST, baseURL }), chatStart],
-  ["openai-responses", (baseURL) => new OpenAIResponsesProvider({ ...FAST, baseURL }), responsesStart],
+type Make = (baseURL: string, options?: ProviderOptions) => ModelProvider;
+const PROVIDERS: Array<[string, Make, string, { ping: string; end: string }]> = [
+  ["anthropic", (baseURL, o = FAST) => new AnthropicProvider({ ...o, baseURL }), anthropicStart, { ping: anthropicPing, end: anthropicEnd }],
+  ["openai (chat)", (baseURL, o = FAST) => new OpenAIChatProvider({ ...o, baseURL }), chatStart, { ping: sseComment, end: chatEnd }],
+  ["openai-responses", (baseURL, o = FAST) => new OpenAIResponsesProvider({ ...o, baseURL }), responsesStart, { ping: sseComment, end: responsesEnd }],
 ];
 
 async function collect(provider: ModelProvider): Promise<{ events: ModelEvent[]; ms: number }> {
@@ -108,7 +152,15 @@ function lastError(events: ModelEvent[]): Extract<ModelEvent, { type: "error" }>
   return last as Extract<ModelEvent, { type: "error" }>;
 }
 
-describe.each(PROVIDERS)("stream deadlines: %s", (_name, make, start) => {
+describe.each(PROVIDERS)("stream deadlines: %s", (_name, make, start, keepAlive) => {
+  it("a stream that only sends keep-alive pings for 4 times the idle deadline, then ends: kept, and the message is whole", async () => {
+    // Pings every 100 ms against a 600 ms deadline: the SDK swallows them, the bytes still count.
+    const server = await pingingServer(start, keepAlive.ping, keepAlive.end, 24, 100);
+    const { events } = await collect(make(server.url, { ...FAST, streamIdleTimeoutMs: 600 }));
+    expect(events.filter((e) => e.type === "error")).toEqual([]);
+    expect(events.at(-1)?.type).toBe("message_end");
+  });
+
   it("a server that accepts the connection and sends nothing: a headers timeout naming the server and the setting", async () => {
     const stall = await silentServer();
     const { events, ms } = await collect(make(stall.url));

@@ -4,6 +4,7 @@ import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } fr
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { atomicWriteFile } from "../fs/atomic-write.js";
+import { removeStaleTemps } from "../fs/temp-name.js";
 import { signState, verifyState } from "./session-home.js";
 import { parseSessionSnapshot, SnapshotError, vetSnapshot, type SessionSnapshot } from "./snapshot.js";
 
@@ -147,6 +148,8 @@ export interface SessionDirOptions {
 export async function openSessionDir(dir: string, options: SessionDirOptions = {}): Promise<SessionDirHandle> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const release = takeLock(dir);
+  // What an earlier process killed in the middle of a save left (.state.json.<pid>-….armature-tmp).
+  await removeStaleTemps(dir);
   const statePath = join(dir, STATE_FILE);
   let snapshot: SessionSnapshot | undefined;
   let dropped: string[] = [];

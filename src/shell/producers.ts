@@ -210,12 +210,13 @@ function collect(file: string, args: readonly string[], options: { cwd: string; 
       resolve(failed === undefined ? { stdout: Buffer.concat(chunks).toString("utf8") } : { stdout: "", failed });
     };
     const timer = setTimeout(() => finish(`it took more than ${PRODUCER_TIMEOUT_MS / 1000} s`), PRODUCER_TIMEOUT_MS);
-    child.stdout.on("data", (chunk: Buffer) => {
+    // Out of descriptors spawn makes no pipe (child.stdout is null) and reports on the next tick.
+    child.on("error", (err) => finish(err.message));
+    child.stdout?.on("data", (chunk: Buffer) => {
       bytes += chunk.length;
       if (bytes > PRODUCER_MAX_BYTES) finish(`it printed more than ${PRODUCER_MAX_BYTES} bytes`);
       else chunks.push(chunk);
     });
-    child.on("error", (err) => finish(err.message));
     child.on("close", (code, signal) => finish(code === 0 ? undefined : `exit ${code ?? signal}`));
   });
 }

@@ -107,7 +107,7 @@ export async function runFullDisk(disk: SmallDisk, writes: number, seed: number)
         report.succeeded++;
         if (now !== expected) report.truncated.push(`#${i}: success, the file has ${now.length} bytes, the new content ${expected.length}`);
       }
-      const left = readdirSync(disk.dir).filter((n) => n.endsWith(".armature-tmp"));
+      const left = readdirSync(disk.dir).filter((n) => n.endsWith(".armature-tmp") || n.endsWith(".armature-copy"));
       if (left.length > 0) {
         report.leftovers.push(`#${i}: ${left.join(", ")}`);
         for (const n of left) unlinkSync(join(disk.dir, n));

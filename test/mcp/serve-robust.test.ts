@@ -1,4 +1,4 @@
-// `armature mcp serve` keeps serving whatever a client sends, ends on SIGTERM/SIGINT, and over
+// `armature mcp serve` keeps serving whatever a client sends, ends on SIGTERM/SIGINT/SIGHUP, and over
 // HTTP reaps idle sessions, caps them and cuts slow requests. The stdio cases run the real CLI
 // over pipes; the HTTP cases the library's serveHttp with the official SDK client.
 import { connect } from "node:net";
@@ -7,6 +7,8 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { buildTool } from "../../src/tool/build-tool.js";
 import { serveHttp } from "../../src/mcp/serve-transports.js";
 import { createSession } from "../../src/session/session.js";
 import { builtinTools } from "../../src/tools/index.js";
@@ -49,7 +51,7 @@ describe("mcp serve over stdio answers what it cannot read, and goes on", () => 
     }
   }, 60_000);
 
-  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
     it(`${signal} ends it while the client keeps stdin open`, async () => {
       const server = startRawServer(tmp.dir);
       try {
@@ -106,24 +108,43 @@ describe("mcp serve over HTTP: idle sessions, a session cap, a request deadline"
     }
   }, 30_000);
 
-  it("refuses one session past the cap with 503, and takes a new one when a place frees", async () => {
+  it("past the cap a new session closes the one idle longest (its client is told 404); 503 only while every session has a call running", async () => {
+    // A tool whose calls run until the test lets them end.
+    const running: Array<() => void> = [];
+    const hold = buildTool({
+      name: "Hold",
+      description: "Runs until released.",
+      inputSchema: z.object({}),
+      isConcurrencySafe: () => true,
+      isReadOnly: () => true,
+      call: () => new Promise<{ data: string }>((resolve) => running.push(() => resolve({ data: "released" }))),
+    });
     const log: string[] = [];
-    const handle = await serveHttp(makeSession, { port: 0, token, maxSessions: 2, idleTimeoutMs: 0, onEvent: (m) => log.push(m) });
+    const handle = await serveHttp(() => createSession({ cwd: tmp.dir, tools: [...builtinTools(), hold], toolSearch: "false" }), { port: 0, token, maxSessions: 2, idleTimeoutMs: 0, onEvent: (m) => log.push(m) });
     try {
       const a = client(handle.url);
       const b = client(handle.url);
       await a.c.connect(a.transport);
       await b.c.connect(b.transport);
+      await b.c.listTools(); // a is now the one idle longest
       const c = client(handle.url);
-      await expect(c.c.connect(c.transport)).rejects.toThrow(/Too many MCP sessions|503/);
-      expect(log.some((l) => l.includes("refused a new MCP session: 2 open, the limit is 2"))).toBe(true);
-      await a.transport.terminateSession();
-      await a.c.close();
+      await c.c.connect(c.transport);
+      expect(handle.openSessions).toBe(2);
+      expect(log.some((l) => l.includes(`closed MCP session ${a.transport.sessionId}, idle longest`) && l.includes("under the limit of 2"))).toBe(true);
+      await expect(a.c.listTools()).rejects.toThrow(/Session not found/);
+      expect((await b.c.listTools()).tools.length).toBeGreaterThan(3);
+      // Both sessions with a call running: nothing can be closed, so the next client waits.
+      const calls = [b.c.callTool({ name: "Hold", arguments: {} }), c.c.callTool({ name: "Hold", arguments: {} })];
+      while (running.length < 2) await new Promise((r) => setTimeout(r, 20));
       const d = client(handle.url);
-      await d.c.connect(d.transport);
-      expect((await d.c.listTools()).tools.length).toBeGreaterThan(3);
-      await d.c.close();
-      await b.c.close();
+      await expect(d.c.connect(d.transport)).rejects.toThrow(/Too many MCP sessions \(2 open, each with a call running|503/);
+      expect(log.some((l) => l.includes("refused a new MCP session: 2 open, each with a call running; the limit is 2"))).toBe(true);
+      for (const release of running) release();
+      for (const call of await Promise.all(calls)) expect(JSON.stringify(call.content)).toContain("released");
+      const e = client(handle.url);
+      await e.c.connect(e.transport);
+      expect((await e.c.listTools()).tools.length).toBeGreaterThan(3);
+      for (const x of [b, c, e]) await x.c.close().catch(() => undefined);
     } finally {
       await handle.close();
     }

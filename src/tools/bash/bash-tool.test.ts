@@ -513,6 +513,45 @@ describe("Bash: the output file", () => {
     });
   });
 
+  it("output over the keep limit: its file keeps the head and the tail, and the result says what and why", async () => {
+    await withTempDir(async (dir) => {
+      const hooks = new ResponseRecorder();
+      const s = shellSession(dir, { bash: { keepOutputBytes: 1_000_000 }, session: { hooks } });
+      // 6,888,896 bytes: every number on its own line.
+      const r = await run(s, "Bash", { command: "seq 1 1000000" });
+      const out = hooks.last<BashOutput>();
+      expect(out.outputBytes).toBe(6_888_896);
+      const kept = readFileSync(out.outputPath!, "utf8");
+      const note = `\n[armature: 5888896 bytes of output were left out here; this file keeps the first 500000 and the last 500000 of the 6888896 bytes the command wrote]\n`;
+      const all = Array.from({ length: 1_000_000 }, (_, i) => `${i + 1}\n`).join("");
+      expect(kept).toBe(all.slice(0, 500_000) + note + all.slice(-500_000));
+      expect(textOf(r)).toContain(`The command wrote 6.6 MB; ${out.outputPath} keeps its first 488.3 KB and last 488.3 KB (the limit per call, ARMATURE_BASH_KEEP_OUTPUT_BYTES).`);
+      // Within the limit: the file is the output, whole.
+      await run(s, "Bash", { command: "seq 1 1000" });
+      expect(readFileSync(hooks.last<BashOutput>().outputPath!, "utf8")).toBe(all.slice(0, all.indexOf("\n1001\n") + 1));
+      await s.close();
+    });
+  });
+
+  it("the session's outputs in all stay under ARMATURE_BASH_OUTPUT_TOTAL_BYTES: the oldest finished ones go first, and the result says which", async () => {
+    await withTempDir(async (dir) => {
+      const hooks = new ResponseRecorder();
+      // Room for 300,000 bytes; a call may keep 100,000; each writes 78,894.
+      const s = shellSession(dir, { session: { hooks, env: { ARMATURE_BASH_OUTPUT_TOTAL_BYTES: "300000", ARMATURE_BASH_KEEP_OUTPUT_BYTES: "100000" } } });
+      const paths: string[] = [];
+      const texts: string[] = [];
+      for (let i = 0; i < 4; i++) {
+        texts.push(textOf(await run(s, "Bash", { command: "seq 1 15000" })));
+        paths.push(hooks.last<BashOutput>().outputPath!);
+      }
+      // Before the fourth call the folder held 236,682 bytes, over 300,000 less the 100,000 a call may keep.
+      expect(texts.slice(0, 3).some((t) => t.includes("were removed"))).toBe(false);
+      expect(texts[3]).toContain(`To keep this session's command outputs under 293.0 KB in all (ARMATURE_BASH_OUTPUT_TOTAL_BYTES), the oldest were removed: ${paths[0]}.`);
+      expect(paths.map((p) => existsSync(p))).toEqual([false, true, true, true]);
+      await s.close();
+    });
+  });
+
   it("no output, no output path; the files are private and go with the session", async () => {
     await withTempDir(async (dir) => {
       const hooks = new ResponseRecorder();

@@ -9,6 +9,10 @@ export const DEFAULT_MAX_OUTPUT_CHARS = 30_000;
 export const HARD_MAX_OUTPUT_CHARS = 150_000;
 /** Output past this many bytes stops the command (the disk is not infinite either; no model reads a GiB). */
 export const DEFAULT_MAX_OUTPUT_FILE_BYTES = 1024 ** 3;
+/** What a call's output file keeps once the command has ended: its first and last halves of this. */
+export const DEFAULT_KEEP_OUTPUT_BYTES = 64 * 1024 ** 2;
+/** What a session's Bash outputs may take in all: past it the oldest finished ones are removed. */
+export const DEFAULT_OUTPUT_TOTAL_BYTES = 2 * 1024 ** 3;
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -18,6 +22,10 @@ export interface BashLimits {
   maxOutputChars: number;
   /** The full output file's cap: past it the command is stopped. */
   maxOutputFileBytes: number;
+  /** Output over this is cut to its head and tail once the command ends (what the session folder keeps per call). */
+  keepOutputBytes: number;
+  /** The session's Bash outputs in all (see output-folder.ts). */
+  outputTotalBytes: number;
   /** Start every command in the project directory (no `cd` carry-over). */
   maintainProjectWorkingDir: boolean;
 }
@@ -51,6 +59,8 @@ export function bashLimitsFromEnv(env: Env): BashLimits {
     maxTimeoutMs: Math.max(maxSetting, defaultTimeoutMs),
     maxOutputChars: Math.min(maxOutput, HARD_MAX_OUTPUT_CHARS),
     maxOutputFileBytes: positiveInt(pick(env, ["ARMATURE_BASH_MAX_OUTPUT_FILE_BYTES"])) ?? DEFAULT_MAX_OUTPUT_FILE_BYTES,
+    keepOutputBytes: positiveInt(pick(env, ["ARMATURE_BASH_KEEP_OUTPUT_BYTES"])) ?? DEFAULT_KEEP_OUTPUT_BYTES,
+    outputTotalBytes: positiveInt(pick(env, ["ARMATURE_BASH_OUTPUT_TOTAL_BYTES"])) ?? DEFAULT_OUTPUT_TOTAL_BYTES,
     maintainProjectWorkingDir: truthy(
       pick(env, ["ARMATURE_BASH_MAINTAIN_PROJECT_WORKING_DIR", "CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR"]),
     ),

@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, open } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { isExhaustion, startFailure as couldNotStart } from "../../fs/errno.js";
 import type { ProgressCallback, SessionState, ShellCommandFacts, ToolUseContext } from "../../tool/types.js";
 import { taskRegistry, type BackgroundTask } from "../../tasks/registry.js";
 import { PREVIEW_BYTES } from "../../budget/persist.js";
@@ -11,6 +12,7 @@ import { bashLimitsFromEnv, commandEnv, effectiveTimeout, resolveShell, timeoutA
 import { interpretExitCode } from "./exit-code.js";
 import { parseImageOutput, toImageOutput } from "./image.js";
 import { formatBytes, readImageCandidate, readOutputRange } from "./output.js";
+import { markLiveOutput, trimOutputFolder } from "./output-folder.js";
 import type { BashOutput } from "./result.js";
 import { startShell, type RunningShell, type ShellOutcome, type ShellWrapper } from "./run-shell.js";
 import { bwrapArgs, chooseBoundary, gitProgramsOffEnv, isExcludedCommand, newCallMark, sandboxActive, sandboxPlan, sandboxUnavailableMessage, usesNoNetwork, type BoundaryReport, type SandboxStatus } from "../../sandbox/index.js";
@@ -35,6 +37,11 @@ export interface BashToolOptions {
   killGraceMs?: number;
   /** Output past this many bytes stops the command (default: ARMATURE_BASH_MAX_OUTPUT_FILE_BYTES, else 1 GiB). */
   maxOutputBytes?: number;
+  /**
+   * What the output file keeps once the command has ended: larger output is cut to its first and
+   * last halves of this (default: ARMATURE_BASH_KEEP_OUTPUT_BYTES, else 64 MiB).
+   */
+  keepOutputBytes?: number;
   /** The environment commands inherit (default: process.env). */
   baseEnv?: Env;
 }
@@ -116,6 +123,14 @@ export async function executeBash(
   const registry = background ? taskRegistry(context) : undefined;
   const id = registry ? registry.newId() : randomId();
   const outputPath = join(outputDir, `${id}.output`);
+  // Room for what this call may keep: the oldest finished outputs go when the session's total would pass.
+  const keepBytes = options.keepOutputBytes ?? limits.keepOutputBytes;
+  const trimmed = await trimOutputFolder(outputDir, Math.max(0, limits.outputTotalBytes - Math.min(keepBytes, limits.outputTotalBytes)));
+  if (trimmed.length > 0) {
+    notices.push(
+      `To keep this session's command outputs under ${formatBytes(limits.outputTotalBytes)} in all (ARMATURE_BASH_OUTPUT_TOTAL_BYTES), the oldest were removed: ${trimmed.join(", ")}.`,
+    );
+  }
 
   const shellName = resolveShell(options.shell, baseEnv);
   // A bare name from the system's own folders only: a `bash` a project or the model put on PATH
@@ -199,6 +214,8 @@ export async function executeBash(
     return { data: startFailure(`Could not start the shell: ${shellName} was not found. Check that the configured shell exists (ARMATURE_SHELL).`, { timeoutMs, cwd: start.cwd, notices, sandboxed: false }) };
   }
   const env = commandEnv(baseEnv, context.session.env);
+  // Not removed by another call's trim while it runs (a background command's, until it ends).
+  const unmark = markLiveOutput(outputPath);
   const running = startShell({
     shell,
     command: input.command,
@@ -211,6 +228,7 @@ export async function executeBash(
     cwdFile: join(cwdDir, id),
     killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
     maxOutputBytes: options.maxOutputBytes ?? limits.maxOutputFileBytes,
+    keepOutputBytes: keepBytes,
     // Foreground: new output becomes progress about ten times a second. Background: only the
     // output limit is watched.
     pollMs: background ? 1_000 : 100,
@@ -224,10 +242,14 @@ export async function executeBash(
     () => undefined,
     () => undefined,
   );
+  // A background command's output stays marked until it ends; a foreground one's until its result is read (below).
+  let foreground = true;
+  void ended.then(() => foreground || unmark());
   if (proxy) void ended.then(proxy.close);
   const removedProtected = guard ? ended.then(() => removeWhatTheCallCreated(guard)) : Promise.resolve([]);
 
   if (registry) {
+    foreground = false;
     const task = registerBackground(registry, id, input, facts, running, outputPath);
     const data: BashOutput = {
       ...emptyOutput(timeoutMs, start.cwd, inSandbox),
@@ -241,6 +263,7 @@ export async function executeBash(
   const outcome = await Promise.race([running.done, running.moved.then(() => undefined)]);
   if (outcome === undefined) {
     // The timeout moved it to the background: the output so far now, a notification when it ends.
+    foreground = false;
     const task = registerBackground(taskRegistry(context), id, input, facts, running, outputPath);
     task.awaitedByRun = true;
     const soFar = await readOutputRange(outputPath, 0, limits.maxOutputChars);
@@ -262,7 +285,7 @@ export async function executeBash(
       `Removed what the command created at protected paths: ${removed.join(", ")}. They configure programs that run outside the sandbox; to create one, use the file tools, which ask the user.`,
     );
   }
-  const data = await toBashOutput(outcome, facts, limits.maxOutputChars, timeoutMs, start.cwd, inSandbox, notices);
+  const data = await toBashOutput(outcome, facts, limits.maxOutputChars, timeoutMs, start.cwd, inSandbox, notices).finally(unmark);
   const next = limits.maintainProjectWorkingDir ? { cwd: dirs.projectDir } : nextCwd(outcome.finalCwd, start.cwd, dirs);
   data.cwd = next.cwd;
   if (next.notice) data.notices.push(next.notice);
@@ -390,7 +413,9 @@ async function toBashOutput(
   if (inline.truncated && outputPath) data.preview = await readStart(outputPath, PREVIEW_BYTES + 4);
   if (outcome.spawnError) {
     data.isError = true;
-    data.startError = `Could not start the shell: ${outcome.spawnError.message}. Check that the configured shell exists (ARMATURE_SHELL).`;
+    data.startError = isExhaustion(outcome.spawnError)
+      ? couldNotStart("The shell", outcome.spawnError).message
+      : `Could not start the shell: ${outcome.spawnError.message}. Check that the configured shell exists (ARMATURE_SHELL).`;
     return data;
   }
   const exit = interpretExitCode(outcome.exitCode, facts);
@@ -398,6 +423,12 @@ async function toBashOutput(
   if (exit.meaning) data.returnCodeInterpretation = exit.meaning;
   if (outcome.stoppedBy === "output-limit") {
     notices.push(`The command was stopped after ${formatBytes(outcome.outputBytes)} of output (the limit). Write less, or redirect it to a file and search that.`);
+  }
+  if (outcome.kept && outputPath) {
+    const { totalBytes, headBytes, tailBytes } = outcome.kept;
+    notices.push(
+      `The command wrote ${formatBytes(totalBytes)}; ${outputPath} keeps its first ${formatBytes(headBytes)} and last ${formatBytes(tailBytes)} (the limit per call, ARMATURE_BASH_KEEP_OUTPUT_BYTES). Rerun it with the output redirected to a file of your own to keep all of it.`,
+    );
   }
   if (outcome.strayProcessesStopped) {
     notices.push("Processes the command left running in the background were stopped when it finished. Use run_in_background to keep a process running.");

@@ -1,7 +1,7 @@
 // A command's output lives in a file: the command's stdout and stderr are that file (the kernel
 // writes it as the command writes, in the order it writes, with no copy through this process).
 // Everything here reads bounded parts of it: memory stays flat whatever the volume.
-import { closeSync, fstatSync, readSync } from "node:fs";
+import { closeSync, fstatSync, ftruncateSync, readSync, writeSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { TextDecoder } from "node:util";
 
@@ -156,6 +156,58 @@ export function imageTypeOf(bytes: Buffer): "image/png" | "image/jpeg" | "image/
   return undefined;
 }
 
+/** What a call's output file keeps of output larger than the limit (keepHeadAndTail). */
+export interface KeptOutput {
+  /** Bytes the command wrote in all. */
+  totalBytes: number;
+  /** Bytes kept from its start, and from its end (with a line between them saying so). */
+  headBytes: number;
+  tailBytes: number;
+}
+
+const COPY_CHUNK = 1024 * 1024;
+
+/**
+ * Cuts an output file of `size` bytes (open read/write on `fd`) to its first and last
+ * `keepBytes / 2` bytes, with a line between them naming what was left out, so that what a
+ * call leaves in the session folder is bounded however much the command printed. The tail is
+ * copied forward in 1 MiB pieces (it only moves towards the start, so a piece never overwrites
+ * what is still to be copied). Undefined when the file is within the limit.
+ */
+export function keepHeadAndTail(fd: number, size: number, keepBytes: number): KeptOutput | undefined {
+  const headBytes = Math.floor(keepBytes / 2);
+  const tailBytes = keepBytes - headBytes;
+  const omitted = size - headBytes - tailBytes;
+  const note = (tail: number): Buffer =>
+    Buffer.from(`\n[armature: ${size - headBytes - tail} bytes of output were left out here; this file keeps the first ${headBytes} and the last ${tail} of the ${size} bytes the command wrote]\n`);
+  // Barely over: the note would take more room than it saves (and would overlap the tail).
+  if (omitted <= note(tailBytes).length) return undefined;
+  const chunk = Buffer.alloc(Math.min(COPY_CHUNK, tailBytes));
+  let from = size - tailBytes;
+  let to = headBytes + note(tailBytes).length;
+  try {
+    while (from < size) {
+      const n = readSync(fd, chunk, 0, Math.min(chunk.length, size - from), from);
+      if (n <= 0) break;
+      let done = 0;
+      while (done < n) done += writeSync(fd, chunk, done, n - done, to + done);
+      from += n;
+      to += n;
+    }
+  } catch {
+    // An I/O error halfway: the head stays, with a note that says so; no half-copied tail.
+    const headOnly = note(0);
+    ftruncateSync(fd, headBytes);
+    writeSync(fd, headOnly, 0, headOnly.length, headBytes);
+    return { totalBytes: size, headBytes, tailBytes: 0 };
+  }
+  // Last, in the part left out (the tail was read from beyond it): then it is true.
+  const done = note(tailBytes);
+  writeSync(fd, done, 0, done.length, headBytes);
+  ftruncateSync(fd, to);
+  return { totalBytes: size, headBytes, tailBytes };
+}
+
 /** The most a progress event carries; a command that writes faster is sampled, not queued. */
 const MAX_PROGRESS_BYTES = 64 * 1024;
 
@@ -173,8 +225,11 @@ export class OutputFollower {
 
   constructor(
     private readonly fd: number,
-    private readonly options: { intervalMs: number; maxBytes: number; onLimit: () => void; onChunk?: (text: string, totalBytes: number) => void },
+    private readonly options: { intervalMs: number; maxBytes: number; onLimit: () => void; onChunk?: (text: string, totalBytes: number) => void; keepBytes?: number },
   ) {}
+
+  /** Set by `finish` when the output was over `keepBytes` and the file was cut to its head and tail. */
+  kept: KeptOutput | undefined;
 
   start(): void {
     this.timer = setInterval(() => this.poll(), this.options.intervalMs);
@@ -186,6 +241,11 @@ export class OutputFollower {
     if (this.timer) clearInterval(this.timer);
     this.poll();
     this.closed = true;
+    try {
+      if (this.options.keepBytes !== undefined) this.kept = keepHeadAndTail(this.fd, this.size, this.options.keepBytes);
+    } catch {
+      // The note could not be written: the file stays as the command wrote it.
+    }
     closeSync(this.fd);
     return this.size;
   }

@@ -126,9 +126,10 @@ export async function stopProcessGroup(pgid: number, graceMs: number, mark?: Cal
   let pids = members(pgid, pgid, mark);
   if (pids.length === 0) return;
   signal(pids, pgid, "SIGTERM");
-  const deadline = Date.now() + graceMs;
-  while (Date.now() < deadline) {
-    await sleep(Math.min(20, Math.max(1, deadline - Date.now())));
+  // Monotonic: a clock set back while it waits does not stretch the grace period.
+  const deadline = performance.now() + graceMs;
+  while (performance.now() < deadline) {
+    await sleep(Math.min(20, Math.max(1, deadline - performance.now())));
     pids = members(pgid, pgid, mark);
     if (pids.length === 0) return;
   }

@@ -5,7 +5,7 @@ import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, rmS
 import { Socket } from "node:net";
 import { constants as osConstants } from "node:os";
 import { CALL_MARK_VARIABLE, ensureWatchdog, pidsNow, processesMarked, type CallScope } from "../../sandbox/call-mark.js";
-import { OutputFollower } from "./output.js";
+import { OutputFollower, type KeptOutput } from "./output.js";
 import { groupAlive, stopProcessGroup } from "./process-group.js";
 
 export interface RunShellOptions {
@@ -24,6 +24,8 @@ export interface RunShellOptions {
   killGraceMs: number;
   /** Output past this many bytes stops the command. */
   maxOutputBytes: number;
+  /** Once the command has ended, output over this is cut to its head and tail (keepHeadAndTail). */
+  keepOutputBytes?: number;
   /** How often the output file is looked at while the command runs (progress, output limit). */
   pollMs: number;
   /**
@@ -71,6 +73,8 @@ export interface ShellOutcome {
   outputPath: string;
   /** Size of the output file when the command ended. */
   outputBytes: number;
+  /** The output was over keepOutputBytes: what its file keeps. */
+  kept?: KeptOutput;
   /** The shell could not be started (or the output file not created). */
   spawnError?: Error;
   durationMs: number;
@@ -170,10 +174,16 @@ export function startShell(options: RunShellOptions): RunningShell {
     closeSync(fd);
     return failedStart(options, started, err as Error);
   }
+  // Listened to at once: out of descriptors (EMFILE) spawn makes no pipes (child.stdio is empty)
+  // and reports on the next tick, and an error nobody listens to would end the process.
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
+    child.once("error", (error) => resolve({ code: null, signal: null, error }));
+    child.once("exit", (code, sig) => resolve({ code, signal: sig }));
+  });
   const pid = child.pid;
   if (pid !== undefined) trackGroup(pid, mark);
   const fd3 = options.wrapper?.fd3;
-  const input3 = child.stdio[3];
+  const input3 = child.stdio?.[3];
   if (fd3 && input3 && "end" in input3) {
     input3.on("error", () => {});
     input3.end(fd3);
@@ -200,6 +210,7 @@ export function startShell(options: RunShellOptions): RunningShell {
   const follower = new OutputFollower(fd, {
     intervalMs: options.pollMs,
     maxBytes: options.maxOutputBytes,
+    ...(options.keepOutputBytes !== undefined ? { keepBytes: options.keepOutputBytes } : {}),
     onLimit: () => void stop("output-limit"),
     ...(onChunk ? { onChunk: (text: string, totalBytes: number) => (inBackground ? undefined : onChunk(text, totalBytes)) } : {}),
   });
@@ -220,11 +231,6 @@ export function startShell(options: RunShellOptions): RunningShell {
   const onAbort = (): void => void stop("abort");
   if (options.signal?.aborted) onAbort();
   else options.signal?.addEventListener("abort", onAbort, { once: true });
-
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
-    child.once("error", (error) => resolve({ code: null, signal: null, error }));
-    child.once("exit", (code, sig) => resolve({ code, signal: sig }));
-  });
 
   const done = (async (): Promise<ShellOutcome> => {
     const result = await exit;
@@ -255,6 +261,7 @@ export function startShell(options: RunShellOptions): RunningShell {
       durationMs: Date.now() - started,
     };
     if (result.error) outcome.spawnError = result.error;
+    if (follower.kept) outcome.kept = follower.kept;
     if (stoppedBy) outcome.stoppedBy = stoppedBy;
     const finalCwd = readCwdFile(options.cwdFile);
     if (finalCwd !== undefined) outcome.finalCwd = finalCwd;

@@ -98,37 +98,62 @@ export async function crawlGlob(plan: GlobPlan, limit: number, signal: AbortSign
  * Lists `base` (a folder path ending in `/`) and the folders below it, `depth` levels down,
  * without following symlinked folders: files and symlinks go to `file(dir, name)` (dir ends in
  * `/`), folders are entered when `enter(name, path)` allows. Folders that cannot be read are
- * skipped. The folders are read concurrently on libuv's thread pool; a file's path is built only
- * when it matches (the name is tested first).
+ * skipped. Up to WALK_READS folders are read at once on libuv's thread pool (the rest wait here,
+ * so that an abort drops them unread and other file work still gets threads); a file's path is
+ * built only when it matches (the name is tested first). An abort rejects at once: the reads
+ * under way are let finish, and their entries ignored.
  */
 function walk(base: string, depth: number, signal: AbortSignal, visit: { enter(name: string, path: string): boolean; file(dir: string, name: string): void }): Promise<void> {
   return new Promise((resolve, reject) => {
-    let pending = 0;
-    let failed = false;
-    const read = (dir: string, left: number): void => {
-      pending++;
-      readdir(dir, WITH_TYPES, (err, entries) => {
-        try {
-          if (!err && !signal.aborted && !failed) {
-            for (const entry of entries) {
-              if (entry.isFile() || entry.isSymbolicLink()) {
-                visit.file(dir, entry.name);
-              } else if (entry.isDirectory() && left > 0) {
-                const path = dir + entry.name;
-                if (visit.enter(entry.name, path)) read(`${path}/`, left - 1);
+    const waiting: Array<{ dir: string; left: number }> = [];
+    let reading = 0;
+    let settled = false;
+    const settle = (err?: unknown): void => {
+      if (settled) return;
+      settled = true;
+      waiting.length = 0;
+      signal.removeEventListener("abort", onAbort);
+      if (err === undefined) resolve();
+      else reject(err);
+    };
+    const onAbort = (): void => settle(signal.reason ?? new Error("aborted"));
+    const pump = (): void => {
+      while (!settled && reading < WALK_READS && waiting.length > 0) {
+        const { dir, left } = waiting.pop()!;
+        reading++;
+        readdir(dir, WITH_TYPES, (err, entries) => {
+          reading--;
+          if (settled) return;
+          try {
+            if (!err) {
+              for (const entry of entries) {
+                if (entry.isFile() || entry.isSymbolicLink()) {
+                  visit.file(dir, entry.name);
+                } else if (entry.isDirectory() && left > 0) {
+                  const path = dir + entry.name;
+                  if (visit.enter(entry.name, path)) waiting.push({ dir: `${path}/`, left: left - 1 });
+                }
               }
             }
+          } catch (e) {
+            settle(e);
+            return;
           }
-        } catch (e) {
-          failed = true;
-          reject(e);
-        }
-        if (--pending === 0 && !failed) resolve();
-      });
+          if (signal.aborted) return onAbort();
+          pump();
+          if (reading === 0 && waiting.length === 0) settle();
+        });
+      }
     };
-    read(base, depth);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    waiting.push({ dir: base, left: depth });
+    pump();
   });
 }
+
+/** Folders read at once: twice libuv's default thread pool: it stays busy, and other file work waits behind few reads. */
+const WALK_READS = 8;
 
 const WITH_TYPES = { withFileTypes: true } as const;
 

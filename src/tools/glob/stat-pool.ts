@@ -284,7 +284,6 @@ function createStatPool(WorkerCtor: typeof Worker, count: number): StatPool {
   let nextId = 0;
   for (let i = 0; i < count; i++) {
     const helper: Helper = { worker: new WorkerCtor(WORKER_SOURCE, { eval: true, name: "armature-glob-stat" }), out: new Map() };
-    helper.worker.unref();
     helper.worker.on("message", (msg: { id: number; kinds?: Uint8Array; mtimes?: Float64Array }) => {
       const entry = helper.out.get(msg.id);
       if (!entry) return;
@@ -303,6 +302,9 @@ function createStatPool(WorkerCtor: typeof Worker, count: number): StatPool {
     };
     helper.worker.on("error", died);
     helper.worker.on("exit", died);
+    // After the listeners: adding a "message" listener refs a worker again, and a referenced idle
+    // helper keeps a finished process (a one-turn `exec`, `mcp serve` at end of input) alive.
+    helper.worker.unref();
     helpers.push(helper);
   }
   const pool: StatPool = {

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { realpathSync } from "node:fs";
 import { dirname } from "node:path";
 import { StringDecoder } from "node:string_decoder";
+import { startFailure } from "../../fs/errno.js";
 import { findExecutable } from "../util/find-executable.js";
 import { engineCommand } from "../../sandbox/engine-process.js";
 import { buildRipgrepArgs } from "./args.js";
@@ -35,14 +36,21 @@ function runRipgrep(binary: string, query: GrepQuery, sink: GrepSink): Promise<v
     const child = cmd
       ? spawn(cmd.file, cmd.args, { cwd: where, env: cmd.env, stdio: ["ignore", "pipe", "pipe"], windowsHide: true, detached: true })
       : spawn(binary, buildRipgrepArgs(run), { cwd: where, stdio: ["ignore", "pipe", "pipe"], windowsHide: true });
+    // Out of descriptors (EMFILE, ENFILE) spawn makes no pipes and reports on the next tick:
+    // listened to before anything else, so that it is this call's error, never the process's.
+    child.on("error", (err) => {
+      query.signal.removeEventListener("abort", onAbort);
+      reject(startFailure("ripgrep", err));
+    });
+    if (!child.stdout || !child.stderr) return;
     const parser = new RipgrepOutputParser(query.mode === "files_with_matches" ? "files" : query.mode === "count" ? "count" : "content");
     const decoder = new StringDecoder("utf8");
     let stopped = false;
     let produced = 0;
     let stderr = "";
-    const onAbort = (): void => {
+    function onAbort(): void {
       stop();
-    };
+    }
     const stop = (): void => {
       if (stopped) return;
       stopped = true;
@@ -71,10 +79,6 @@ function runRipgrep(binary: string, query: GrepQuery, sink: GrepSink): Promise<v
     });
     child.stderr.on("data", (chunk: Buffer) => {
       if (stderr.length < MAX_STDERR) stderr += chunk.toString("utf8");
-    });
-    child.on("error", (err) => {
-      query.signal.removeEventListener("abort", onAbort);
-      reject(err);
     });
     child.on("close", (code) => {
       query.signal.removeEventListener("abort", onAbort);
