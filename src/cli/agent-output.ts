@@ -6,6 +6,7 @@ import type { BackgroundTask, TaskRegistry } from "../tasks/registry.js";
 import type { ApiRetry } from "../providers/retry-observer.js";
 import { usageCostUsd } from "./agent/prices.js";
 import { toolUseResult } from "./agent/tool-use-result.js";
+import { CLAUDE_CODE_PROTOCOL_VERSION } from "./agent/protocol-version.js";
 
 export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -90,6 +91,7 @@ export class AgentOutput {
       permissionMode: this.info.permissionMode,
       slash_commands: [],
       apiKeySource: this.info.apiKeySource,
+      claude_code_version: CLAUDE_CODE_PROTOCOL_VERSION,
       armature_version: "0.1.0",
       provider: this.info.provider,
       output_style: "default",
@@ -288,6 +290,11 @@ export class AgentOutput {
    * TaskOutput read it, TaskStop stopped it): the reference's task_updated, task_notification
    * and background_tasks_changed lines, at that moment as in its stream.
    */
+  /** A task the host stopped (`stop_task`): its end lines now, as the reference's stream has them. */
+  taskEnded(task: BackgroundTask): void {
+    if (this.format === "stream-json") this.taskReported(task);
+  }
+
   private taskReported(task: BackgroundTask): void {
     const open = this.announced.get(task.id);
     if (!open) return;

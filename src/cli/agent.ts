@@ -17,7 +17,7 @@ import { trustedProjectDirs } from "../settings/project-inputs.js";
 import { loadAgentDefinitions } from "../tools/agent/index.js";
 import { builtinTools } from "../tools/index.js";
 import { anthropicWebSearch } from "../tools/web-search/index.js";
-import { connectCliMcp, MCP_CONFIG_HELP, MCP_CONFIG_OPTIONS } from "./mcp-config.js";
+import { connectCliMcp, hostMcpEntries, MCP_CONFIG_HELP, MCP_CONFIG_OPTIONS } from "./mcp-config.js";
 import { runAgentOnce } from "./agent-run.js";
 import { existingOutputs, namedInConversations, removeUnnamedOutputs } from "./named-outputs.js";
 import { AgentOutput, OUTPUT_FORMATS, type OutputFormat } from "./agent-output.js";
@@ -41,6 +41,10 @@ import { sdkApprover } from "./agent/sdk-approver.js";
 import { sdkHookRunner, type SdkHookConfig } from "./agent/sdk-hooks.js";
 import { ControlMcpTransport } from "./agent/sdk-mcp-transport.js";
 import { runStreamSession } from "./agent/stream-session.js";
+import { CLAUDE_CODE_PROTOCOL_VERSION } from "./agent/protocol-version.js";
+import { accountInfo, expandSkillCommand, skillCommands, supportedModels } from "./agent/sdk-catalog.js";
+import { modelAliases, ModelAliasError, resolveModelAlias } from "../providers/model-aliases.js";
+import type { Skill } from "../skills/load-skills.js";
 import { STRUCTURED_OUTPUT_TOOL, structuredOutputTool, type StructuredOutputHolder } from "./agent/structured-output.js";
 import { cliSkills, skillToolOptions } from "./skills.js";
 import { loadExecSettings, SETTINGS_HELP, SETTINGS_OPTIONS, settingsHooks, settingsInputFrom, settingsWarnings } from "./settings.js";
@@ -279,6 +283,15 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   } catch (err) {
     throw new UsageError(`--provider: ${(err as Error).message}`);
   }
+  // `--model opus` and the other aliases: the current model of the family (or the settings' mapping).
+  const aliasEnv = { ...process.env, ...settings.env };
+  try {
+    config = { ...config, model: resolveModelAlias(config.model, config.provider, aliasEnv) };
+  } catch (err) {
+    if (err instanceof ModelAliasError) throw new UsageError(`--model: ${err.message}`);
+    throw err;
+  }
+  const aliases = modelAliases(config.provider, aliasEnv);
   const maxThinking = values["max-thinking-tokens"];
   const thinking = thinkingConfig(values.thinking ?? maxThinking, config.provider);
   // The SDK's retries of a failed request, for the output to report (set once the output exists).
@@ -346,7 +359,7 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   const agents = [...agentFiles.agents, ...sdkAgents(initRequest.agents)];
   const skills = await cliSkills(settings, settingsInput);
   let tools: Tool[] = builtinTools({
-    subagents: { agents, skills, ...(hooks ? { hooks } : {}) },
+    subagents: { agents, skills, models: aliases, ...(hooks ? { hooks } : {}) },
     ...skillToolOptions(skills),
     // WebFetch answers its prompt with the run's model; WebSearch is the Anthropic server tool.
     webFetch: { summarize: providerSummarizer(provider, config.model) },
@@ -365,11 +378,23 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   const outright = new Set(tools.filter((t) => settings.rules.some((r) => r.behavior === "deny" && r.ruleContent === undefined && ruleNamesTool(r, t.name, t.mcpServer))).map((t) => t.name));
   tools = tools.map((t) => (outright.has(t.name) ? { ...t, validateInput: () => disabledForSession(t.name) } : t));
 
-  // MCP: the configured servers, and the SDK host's in-process ones (reached over the channel).
+  // MCP: the configured servers, and the SDK host's: its in-process ones (reached over the
+  // channel) and, from SDK 0.3.337 on, the others it sends in initialize instead of --mcp-config.
   const sdkServers = Array.isArray(initRequest.sdkMcpServers) ? initRequest.sdkMcpServers.filter((n): n is string => typeof n === "string") : [];
+  const hostServers = hostMcpEntries(initRequest.mcpServers, cwd, "the SDK host (initialize.mcpServers)");
+  for (const problem of hostServers.problems) io.stderr.write(`armature: MCP server left out: ${problem}\n`);
+  const account = accountInfo(config, apiKeySourceOf(config));
   // The host answers `initialize` before any mcp_message: it waits for this reply first.
-  if (channel && init) channel.respond(init, initializeResponse(agents, hooks !== undefined));
-  const toolSource = await connectCliMcp(values, settings, cwd, io, channel ? { servers: sdkServers, transport: (name: string) => new ControlMcpTransport(channel, name) } : undefined);
+  if (channel && init) {
+    channel.respond(init, initializeResponse({ agents, hooks: hooks !== undefined, mcpServers: initRequest.mcpServers !== undefined, models: supportedModels(config, aliases), account, skills }));
+  }
+  const toolSource = await connectCliMcp(
+    values,
+    settings,
+    cwd,
+    io,
+    channel ? { servers: sdkServers, configured: hostServers.entries, transport: (name: string) => new ControlMcpTransport(channel, name) } : undefined,
+  );
 
   let approver: Approver | undefined = interactive ? terminalApprover(io, cwd) : undefined;
   if (channel && values["permission-prompt-tool"] === "stdio") {
@@ -427,7 +452,7 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
     // As the reference: the run ends once the answer was handed in.
     ...(structured ? { endAfterTools: [STRUCTURED_OUTPUT_TOOL] } : {}),
   };
-  const apiKeySource = config.apiKey !== undefined ? `${config.provider === "anthropic" ? "ANTHROPIC" : "OPENAI"}_API_KEY` : "none";
+  const apiKeySource = apiKeySourceOf(config);
   const info = {
     cwd,
     sessionId,
@@ -486,6 +511,9 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
         onRunStart: (abort) => {
           ref.abortRun = abort;
         },
+        hostMcpEntries: (servers) => hostMcpEntries(servers, cwd, "the SDK host (mcp_set_servers)"),
+        resolveModel: (model) => resolveModelAlias(model, config.provider, aliasEnv),
+        expandPrompt: (text) => expandSkillCommand(text, skills),
       });
       await pump;
       return code;
@@ -499,21 +527,37 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   }
 }
 
+function apiKeySourceOf(config: ProviderConfig): string {
+  return config.apiKey !== undefined ? `${config.provider === "anthropic" ? "ANTHROPIC" : "OPENAI"}_API_KEY` : "none";
+}
+
+interface InitializeReplyInput {
+  agents: readonly AgentDefinition[];
+  hooks: boolean;
+  /** The request carried `mcpServers` (they were taken, as an --mcp-config item would be). */
+  mcpServers: boolean;
+  models: Array<Record<string, unknown>>;
+  account: Record<string, unknown>;
+  skills: readonly Skill[];
+}
+
 /** The reply to the host's `initialize` (the SDK's SDKControlInitializeResponse). */
-function initializeResponse(agents: readonly AgentDefinition[], hooks: boolean): Record<string, unknown> {
+function initializeResponse(input: InitializeReplyInput): Record<string, unknown> {
   return {
-    commands: [],
+    commands: skillCommands(input.skills),
     agents: [
       { name: "general-purpose", description: "A sub-agent with every tool, for multi-step tasks." },
       { name: "Explore", description: "A read-only sub-agent for searching the codebase." },
-      ...agents.map((a) => ({ name: a.name, description: a.description, ...(a.model !== undefined ? { model: a.model } : {}) })),
+      ...input.agents.map((a) => ({ name: a.name, description: a.description, ...(a.model !== undefined ? { model: a.model } : {}) })),
     ],
     output_style: "default",
     available_output_styles: ["default"],
-    models: [],
-    account: {},
-    ...(hooks ? { hooks_applied: true } : {}),
+    models: input.models,
+    account: input.account,
+    ...(input.hooks ? { hooks_applied: true } : {}),
     hook_on_failure_supported: true,
+    ...(input.mcpServers ? { mcp_servers_applied: true } : {}),
+    claude_code_version: CLAUDE_CODE_PROTOCOL_VERSION,
   };
 }
 

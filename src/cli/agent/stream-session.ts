@@ -5,13 +5,29 @@ import type { AgentResult, RunAgentOptions } from "../../agent/types.js";
 import type { AgentMessage, UserContentBlock } from "../../providers/model.js";
 import { PERMISSION_MODES, type PermissionMode } from "../../tool/types.js";
 import type { McpManager } from "../../mcp/manager.js";
+import type { McpServerEntry } from "../../mcp/config.js";
+import type { Usage } from "../../providers/model.js";
+import { findTaskRegistry, unknownTaskMessage } from "../../tasks/registry.js";
+import { contextUsage, mcpStatusRows } from "./sdk-control.js";
 import type { AgentOutput } from "../agent-output.js";
 import { usageCostUsd } from "./prices.js";
 import type { ControlChannel, ControlRequestEnvelope, StdinMessage } from "./control-channel.js";
 import { STRUCTURED_OUTPUT_TOOL, type StructuredOutputHolder } from "./structured-output.js";
 
 /** Control requests of the SDK's protocol armature answers; the rest get an error response naming them. */
-export const HANDLED_CONTROL_REQUESTS = ["initialize", "interrupt", "set_permission_mode", "set_model", "mcp_status", "set_max_thinking_tokens", "get_session_cost"] as const;
+export const HANDLED_CONTROL_REQUESTS = [
+  "initialize",
+  "interrupt",
+  "set_permission_mode",
+  "set_model",
+  "set_max_thinking_tokens",
+  "mcp_status",
+  "mcp_set_servers",
+  "mcp_reconnect",
+  "stop_task",
+  "get_context_usage",
+  "get_session_cost",
+] as const;
 
 /** Reminders sent when a run with a JSON schema ends without handing in a value. */
 const STRUCTURED_OUTPUT_RETRIES = 2;
@@ -29,6 +45,12 @@ export interface StreamSessionOptions {
   warn(text: string): void;
   /** Told each run's abort (a `can_use_tool` deny with `interrupt: true` stops the run). */
   onRunStart?(abort: (reason: string) => void): void;
+  /** Reads the servers of `mcp_set_servers` (hostMcpEntries with the session's folder). */
+  hostMcpEntries?(servers: unknown): { entries: McpServerEntry[]; problems: string[] };
+  /** A text prompt the session rewrites (a skill's slash command); undefined: kept as it is. */
+  expandPrompt?(text: string): string | undefined;
+  /** Resolves a model alias of `set_model` (throws for one the provider has no model for). */
+  resolveModel?(model: string): string;
 }
 
 /**
@@ -46,6 +68,7 @@ export async function runStreamSession(options: StreamSessionOptions): Promise<n
   let current: AbortController | undefined;
   const spent = emptyTotals();
   let first = true;
+  let lastUsage: Usage | undefined;
 
   channel.setHandler(async (request) => {
     switch (request.subtype) {
@@ -59,7 +82,8 @@ export async function runStreamSession(options: StreamSessionOptions): Promise<n
         return { mode };
       }
       case "set_model": {
-        const next = typeof request.model === "string" && request.model !== "default" ? request.model : options.defaultModel;
+        const asked = typeof request.model === "string" && request.model !== "default" ? request.model : options.defaultModel;
+        const next = options.resolveModel ? options.resolveModel(asked) : asked;
         model = next;
         output.setModel(next);
         return {};
@@ -67,7 +91,33 @@ export async function runStreamSession(options: StreamSessionOptions): Promise<n
       case "set_max_thinking_tokens":
         return {};
       case "mcp_status":
-        return { mcpServers: mcpStatus(options.mcp) };
+        return { mcpServers: mcpStatusRows(options.mcp) };
+      case "mcp_set_servers": {
+        if (!options.mcp || !options.hostMcpEntries) throw new Error("mcp_set_servers: this session has no MCP manager");
+        const { entries, problems } = options.hostMcpEntries(request.servers);
+        const result = await options.mcp.setServers(entries);
+        for (const problem of problems) {
+          const name = /mcpServers\.([^:]+)/.exec(problem)?.[1] ?? "?";
+          result.errors[name] = problem;
+        }
+        return { ...result };
+      }
+      case "mcp_reconnect": {
+        if (typeof request.serverName !== "string") throw new Error("mcp_reconnect: serverName must be a string");
+        if (!options.mcp) throw new Error(`no MCP server is named ${JSON.stringify(request.serverName)}`);
+        await options.mcp.reconnect(request.serverName);
+        return {};
+      }
+      case "stop_task": {
+        const id = request.task_id;
+        const task = typeof id === "string" ? findTaskRegistry(session.context)?.get(id) : undefined;
+        if (!task) throw new Error(unknownTaskMessage(String(id)));
+        if (task.status === "running") await task.stop();
+        output.taskEnded(task);
+        return {};
+      }
+      case "get_context_usage":
+        return contextUsage({ model, system: run.system ?? "", context: session.context, messages: history, lastUsage });
       case "get_session_cost":
         return { total_cost_usd: spent.cost, usage: spent.usage };
       case "initialize":
@@ -84,7 +134,11 @@ export async function runStreamSession(options: StreamSessionOptions): Promise<n
   for (;;) {
     const message = await channel.next();
     if (message === undefined) break;
-    const prompt = promptOf(message);
+    let prompt = promptOf(message);
+    // A slash command is a prompt of one text (the SDK sends a string prompt as one text block).
+    const only = typeof prompt === "string" ? prompt : prompt?.length === 1 && prompt[0]?.type === "text" ? prompt[0].text : undefined;
+    const expanded = only === undefined ? undefined : options.expandPrompt?.(only);
+    if (expanded !== undefined) prompt = expanded;
     if (prompt === undefined) {
       options.warn(`stdin: a message of type ${JSON.stringify(message.type)} is not a user message; skipped`);
       continue;
@@ -101,6 +155,7 @@ export async function runStreamSession(options: StreamSessionOptions): Promise<n
       const next = prompts.shift()!;
       const runCost = emptyTotals();
       for await (const event of runAgent({ ...run, model, messages: history, prompt: next, signal: controller.signal, sessionStart: first ? undefined : "none", sessionEnd: false })) {
+        if (event.type === "assistant_message") lastUsage = event.usage;
         if (event.type === "assistant_message" && options.maxBudgetUsd !== undefined) {
           addTotals(runCost, model, event.usage);
           if (spent.cost + runCost.cost > options.maxBudgetUsd) {
@@ -148,11 +203,6 @@ function addTotals(totals: ReturnType<typeof emptyTotals>, model: string, usage:
   totals.usage.output_tokens += usage.output_tokens;
   totals.usage.cache_creation_input_tokens += usage.cache_creation_input_tokens;
   totals.usage.cache_read_input_tokens += usage.cache_read_input_tokens;
-}
-
-/** The SDK's `mcp_status` rows. */
-export function mcpStatus(mcp: McpManager | undefined): Array<Record<string, unknown>> {
-  return (mcp?.servers() ?? []).map((s) => ({ name: s.name, status: s.status === "closed" ? "failed" : s.status, ...(s.error !== undefined ? { error: s.error } : {}), scope: s.scope }));
 }
 
 /** A stdin `user` message's content as a prompt (text and images; other blocks are left out). */
