@@ -324,6 +324,10 @@ export class AgentOutput {
       if (result.text !== "") this.io.stdout.write(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
       return;
     }
+    // A failed model request reads as the reference's: a synthetic assistant message "API Error:
+    // STATUS MESSAGE" and a `success` result with is_error, that text as its result.
+    const apiErrorText = result.terminal_reason === "model_error" && result.api_error_status !== undefined ? `API Error: ${result.api_error_status} ${result.api_error?.message ?? result.error ?? ""}`.trim() : undefined;
+    if (apiErrorText !== undefined && this.format === "stream-json") this.apiErrorMessage(apiErrorText, result);
     // The reference's totals include the sub-agents' requests.
     const usage = { ...result.usage };
     const modelUsage: Record<string, Record<string, number>> = { [this.model]: modelUsageRow(result.usage, usageCostUsd(this.model, result.usage)) };
@@ -344,11 +348,11 @@ export class AgentOutput {
     const error = extras.error ?? result.error;
     this.line({
       type: "result",
-      subtype: extras.subtype ?? result.subtype,
+      subtype: extras.subtype ?? (apiErrorText !== undefined ? "success" : result.subtype),
       is_error: result.is_error || extras.subtype !== undefined,
-      result: result.text,
+      result: apiErrorText ?? result.text,
       stop_reason: result.stop_reason,
-      terminal_reason: result.terminal_reason,
+      terminal_reason: apiErrorText !== undefined ? "api_error" : result.terminal_reason,
       num_turns: numTurns,
       duration_ms: result.duration_ms,
       duration_api_ms: result.duration_api_ms,
@@ -358,11 +362,29 @@ export class AgentOutput {
       modelUsage,
       permission_denials: result.denials,
       api_error_status: result.api_error_status ?? null,
-      ...(error !== undefined ? { errors: [error] } : {}),
+      ...(result.api_error?.type !== undefined ? { api_error_type: result.api_error.type } : {}),
+      ...(apiErrorText !== undefined ? { errors: [apiErrorText] } : error !== undefined ? { errors: [error] } : {}),
       ...("structuredOutput" in extras ? { structured_output: extras.structuredOutput } : {}),
       result_index: resultIndex,
       session_id: this.info.sessionId,
       uuid: randomUUID(),
+    });
+  }
+
+  private apiErrorMessage(text: string, result: AgentResult): void {
+    const status = result.api_error_status ?? 0;
+    const kind = status === 401 ? "authentication_failed" : status === 429 ? "rate_limit" : status >= 500 ? "server_error" : "unknown";
+    this.line({
+      type: "assistant",
+      message: { id: randomUUID(), type: "message", role: "assistant", model: "<synthetic>", content: [{ type: "text", text }], stop_reason: "stop_sequence", stop_sequence: "", usage: emptyUsage(), context_management: null },
+      parent_tool_use_id: null,
+      session_id: this.info.sessionId,
+      uuid: randomUUID(),
+      timestamp: new Date().toISOString(),
+      error: kind,
+      is_api_error_message: true,
+      api_error_status: status,
+      ...(result.api_error?.type !== undefined ? { api_error_type: result.api_error.type } : {}),
     });
   }
 

@@ -492,6 +492,8 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   const removeSignalHandlers = io.handleSignals
     ? exitOnSignals(async () => {
         stopping = true;
+        // The running turn stops first: no model request goes out while the session closes.
+        ref.abortRun?.("the process was told to stop");
         await finish();
       })
     : undefined;
@@ -518,7 +520,13 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
       await pump;
       return code;
     }
-    return await runAgentOnce({ ...run, prompt: prompt! }, io, format, info, { structured, maxBudgetUsd: mode.maxBudgetUsd });
+    return await runAgentOnce({ ...run, prompt: prompt! }, io, format, info, {
+      structured,
+      maxBudgetUsd: mode.maxBudgetUsd,
+      onAbortable: (abort) => {
+        ref.abortRun = abort;
+      },
+    });
   } finally {
     if (!stopping) {
       await finish();

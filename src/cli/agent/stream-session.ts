@@ -57,8 +57,8 @@ export interface StreamSessionOptions {
  * `--input-format stream-json`: user messages arrive on stdin (several, while earlier ones
  * run: they wait their turn), control requests are answered as they come, and each user
  * message runs the loop to a `result` line on the same conversation. Ends when the input ends
- * and nothing is left to run. Resolves to the exit code (0: the protocol ran; a failed turn
- * is a result with `is_error`, which the host reads).
+ * and nothing is left to run. Resolves to the exit code: 1 when the last result is an error
+ * (unless the host interrupted that turn), else 0.
  */
 export async function runStreamSession(options: StreamSessionOptions): Promise<number> {
   const { run, channel, output } = options;
@@ -69,10 +69,14 @@ export async function runStreamSession(options: StreamSessionOptions): Promise<n
   const spent = emptyTotals();
   let first = true;
   let lastUsage: Usage | undefined;
+  /** The last result was an error (and not the end of a turn the host interrupted): the exit code says so. */
+  let lastResultFailed = false;
+  let hostInterrupted = false;
 
   channel.setHandler(async (request) => {
     switch (request.subtype) {
       case "interrupt":
+        if (current) hostInterrupted = true;
         current?.abort(new Error("interrupted by the SDK host"));
         return { still_queued: [] };
       case "set_permission_mode": {
@@ -145,6 +149,7 @@ export async function runStreamSession(options: StreamSessionOptions): Promise<n
     }
     if (first) output.init();
     current = new AbortController();
+    hostInterrupted = false;
     const controller = current;
     options.onRunStart?.((reason) => controller.abort(new Error(reason)));
     let result: AgentResult | undefined;
@@ -154,16 +159,18 @@ export async function runStreamSession(options: StreamSessionOptions): Promise<n
     while (prompts.length > 0) {
       const next = prompts.shift()!;
       const runCost = emptyTotals();
-      for await (const event of runAgent({ ...run, model, messages: history, prompt: next, signal: controller.signal, sessionStart: first ? undefined : "none", sessionEnd: false })) {
-        if (event.type === "assistant_message") lastUsage = event.usage;
-        if (event.type === "assistant_message" && options.maxBudgetUsd !== undefined) {
+      const max = options.maxBudgetUsd;
+      // The budget is checked when a reply is complete, before its calls run (as the reference does).
+      const overBudget = max === undefined ? undefined : (reply: Usage): boolean => spent.cost + runCost.cost + (usageCostUsd(model, reply) ?? 0) > max;
+      for await (const event of runAgent({ ...run, model, messages: history, prompt: next, signal: controller.signal, sessionStart: first ? undefined : "none", sessionEnd: false, ...(overBudget ? { overBudget } : {}) })) {
+        if (event.type === "assistant_message") {
+          lastUsage = event.usage;
           addTotals(runCost, model, event.usage);
-          if (spent.cost + runCost.cost > options.maxBudgetUsd) {
-            budgetStop = true;
-            controller.abort(new Error("budget"));
-          }
         }
-        if (event.type === "result") result = event.result;
+        if (event.type === "result") {
+          result = event.result;
+          if (result.subtype === "error_max_budget_usd") budgetStop = true;
+        }
         output.event(event, { holdResult: true });
       }
       first = false;
@@ -179,7 +186,7 @@ export async function runStreamSession(options: StreamSessionOptions): Promise<n
     if (!result) continue;
     addTotals(spent, model, result.usage);
     const extras: Parameters<AgentOutput["writeResult"]>[1] = {};
-    if (budgetStop) Object.assign(extras, { subtype: "error_max_budget_usd", error: `stopped: the cost passed --max-budget-usd ${options.maxBudgetUsd}` });
+    if (budgetStop) extras.error = `stopped: the cost passed --max-budget-usd ${options.maxBudgetUsd}`;
     else if (options.structured) {
       if (options.structured.given) extras.structuredOutput = options.structured.value;
       else if (!result.is_error) Object.assign(extras, { subtype: "error_max_structured_output_retries", error: `the model did not call ${STRUCTURED_OUTPUT_TOOL} with a valid value` });
@@ -187,10 +194,13 @@ export async function runStreamSession(options: StreamSessionOptions): Promise<n
       delete options.structured.value;
     }
     output.writeResult(result, extras);
+    lastResultFailed = (result.is_error || extras.subtype !== undefined) && !hostInterrupted;
     // A one-shot host (a string prompt) ends the input after this result; a streaming one sends more.
   }
   await runHooks(run.hooks, "SessionEnd", { ...hookCommonInput(session.context), reason: "prompt_input_exit" });
-  return 0;
+  // As the reference: an error result last (max turns, a budget stop, an API error, a deny that
+  // interrupted) exits 1, so the SDK's query() throws "Claude Code returned an error result".
+  return lastResultFailed ? 1 : 0;
 }
 
 function emptyTotals(): { cost: number; usage: { input_tokens: number; output_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number } } {
