@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { providerSummarizer } from "../agent/summarizer.js";
-import { buildSystemPrompt, gitSummary } from "../agent/system-prompt.js";
+import { buildSystemPrompt, gitSummary, projectNotesSection } from "../agent/system-prompt.js";
 import { conversationFile, latestConversationId, loadConversation, TranscriptError } from "../agent/transcript.js";
 import type { AgentMessage } from "../providers/model.js";
 import { createProvider, PROVIDER_NAMES, resolveProviderConfig, type ProviderConfig } from "../providers/create-provider.js";
@@ -12,7 +12,7 @@ import { isDeniedOutright } from "../registry/pool.js";
 import { createSession, type Session } from "../session/session.js";
 import { conversationsDir, sessionKey } from "../session/session-home.js";
 import { openSessionDir, SessionDirError, type SessionDirHandle } from "../session/state-dir.js";
-import { userDirFor } from "../settings/load.js";
+import { SETTING_SOURCES, userDirFor, type SettingSource } from "../settings/load.js";
 import { trustedProjectDirs } from "../settings/project-inputs.js";
 import { loadAgentDefinitions } from "../tools/agent/index.js";
 import { builtinTools } from "../tools/index.js";
@@ -253,6 +253,12 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   settingsInput.cli.allow = [...(settingsInput.cli.allow ?? []), ...splitToolRules([...(values["allowed-tools"] ?? []), ...(values.allowedTools ?? [])])];
   settingsInput.cli.deny = [...(settingsInput.cli.deny ?? []), ...splitToolRules([...(values["disallowed-tools"] ?? []), ...(values.disallowedTools ?? [])])];
   const cwd = settingsInput.cwd;
+  // The reference's settings levels: `--setting-sources` names those read (absent: all); as the
+  // SDK's engine armature reads the reference's `.claude/` files beside its own, as
+  // `--settings-from claude` does.
+  const settingSources = parseSettingSources(values["setting-sources"]);
+  if (settingSources !== undefined) settingsInput.settingSources = settingSources;
+  if (streamInput && !(settingsInput.settingsFrom ?? []).includes("claude")) settingsInput.settingsFrom = [...(settingsInput.settingsFrom ?? []), "claude"];
 
   const interactive = !streamInput && !values.print && positionals.length === 0 && io.isTTY;
   let prompt: string | undefined;
@@ -272,6 +278,9 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
     init = await channel.initialize();
   }
   const initRequest: Record<string, unknown> = init?.request ?? {};
+  // The host may say the person accepted this folder (`workspaceTrust`): the project's own
+  // configuration is trusted for this run, as with --trust-project.
+  if (hostTrusts(initRequest.workspaceTrust, cwd)) settingsInput.trustProject = true;
   const initPrompt = Array.isArray(initRequest.systemPrompt) ? initRequest.systemPrompt.filter((p): p is string => typeof p === "string").join("\n\n") : undefined;
   // The system prompt's git line: git runs while the settings, tools and MCP servers are prepared.
   const git = values["system-prompt"] === undefined && initPrompt === undefined ? gitSummary(cwd) : undefined;
@@ -348,7 +357,7 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   }
   // Sub-agent types: the user's own, and the project's once the project is trusted; the SDK host's.
   const home = settingsInput.home ?? homedir();
-  const claude = (values["settings-from"] ?? []).includes("claude");
+  const claude = (settingsInput.settingsFrom ?? []).includes("claude");
   const agentDirs = [
     join(userDirFor(settingsInput, home), "agents"),
     ...(claude ? [join(home, ".claude", "agents")] : []),
@@ -434,7 +443,14 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   });
   ref.session = session;
   const visible = session.context.options.tools.filter((t) => !isDeniedOutright(t, session.context.permissionContext)).map((t) => t.name);
-  let system = values["system-prompt"] ?? initPrompt ?? (await buildSystemPrompt({ cwd, toolNames: visible, projectTrusted: settings.loaded.trust.trusted, skills, ...(git ? { git } : {}) }));
+  const given = values["system-prompt"] ?? initPrompt;
+  const notes = settingSources === undefined || settingSources.includes("project");
+  let system = given ?? (await buildSystemPrompt({ cwd, toolNames: visible, projectTrusted: settings.loaded.trust.trusted, skills, projectNotes: notes, ...(git ? { git } : {}) }));
+  // A host's own prompt still gets the project's CLAUDE.md / AGENTS.md when the project source is read (the reference's rule).
+  if (given !== undefined && notes) {
+    const notes = await projectNotesSection(cwd, settings.loaded.trust.trusted);
+    if (notes !== undefined) system = system === "" ? notes : `${system}\n\n${notes}`;
+  }
   for (const extra of [values["append-system-prompt"], typeof initRequest.appendSystemPrompt === "string" ? initRequest.appendSystemPrompt : undefined]) {
     if (extra !== undefined && extra !== "") system = `${system}\n\n${extra}`;
   }
@@ -533,6 +549,23 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
       removeSignalHandlers?.();
     }
   }
+}
+
+/** `--setting-sources user,project,local` ("" reads none); undefined when the flag is absent. */
+function parseSettingSources(value: string | undefined): SettingSource[] | undefined {
+  if (value === undefined) return undefined;
+  const names = value.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  for (const name of names) {
+    if (!(SETTING_SOURCES as readonly string[]).includes(name)) throw new UsageError(`--setting-sources: ${JSON.stringify(name)} is not one of ${SETTING_SOURCES.join(", ")}`);
+  }
+  return names as SettingSource[];
+}
+
+/** `initialize.workspaceTrust`: `{accepted: true, directory}` naming this run's folder. */
+function hostTrusts(value: unknown, cwd: string): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const { accepted, directory } = value as { accepted?: unknown; directory?: unknown };
+  return accepted === true && typeof directory === "string" && isAbsolute(directory) && resolve(directory) === resolve(cwd);
 }
 
 function apiKeySourceOf(config: ProviderConfig): string {
