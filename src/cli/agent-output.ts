@@ -36,6 +36,13 @@ export interface InitInfo {
    * `task_updated` and `task_notification` when the model is told of its end.
    */
   tasks?: () => TaskRegistry;
+  /**
+   * The session's tokens per model so far (a resumed session's saved totals): the result's
+   * `modelUsage` and `total_cost_usd` count from there, over the whole session, as the reference's.
+   */
+  sessionUsage?: Record<string, Usage>;
+  /** Told the session's totals after each result (to save them beside the conversation). */
+  onSessionUsage?: (totals: Record<string, Usage>) => void;
 }
 
 /** What the result line adds beyond the loop's result (structured output, a budget stop). */
@@ -68,6 +75,7 @@ export class AgentOutput {
     private readonly info: InitInfo,
   ) {
     this.model = info.model;
+    for (const [model, usage] of Object.entries(info.sessionUsage ?? {})) this.sessionUsage.set(model, { ...emptyUsage(), ...usage });
     if (info.retries && format === "stream-json") info.retries.emit = (retry) => this.apiRetry(retry);
     if (info.tasks && format === "stream-json") info.tasks().onReported.add((task) => this.taskReported(task));
   }
@@ -182,8 +190,11 @@ export class AgentOutput {
   /** Result lines written so far (the reference's `result_index`). */
   private results = 0;
 
-  /** Tokens of the sub-agents' requests, per model: the result's usage includes them. */
+  /** Tokens of the sub-agents' requests since the last result, per model: the result's usage includes them. */
   private readonly subagentUsage = new Map<string, Usage>();
+
+  /** Tokens per model over the session (resume included): the results' modelUsage and cost. */
+  private readonly sessionUsage = new Map<string, Usage>();
 
   /** A sub-agent's event, forwarded as progress of the parent's Agent call. */
   private subagent(parentToolUseId: string, data: unknown): void {
@@ -328,18 +339,26 @@ export class AgentOutput {
     // STATUS MESSAGE" and a `success` result with is_error, that text as its result.
     const apiErrorText = result.terminal_reason === "model_error" && result.api_error_status !== undefined ? `API Error: ${result.api_error_status} ${result.api_error?.message ?? result.error ?? ""}`.trim() : undefined;
     if (apiErrorText !== undefined && this.format === "stream-json") this.apiErrorMessage(apiErrorText, result);
-    // The reference's totals include the sub-agents' requests.
+    // The run's usage includes the sub-agents' requests; modelUsage and the cost count the whole
+    // session, every model (sub-agents' too), from a resumed session's saved totals on.
     const usage = { ...result.usage };
-    const modelUsage: Record<string, Record<string, number>> = { [this.model]: modelUsageRow(result.usage, usageCostUsd(this.model, result.usage)) };
-    let cost = usageCostUsd(this.model, result.usage);
+    this.addSessionUsage(this.model, result.usage);
     for (const [model, sub] of this.subagentUsage) {
       addUsage(usage, sub);
-      const subCost = usageCostUsd(model, sub);
-      if (cost !== undefined) cost = subCost === undefined ? cost : cost + subCost;
-      const row = modelUsage[model];
-      modelUsage[model] = row ? addRows(row, modelUsageRow(sub, subCost)) : modelUsageRow(sub, subCost);
+      this.addSessionUsage(model, sub);
+    }
+    this.subagentUsage.clear();
+    const modelUsage: Record<string, Record<string, number>> = {};
+    let cost: number | undefined = 0;
+    for (const [model, total] of this.sessionUsage) {
+      const modelCost = usageCostUsd(model, total);
+      modelUsage[model] = modelUsageRow(total, modelCost);
+      // The main model's price decides whether the total is known (an unpriced sub-agent model adds 0).
+      if (modelCost === undefined && model === this.model) cost = undefined;
+      else if (cost !== undefined) cost += modelCost ?? 0;
     }
     if (cost !== undefined) cost = Math.round(cost * 1e8) / 1e8;
+    this.info.onSessionUsage?.(Object.fromEntries(this.sessionUsage));
     // The reference counts the user messages of the run: the prompt, each tool result, and each
     // note the loop added (a background task's end), so never fewer than the model requests.
     const numTurns = Math.max(1 + this.toolResults, result.num_turns);
@@ -369,6 +388,13 @@ export class AgentOutput {
       session_id: this.info.sessionId,
       uuid: randomUUID(),
     });
+  }
+
+  private addSessionUsage(model: string, usage: Usage): void {
+    if (usage.input_tokens + usage.output_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens === 0) return;
+    const total = this.sessionUsage.get(model) ?? emptyUsage();
+    addUsage(total, usage);
+    this.sessionUsage.set(model, total);
   }
 
   private apiErrorMessage(text: string, result: AgentResult): void {
@@ -414,12 +440,6 @@ function modelUsageRow(usage: Usage, cost: number | undefined): Record<string, n
     cacheCreationInputTokens: usage.cache_creation_input_tokens,
     costUSD: cost ?? 0,
   };
-}
-
-function addRows(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
-  const out: Record<string, number> = { ...a };
-  for (const [k, v] of Object.entries(b)) out[k] = (out[k] ?? 0) + v;
-  return out;
 }
 
 /** The Agent tool's progress: `{agentId, model, event}` with one of the sub-agent's loop events. */

@@ -6,7 +6,7 @@ import { parseArgs } from "node:util";
 import { providerSummarizer } from "../agent/summarizer.js";
 import { buildSystemPrompt, gitSummary, projectNotesSection } from "../agent/system-prompt.js";
 import { conversationFile, latestConversationId, loadConversation, TranscriptError } from "../agent/transcript.js";
-import type { AgentMessage } from "../providers/model.js";
+import type { AgentMessage, Usage } from "../providers/model.js";
 import { createProvider, PROVIDER_NAMES, resolveProviderConfig, type ProviderConfig } from "../providers/create-provider.js";
 import { isDeniedOutright } from "../registry/pool.js";
 import { createSession, type Session } from "../session/session.js";
@@ -41,6 +41,7 @@ import { sdkApprover } from "./agent/sdk-approver.js";
 import { sdkHookRunner, type SdkHookConfig } from "./agent/sdk-hooks.js";
 import { ControlMcpTransport } from "./agent/sdk-mcp-transport.js";
 import { runStreamSession } from "./agent/stream-session.js";
+import { readSessionUsage, writeSessionUsage } from "./agent/session-usage.js";
 import { CLAUDE_CODE_PROTOCOL_VERSION } from "./agent/protocol-version.js";
 import { accountInfo, expandSkillCommand, skillCommands, supportedModels } from "./agent/sdk-catalog.js";
 import { modelAliases, ModelAliasError, resolveModelAlias } from "../providers/model-aliases.js";
@@ -455,6 +456,7 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
     if (extra !== undefined && extra !== "") system = `${system}\n\n${extra}`;
   }
 
+  let usageSaved: Promise<unknown> = Promise.resolve();
   const run = {
     session,
     provider,
@@ -485,6 +487,13 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
     includePartialMessages: values["include-partial-messages"] === true,
     tasks: () => taskRegistry(session.context),
     retries,
+    // modelUsage and total_cost_usd over the whole session: a resumed one goes on from its totals.
+    sessionUsage: resumeId !== undefined && !forked ? await readSessionUsage(join(sessionsDir, sessionId)) : {},
+    onSessionUsage: (totals: Record<string, Usage>) => {
+      usageSaved = usageSaved
+        .then(() => writeSessionUsage(join(sessionsDir, sessionId), totals))
+        .catch((err: unknown) => io.stderr.write(`armature: could not save the session's token totals: ${(err as Error).message}\n`));
+    },
   };
   // SIGTERM / SIGINT / SIGHUP: every process the session started is stopped and the state saved,
   // then exit 128 + the signal's number (as exec does).
@@ -493,6 +502,7 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
     if (finished) return;
     finished = true;
     await session.close();
+    await usageSaved;
     // Full Bash outputs no result named cannot be found again: removed (an earlier run's stay).
     await namedInConversations(run.conversationPath, session.context.session.dir, earlierOutputs);
     await removeUnnamedOutputs(session.context.session.dir, earlierOutputs);
