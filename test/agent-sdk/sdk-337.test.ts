@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { anthropicReply, startMockModelServer, type MockModelServer, type RecordedRequest } from "../mock-model-server.js";
-import { chatReply } from "../mock-model-server.js";
+import { chatReply, responsesReply } from "../mock-model-server.js";
 import { inputQueue, runQuery, SDK_VERSIONS, sdkEnv, sdkWorkspace, userMessage } from "./sdk-helpers.js";
 
 const FIXTURE_MCP = join(dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "mcp-server.mjs");
@@ -194,5 +194,26 @@ describe.each(SDK_VERSIONS)("SDK %s on armature", (sdk) => {
     expect(mapped.error, mapped.stderr).toBeUndefined();
     expect(server.requests[0]?.body.model).toBe("gpt-4o");
     expect(mapped.result?.total_cost_usd).toBeGreaterThan(0);
+  });
+
+  it.each(["openai", "openai-responses"])("--provider %s: the host's external MCP server's tool is called", async (provider) => {
+    const ws = await sdkWorkspace();
+    cleanup = ws.cleanup;
+    const call = { id: "call_m", name: "mcp__fix__echo", arguments: JSON.stringify({ text: "ECHO-VIA-OPENAI" }) };
+    server = await startMockModelServer(
+      provider === "openai"
+        ? [chatReply({ toolCalls: [call] }), chatReply({ text: "echoed" })]
+        : [responsesReply({ calls: [{ callId: call.id, name: call.name, arguments: call.arguments }] }), responsesReply({ text: "echoed" })],
+    );
+    const env = sdkEnv(ws.home, { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "test-key", ENABLE_TOOL_SEARCH: "false" });
+    const run = await runQuery(
+      "echo",
+      { cwd: ws.cwd, env, model: "gpt-4o", extraArgs: { provider }, mcpServers: { fix: { command: process.execPath, args: [FIXTURE_MCP] } }, allowedTools: ["mcp__fix__echo"] },
+      undefined,
+      sdk,
+    );
+    expect(run.error, run.stderr).toBeUndefined();
+    expect(run.result).toMatchObject({ subtype: "success", result: "echoed" });
+    expect(JSON.stringify(server.requests[1]?.body)).toContain("ECHO-VIA-OPENAI");
   });
 });

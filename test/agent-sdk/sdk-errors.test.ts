@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { anthropicReply, startMockModelServer, type MockModelServer } from "../mock-model-server.js";
+import { anthropicReply, chatReply, responsesReply, startMockModelServer, type MockModelServer, type ScriptedResponse } from "../mock-model-server.js";
 import { runQuery, SDK_VERSIONS, sdkEnv, sdkWorkspace } from "./sdk-helpers.js";
 
 let server: MockModelServer | undefined;
@@ -101,5 +101,33 @@ describe.each(SDK_VERSIONS)("SDK %s: error results", (sdk) => {
     await new Promise((r) => setTimeout(r, 1500));
     expect(ctx.server.requests).toHaveLength(1);
     expect(Date.now() - started).toBeLessThan(15_000);
+  });
+});
+
+/** The OpenAI-compatible providers: the same error paths through their SDK's errors and streams. */
+const OPENAI_PROVIDERS: Array<[string, (calls: Array<{ id: string; name: string; arguments: string }>) => ScriptedResponse]> = [
+  ["openai", (toolCalls) => chatReply({ toolCalls, usage: { prompt_tokens: 100_000, completion_tokens: 10 } })],
+  ["openai-responses", (toolCalls) => responsesReply({ calls: toolCalls.map((c) => ({ callId: c.id, name: c.name, arguments: c.arguments })), usage: { input_tokens: 100_000, output_tokens: 10 } })],
+];
+
+describe.each(SDK_VERSIONS)("SDK %s: error results from OpenAI-compatible providers", (sdk) => {
+  it.each(OPENAI_PROVIDERS)("--provider %s: an HTTP 400 reads as API Error with the API's message; a budget stop refuses the reply's call", async (provider, reply) => {
+    const ws = await sdkWorkspace();
+    cleanup = ws.cleanup;
+    const marker = join(ws.cwd, "marker");
+    server = await startMockModelServer([
+      { status: 400, body: JSON.stringify({ error: { message: "Invalid value for temperature", type: "invalid_request_error" } }) },
+      reply([{ id: "call_1", name: "Bash", arguments: JSON.stringify({ command: `touch ${marker}` }) }]),
+    ]);
+    const env = sdkEnv(ws.home, { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "test-key" });
+    const options = { cwd: ws.cwd, env, model: "gpt-4o", extraArgs: { provider }, ...bypass };
+    const failed = await runQuery("hi", options, undefined, sdk);
+    expect(failed.result).toMatchObject({ subtype: "success", is_error: true, result: "API Error: 400 Invalid value for temperature", api_error_status: 400 });
+    expect(failed.error?.message).toContain("Claude Code returned an error result: API Error: 400 Invalid value for temperature");
+    // gpt-4o: 100,000 input tokens cost $0.25, over a budget of $0.01.
+    const stopped = await runQuery("go", { ...options, maxBudgetUsd: 0.01 }, undefined, sdk);
+    expect(stopped.result).toMatchObject({ subtype: "error_max_budget_usd", is_error: true });
+    expect(existsSync(marker)).toBe(false);
+    expect(stopped.error?.message).toMatch(/^Claude Code returned an error result: /);
   });
 });
