@@ -369,7 +369,8 @@ export class AgentOutput {
       type: "result",
       subtype: extras.subtype ?? (apiErrorText !== undefined ? "success" : result.subtype),
       is_error: result.is_error || extras.subtype !== undefined,
-      result: apiErrorText ?? result.text,
+      // With a JSON schema the reference's `result` is the value handed in, as JSON text.
+      result: apiErrorText ?? ("structuredOutput" in extras ? JSON.stringify(extras.structuredOutput) : result.text),
       stop_reason: result.stop_reason,
       terminal_reason: apiErrorText !== undefined ? "api_error" : result.terminal_reason,
       num_turns: numTurns,

@@ -11,7 +11,7 @@ export const DEFAULT_MCP_STARTUP_TIMEOUT_MS = 30_000;
 /** Default per-call timeout (ms); env `MCP_TOOL_TIMEOUT` overrides. */
 export const DEFAULT_MCP_TOOL_TIMEOUT_MS = 600_000;
 
-export type McpServerState = "connected" | "failed" | "closed" | "pending";
+export type McpServerState = "connected" | "failed" | "closed" | "pending" | "disabled";
 
 export interface McpServerStatus {
   name: string;
@@ -82,6 +82,8 @@ export interface McpManager extends DynamicToolSource {
   setServers(entries: readonly McpServerEntry[]): Promise<McpSetServersResult>;
   /** Closes a server's connection and connects it again (its process restarted); throws with the reason on failure. */
   reconnect(name: string): Promise<void>;
+  /** Turns a server off (closed, its tools gone, status `disabled`) or on again (connected anew); throws for an unknown name or a failed connect. */
+  setEnabled(name: string, enabled: boolean): Promise<void>;
 }
 
 function envMs(name: string, fallback: number): number {
@@ -156,21 +158,29 @@ export async function connectMcpServers(entries: readonly McpServerEntry[], opti
   await Promise.all(connections.map(start));
   /** The names the last setServers call named (only those are removed by the next). */
   let dynamic = new Set<string>();
+  /** Servers turned off (setEnabled): closed, listed as disabled, no tools. */
+  const disabled = new Set<string>();
+  const find = (name: string): number => {
+    const index = connections.findIndex((c) => c.serverName === name);
+    if (index < 0) throw new Error(`no MCP server is named ${JSON.stringify(name)}`);
+    return index;
+  };
 
   let closed = false;
-  return {
+  const manager: McpManager = {
     tools() {
       const out: Tool[] = [];
-      for (const c of connections) if (c.status === "connected" || c.restartable) out.push(...c.tools);
+      for (const c of connections) if (!disabled.has(c.serverName) && (c.status === "connected" || c.restartable)) out.push(...c.tools);
       return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     },
     servers() {
       return connections.map((c) => {
-        const live = c.status === "connected" || c.restartable;
-        const s: McpServerStatus = { name: c.serverName, scope: c.entry.scope, source: c.entry.source, status: c.status, tools: live ? c.tools.length : 0, transport: c.entry.config.type };
-        if (c.error !== undefined) s.error = c.error;
+        const off = disabled.has(c.serverName);
+        const live = !off && (c.status === "connected" || c.restartable);
+        const s: McpServerStatus = { name: c.serverName, scope: c.entry.scope, source: c.entry.source, status: off ? "disabled" : c.status, tools: live ? c.tools.length : 0, transport: c.entry.config.type };
+        if (c.error !== undefined && !off) s.error = c.error;
         if (c.pid !== undefined) s.pid = c.pid;
-        const info = c.client?.getServerVersion();
+        const info = off ? undefined : c.client?.getServerVersion();
         if (info) s.serverInfo = { name: info.name, version: info.version };
         if (live) s.toolList = c.tools.map((t) => ({ name: t.remoteName, ...(t.remoteDescription !== "" ? { description: t.remoteDescription } : {}), ...(Object.keys(t.annotations).length > 0 ? { annotations: t.annotations } : {}) }));
         const location = configLocation(c.entry.config);
@@ -212,15 +222,26 @@ export async function connectMcpServers(entries: readonly McpServerEntry[], opti
       return result;
     },
     async reconnect(name) {
-      const index = connections.findIndex((c) => c.serverName === name);
-      const old = connections[index];
-      if (old === undefined) throw new Error(`no MCP server is named ${JSON.stringify(name)}`);
+      const index = find(name);
+      const old = connections[index]!;
+      disabled.delete(name);
       await old.close();
       const c = await makeConnection(old.entry);
       connections[index] = c;
       await start(c);
       changed();
       if (c.status === "failed") throw new Error(`MCP server ${name} did not reconnect: ${c.error ?? "failed"}`);
+    },
+    async setEnabled(name, enabled) {
+      const index = find(name);
+      if (enabled) {
+        if (disabled.has(name)) await manager.reconnect(name);
+        return;
+      }
+      if (disabled.has(name)) return;
+      disabled.add(name);
+      await connections[index]!.close();
+      changed();
     },
     onToolsChanged(listener) {
       listeners.add(listener);
@@ -233,6 +254,7 @@ export async function connectMcpServers(entries: readonly McpServerEntry[], opti
       await Promise.allSettled(connections.map((c) => c.close()));
     },
   };
+  return manager;
 }
 
 function configLocation(config: McpServerConfig): string | undefined {

@@ -97,6 +97,39 @@ describe.each(SDK_VERSIONS)("SDK %s on armature", (sdk) => {
     expect(seen.left).toEqual([]);
   });
 
+  it("toggleMcpServer turns a server off (its tools leave the next request) and on again", async () => {
+    const ctx = await setup([text("one"), text("two"), text("three")]);
+    const input = inputQueue();
+    input.push(userMessage("first"));
+    const statuses: string[] = [];
+    let results = 0;
+    const toolNames = (i: number) => ((ctx.server.requests[i]?.body.tools ?? []) as Array<{ name: string }>).map((t) => t.name);
+    const run = await runQuery(
+      input.iterable,
+      { cwd: ctx.cwd, env: ctx.env, mcpServers: { fix: { command: process.execPath, args: [FIXTURE_MCP] } } },
+      async (m, q) => {
+        if (m.type !== "result") return;
+        results++;
+        const status = async () => statuses.push(String((await q.mcpServerStatus()).find((s) => s.name === "fix")?.status));
+        if (results === 1) {
+          await q.toggleMcpServer("fix", false);
+          await status();
+          input.push(userMessage("second"));
+        } else if (results === 2) {
+          await q.toggleMcpServer("fix", true);
+          await status();
+          input.push(userMessage("third"));
+        } else input.end();
+      },
+      sdk,
+    );
+    expect(run.error, run.stderr).toBeUndefined();
+    expect(statuses).toEqual(["disabled", "connected"]);
+    expect(toolNames(0)).toContain("mcp__fix__echo");
+    expect(toolNames(1)).not.toContain("mcp__fix__echo");
+    expect(toolNames(2)).toContain("mcp__fix__echo");
+  });
+
   it("supportedModels, supportedCommands, supportedAgents and accountInfo say what armature runs; a skill runs as a slash command", async () => {
     const ctx = await setup([text("greeted")]);
     const skillDir = join(ctx.home, ".armature", "skills", "greet");

@@ -24,6 +24,7 @@ export const HANDLED_CONTROL_REQUESTS = [
   "mcp_status",
   "mcp_set_servers",
   "mcp_reconnect",
+  "mcp_toggle",
   "stop_task",
   "get_context_usage",
   "get_session_cost",
@@ -110,6 +111,12 @@ export async function runStreamSession(options: StreamSessionOptions): Promise<n
         if (typeof request.serverName !== "string") throw new Error("mcp_reconnect: serverName must be a string");
         if (!options.mcp) throw new Error(`no MCP server is named ${JSON.stringify(request.serverName)}`);
         await options.mcp.reconnect(request.serverName);
+        return {};
+      }
+      case "mcp_toggle": {
+        if (typeof request.serverName !== "string" || typeof request.enabled !== "boolean") throw new Error("mcp_toggle: serverName must be a string and enabled a boolean");
+        if (!options.mcp) throw new Error(`no MCP server is named ${JSON.stringify(request.serverName)}`);
+        await options.mcp.setEnabled(request.serverName, request.enabled);
         return {};
       }
       case "stop_task": {
