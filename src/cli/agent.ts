@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { statSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
@@ -286,7 +287,17 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   // The system prompt's git line: git runs while the settings, tools and MCP servers are prepared.
   const git = values["system-prompt"] === undefined && initPrompt === undefined ? gitSummary(cwd) : undefined;
 
-  const settings = await loadExecSettings(settingsInput);
+  // SDK 0.3.337's other deliveries in initialize (settingsDelivery, disallowedToolsDelivery,
+  // additionalDirectoriesDelivery: 'initialize'): what --settings, --disallowedTools and
+  // --add-dir would have carried, confirmed in the reply.
+  const delivered = applyInitializeDeliveries(initRequest, settingsInput);
+  let settings: Awaited<ReturnType<typeof loadExecSettings>>;
+  try {
+    if (delivered.settings !== undefined) settingsInput.settingsFile = await delivered.settings.write();
+    settings = await loadExecSettings(settingsInput);
+  } finally {
+    await delivered.settings?.remove();
+  }
   let config: ProviderConfig;
   try {
     config = resolveProviderConfig({ provider: values.provider, model: values.model, baseURL: values["base-url"] }, process.env, settings.env);
@@ -396,7 +407,10 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   const account = accountInfo(config, apiKeySourceOf(config));
   // The host answers `initialize` before any mcp_message: it waits for this reply first.
   if (channel && init) {
-    channel.respond(init, initializeResponse({ agents, hooks: hooks !== undefined, mcpServers: initRequest.mcpServers !== undefined, models: supportedModels(config, aliases), account, skills }));
+    channel.respond(init, {
+      ...initializeResponse({ agents, hooks: hooks !== undefined, mcpServers: initRequest.mcpServers !== undefined, models: supportedModels(config, aliases), account, skills }),
+      ...delivered.applied,
+    });
   }
   const toolSource = await connectCliMcp(
     values,
@@ -558,6 +572,62 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
       await finish();
       removeSignalHandlers?.();
     }
+  }
+}
+
+interface InitializeDeliveries {
+  /** The host's `settings` object, written to a file for the loader (as inline `--settings` JSON is). */
+  settings?: { write(): Promise<string>; remove(): Promise<void> };
+  /** The reply's `*_applied` fields for what the request carried. */
+  applied: Record<string, boolean>;
+}
+
+/**
+ * `initialize.settings`, `.disallowedTools` and `.additionalDirectories`: the same as the flags
+ * they replace (the host's own settings, deny rules, working directories). A value of the wrong
+ * shape is not applied, and the reply says so (the SDK then ends the session with its message).
+ */
+function applyInitializeDeliveries(init: Record<string, unknown>, input: ReturnType<typeof settingsInputFrom>): InitializeDeliveries {
+  const applied: Record<string, boolean> = {};
+  const out: InitializeDeliveries = { applied };
+  const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
+  if (init.disallowedTools !== undefined) {
+    applied.disallowed_tools_applied = strings(init.disallowedTools);
+    if (strings(init.disallowedTools)) input.cli.deny = [...(input.cli.deny ?? []), ...splitToolRules(init.disallowedTools)];
+  }
+  if (init.additionalDirectories !== undefined) {
+    const dirs = strings(init.additionalDirectories) ? init.additionalDirectories.map((d) => resolve(input.cwd, d)) : undefined;
+    if (dirs) for (const dir of dirs) if (!isDirectory(dir)) throw new UsageError(`initialize.additionalDirectories: ${dir} is not a directory`);
+    applied.additional_directories_applied = dirs !== undefined;
+    if (dirs) input.cli.addDirs = [...(input.cli.addDirs ?? []), ...dirs];
+  }
+  if (init.settings !== undefined) {
+    const value = init.settings;
+    const ok = typeof value === "object" && value !== null && !Array.isArray(value) && input.settingsFile === undefined;
+    applied.settings_applied = ok;
+    if (ok) {
+      let dir: string | undefined;
+      out.settings = {
+        async write() {
+          dir = await mkdtemp(join(tmpdir(), "armature-settings-"));
+          const file = join(dir, "settings.json");
+          await writeFile(file, JSON.stringify(value), { mode: 0o600 });
+          return file;
+        },
+        async remove() {
+          if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+        },
+      };
+    }
+  }
+  return out;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }
 

@@ -86,4 +86,38 @@ describe.each(SDK_VERSIONS)("SDK %s: settingSources", (sdk) => {
     server = undefined;
     cleanup = undefined;
   });
+
+  it("settings, disallowedTools and additionalDirectories delivered in initialize are applied and confirmed", async () => {
+    const ws = await project();
+    const other = join(ws.home, "other");
+    await mkdir(other, { recursive: true });
+    await writeFile(join(other, "notes.txt"), "OTHER-DIR-NOTES\n");
+    await writeFile(join(ws.cwd, "host-secret.txt"), "HOST-SECRET\n");
+    server = await startMockModelServer([
+      anthropicReply([
+        { type: "tool_use", id: "toolu_o", name: "Read", input: { file_path: join(other, "notes.txt") } },
+        { type: "tool_use", id: "toolu_s", name: "Read", input: { file_path: join(ws.cwd, "host-secret.txt") } },
+      ]),
+      anthropicReply([{ type: "text", text: "done" }]),
+    ]);
+    const env = sdkEnv(ws.home, { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: "test-key" });
+    const options = {
+      cwd: ws.cwd,
+      env,
+      settings: { permissions: { deny: ["Read(./host-secret.txt)"] } },
+      settingsDelivery: "initialize",
+      disallowedTools: ["Bash"],
+      disallowedToolsDelivery: "initialize",
+      additionalDirectories: [other],
+      additionalDirectoriesDelivery: "initialize",
+    } as Options;
+    const run = await runQuery("read both", options, undefined, sdk);
+    expect(run.error, run.stderr).toBeUndefined();
+    const tools = ((server.requests[0]?.body.tools ?? []) as Array<{ name: string }>).map((t) => t.name);
+    expect(tools).not.toContain("Bash");
+    const results = lastResults(server.requests[1]);
+    expect(results).toContain("OTHER-DIR-NOTES");
+    expect(results).not.toContain("HOST-SECRET");
+    expect(run.result?.permission_denials.map((d) => d.tool_use_id)).toEqual(["toolu_s"]);
+  });
 });
