@@ -186,7 +186,9 @@ describe.each(SDK_VERSIONS)("SDK %s on armature", (sdk) => {
   });
 
   it("stopTask stops a background command: task_notification with status stopped", async () => {
-    const ctx = await setup([anthropicReply([{ type: "tool_use", id: "toolu_bg", name: "Bash", input: { command: "sleep 30", run_in_background: true } }]), text("started it")]);
+    // A stop that lands before the model's second reply ends gives the model a turn for the
+    // task's end within the same run (the third reply); one that lands after it does not.
+    const ctx = await setup([anthropicReply([{ type: "tool_use", id: "toolu_bg", name: "Bash", input: { command: "sleep 30", run_in_background: true } }]), text("started it"), text("it was stopped")]);
     const input = inputQueue();
     input.push(userMessage("start"));
     const notes: unknown[] = [];
