@@ -16,10 +16,12 @@ export interface RoundOutput {
   stopReason?: StopReason;
   usage: Usage;
   /** The model stream failed (or was aborted) before the reply was complete. */
-  error?: { message: string; status?: number; timeout?: "headers" | "idle" };
+  error?: { message: string; status?: number; timeout?: "headers" | "idle"; apiError?: { message: string; type?: string } };
   /** Whether any text, thinking or block came out before the end (a failed round that produced nothing may be retried). */
   produced: boolean;
   apiMs: number;
+  /** The gate refused the reply's calls (they were answered as not run). */
+  gated?: boolean;
 }
 
 /**
@@ -32,6 +34,8 @@ export async function* runRound(
   provider: ModelProvider,
   request: Omit<ModelRequest, "signal">,
   signal: AbortSignal | undefined,
+  /** With it, calls are held until the reply is complete, and refused when it says true (RunAgentOptions.overBudget). */
+  gate?: (replyUsage: Usage) => boolean,
 ): AsyncGenerator<AgentEvent, RoundOutput> {
   const controller = new AbortController();
   const unlink = signal ? linkAbort(signal, controller) : () => {};
@@ -40,6 +44,9 @@ export async function* runRound(
   const feed = new AsyncQueue<ToolUseBlock>();
   const malformed = new Map<string, string>();
   const held: ToolCallOutcome[] = [];
+  /** Calls held for the gate, and those it refused. */
+  const gated: ToolUseBlock[] = [];
+  const refused: ToolUseBlock[] = [];
   let feedFailed = false;
   let startUsage: Usage = emptyUsage();
   let pending = 1;
@@ -96,7 +103,9 @@ export async function* runRound(
               pending++;
               toolPump = startTools();
             }
-            feed.push(event.malformed ? { ...block, input: new MalformedToolInput(event.malformed.raw, event.malformed.problem) } : block);
+            const fed = event.malformed ? { ...block, input: new MalformedToolInput(event.malformed.raw, event.malformed.problem) } : block;
+            if (gate) gated.push(fed);
+            else feed.push(fed);
             break;
           }
           case "message_end":
@@ -104,7 +113,12 @@ export async function* runRound(
             output.usage = event.usage;
             break;
           case "error":
-            output.error = { message: event.message, ...(event.status !== undefined ? { status: event.status } : {}), ...(event.timeout ? { timeout: event.timeout } : {}) };
+            output.error = {
+              message: event.message,
+              ...(event.status !== undefined ? { status: event.status } : {}),
+              ...(event.timeout ? { timeout: event.timeout } : {}),
+              ...(event.apiError ? { apiError: event.apiError } : {}),
+            };
             break;
         }
       }
@@ -117,7 +131,14 @@ export async function* runRound(
     if (output.error) {
       feedFailed = true;
       feed.fail(new Error("the model's reply did not complete"));
-    } else feed.close();
+    } else if (gate && gated.length > 0 && gate(output.usage)) {
+      output.gated = true;
+      for (const block of gated) refused.push(block);
+      feed.close();
+    } else {
+      for (const block of gated) feed.push(block);
+      feed.close();
+    }
     finish();
   })();
 
@@ -130,6 +151,16 @@ export async function* runRound(
     unlink();
   }
   if (output.error) return output;
+  for (const block of refused) {
+    const outcome: ToolCallOutcome = {
+      block: { type: "tool_result", tool_use_id: block.id, content: toolUseError(`${block.name} was not run: the session's cost passed its budget (--max-budget-usd).`), is_error: true },
+      newMessages: [],
+      isError: true,
+      notices: [],
+    };
+    output.outcomes.push(outcome);
+    yield resultEvent(outcome);
+  }
   for (const outcome of held) {
     if (output.stopReason === "max_tokens") outcome.block = truncatedResult(outcome.block.tool_use_id, malformed.get(outcome.block.tool_use_id)!);
     yield resultEvent(outcome);

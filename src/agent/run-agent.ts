@@ -5,6 +5,7 @@ import type { HookOutcome } from "../hooks/types.js";
 import { hookCommonInput } from "../pipeline/run-tool-use.js";
 import { addUsage, emptyUsage, type AgentMessage, type StopReason, type UserContentBlock } from "../providers/model.js";
 import type { ConversationMessage, ToolUseContext } from "../tool/types.js";
+import type { ToolCallOutcome } from "../pipeline/run-tool-use.js";
 import { findTaskRegistry, untilSettled } from "../tasks/registry.js";
 import { deferredToolsMessage } from "../registry/deferral.js";
 import { ConversationBudget } from "../budget/conversation-budget.js";
@@ -80,7 +81,15 @@ async function* loop(options: RunAgentOptions, transcript: TranscriptWriter, tra
   const deferredNote = deferredToolsMessage(session.deferredToolNames?.() ?? []);
   if (deferredNote !== undefined) system = `${system}\n\n${deferredNote}`.trim();
 
-  const finish = async (subtype: AgentResultSubtype, terminal: string, error?: string, status?: number): Promise<AgentResult> => {
+  const recordDenials = (outcomes: readonly ToolCallOutcome[]): void => {
+    for (const outcome of outcomes) {
+      if (outcome.permission?.behavior === "deny") {
+        denials.push({ tool_name: outcome.tool?.name ?? "", tool_use_id: outcome.block.tool_use_id, tool_input: outcome.input ?? {}, reason: outcome.permission.reason });
+      }
+    }
+  };
+
+  const finish = async (subtype: AgentResultSubtype, terminal: string, error?: string, status?: number, apiError?: AgentResult["api_error"]): Promise<AgentResult> => {
     await transcript.close();
     // A skill's allowed-tools hold until the turn ends (the reference: until the next user message).
     if (session.context.permissionContext.skill) {
@@ -105,6 +114,7 @@ async function* loop(options: RunAgentOptions, transcript: TranscriptWriter, tra
     };
     if (error !== undefined) result.error = error;
     if (status !== undefined) result.api_error_status = status;
+    if (apiError !== undefined) result.api_error = apiError;
     return result;
   };
 
@@ -156,6 +166,7 @@ async function* loop(options: RunAgentOptions, transcript: TranscriptWriter, tra
       provider,
       { model: options.model, system, messages, tools, maxTokens: options.maxTokens ?? DEFAULT_MAX_TOKENS, ...(options.effort !== undefined ? { effort: options.effort } : {}) },
       signal,
+      options.overBudget,
     );
     apiMs += round.apiMs;
     addUsage(usage, round.usage);
@@ -174,8 +185,10 @@ async function* loop(options: RunAgentOptions, transcript: TranscriptWriter, tra
         await sleep(STREAM_RETRY_BASE_MS * 2 ** (streamRetries - 1), signal);
         continue;
       }
-      // Nothing of a reply that did not complete enters the history.
-      return yield* end(await finish("error_during_execution", aborted ? "aborted" : "model_error", aborted ? "aborted by the user" : `model request failed${streamRetries > 0 ? ` (after ${streamRetries} ${streamRetries === 1 ? "retry" : "retries"})` : ""}: ${round.error.message}`, round.error.status));
+      // Nothing of a reply that did not complete enters the history; its calls' denials (a host's
+      // deny that also interrupted the run) are still the run's.
+      if (aborted) recordDenials(round.outcomes);
+      return yield* end(await finish("error_during_execution", aborted ? "aborted" : "model_error", aborted ? "aborted by the user" : `model request failed${streamRetries > 0 ? ` (after ${streamRetries} ${streamRetries === 1 ? "retry" : "retries"})` : ""}: ${round.error.message}`, round.error.status, aborted ? undefined : round.error.apiError));
     }
     streamRetries = 0;
     stopReason = round.stopReason!;
@@ -185,12 +198,8 @@ async function* loop(options: RunAgentOptions, transcript: TranscriptWriter, tra
     const added: AgentMessage[] = [assistant];
 
     if (round.toolUses.length > 0) {
-      for (const outcome of round.outcomes) {
-        if (outcome.permission?.behavior === "deny") {
-          denials.push({ tool_name: outcome.tool?.name ?? "", tool_use_id: outcome.block.tool_use_id, tool_input: outcome.input ?? {}, reason: outcome.permission.reason });
-        }
-        for (const notice of outcome.notices) yield { type: "notice", text: notice };
-      }
+      recordDenials(round.outcomes);
+      for (const outcome of round.outcomes) for (const notice of outcome.notices) yield { type: "notice", text: notice };
       const user = resultsMessage(round.outcomes.map((o) => o.block), round.outcomes.flatMap((o) => o.newMessages));
       messages.push(...user);
       added.push(...user);
@@ -201,6 +210,7 @@ async function* loop(options: RunAgentOptions, transcript: TranscriptWriter, tra
         yield { type: "notice", text: `Context budget: ${compaction.compacted} old tool results moved to files (${compaction.charsBefore} → ${compaction.charsAfter} characters)` };
       }
       yield { type: "turn_end", turn: turns, message: user[0] as Extract<AgentMessage, { role: "user" }>, stopReason };
+      if (round.gated) return yield* end(await finish("error_max_budget_usd", "budget", "stopped: the cost passed the budget (--max-budget-usd)"));
       const stop = round.outcomes.find((o) => o.preventContinuation !== undefined)?.preventContinuation;
       if (stop !== undefined) {
         yield { type: "notice", text: `A hook stopped the agent: ${stop}` };

@@ -46,6 +46,13 @@ export interface RunAgentOptions {
   sessionEnd?: boolean;
   /** For sub-agents: the id put on every event (the parent's Agent tool_use id). */
   parentToolUseId?: string;
+  /**
+   * Asked once each reply is complete, before its tool calls run, with the reply's usage: true
+   * stops the run there (`--max-budget-usd`): the calls are answered as not run, and the result
+   * is `error_max_budget_usd`. With it set, a reply's calls start when the reply is complete
+   * rather than as each block arrives.
+   */
+  overBudget?: (replyUsage: Usage) => boolean;
   /** A successful call of one of these tools ends the run, with no further request (StructuredOutput). */
   endAfterTools?: readonly string[];
   /**
@@ -71,7 +78,7 @@ export interface PermissionDenial {
   reason: string;
 }
 
-export type AgentResultSubtype = "success" | "error_max_turns" | "error_during_execution";
+export type AgentResultSubtype = "success" | "error_max_turns" | "error_during_execution" | "error_max_budget_usd";
 
 export interface AgentResult {
   subtype: AgentResultSubtype;
@@ -95,6 +102,8 @@ export interface AgentResult {
   error?: string;
   /** The HTTP status of a failed model request. */
   api_error_status?: number;
+  /** The API's own message and error type for that request (its JSON error body), when it sent one. */
+  api_error?: { message: string; type?: string };
 }
 
 export type AgentEvent =

@@ -6,6 +6,7 @@ import type { BackgroundTask, TaskRegistry } from "../tasks/registry.js";
 import type { ApiRetry } from "../providers/retry-observer.js";
 import { usageCostUsd } from "./agent/prices.js";
 import { toolUseResult } from "./agent/tool-use-result.js";
+import { CLAUDE_CODE_PROTOCOL_VERSION } from "./agent/protocol-version.js";
 
 export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -35,6 +36,13 @@ export interface InitInfo {
    * `task_updated` and `task_notification` when the model is told of its end.
    */
   tasks?: () => TaskRegistry;
+  /**
+   * The session's tokens per model so far (a resumed session's saved totals): the result's
+   * `modelUsage` and `total_cost_usd` count from there, over the whole session, as the reference's.
+   */
+  sessionUsage?: Record<string, Usage>;
+  /** Told the session's totals after each result (to save them beside the conversation). */
+  onSessionUsage?: (totals: Record<string, Usage>) => void;
 }
 
 /** What the result line adds beyond the loop's result (structured output, a budget stop). */
@@ -67,6 +75,7 @@ export class AgentOutput {
     private readonly info: InitInfo,
   ) {
     this.model = info.model;
+    for (const [model, usage] of Object.entries(info.sessionUsage ?? {})) this.sessionUsage.set(model, { ...emptyUsage(), ...usage });
     if (info.retries && format === "stream-json") info.retries.emit = (retry) => this.apiRetry(retry);
     if (info.tasks && format === "stream-json") info.tasks().onReported.add((task) => this.taskReported(task));
   }
@@ -90,6 +99,7 @@ export class AgentOutput {
       permissionMode: this.info.permissionMode,
       slash_commands: [],
       apiKeySource: this.info.apiKeySource,
+      claude_code_version: CLAUDE_CODE_PROTOCOL_VERSION,
       armature_version: "0.1.0",
       provider: this.info.provider,
       output_style: "default",
@@ -180,8 +190,11 @@ export class AgentOutput {
   /** Result lines written so far (the reference's `result_index`). */
   private results = 0;
 
-  /** Tokens of the sub-agents' requests, per model: the result's usage includes them. */
+  /** Tokens of the sub-agents' requests since the last result, per model: the result's usage includes them. */
   private readonly subagentUsage = new Map<string, Usage>();
+
+  /** Tokens per model over the session (resume included): the results' modelUsage and cost. */
+  private readonly sessionUsage = new Map<string, Usage>();
 
   /** A sub-agent's event, forwarded as progress of the parent's Agent call. */
   private subagent(parentToolUseId: string, data: unknown): void {
@@ -288,6 +301,11 @@ export class AgentOutput {
    * TaskOutput read it, TaskStop stopped it): the reference's task_updated, task_notification
    * and background_tasks_changed lines, at that moment as in its stream.
    */
+  /** A task the host stopped (`stop_task`): its end lines now, as the reference's stream has them. */
+  taskEnded(task: BackgroundTask): void {
+    if (this.format === "stream-json") this.taskReported(task);
+  }
+
   private taskReported(task: BackgroundTask): void {
     const open = this.announced.get(task.id);
     if (!open) return;
@@ -317,18 +335,30 @@ export class AgentOutput {
       if (result.text !== "") this.io.stdout.write(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
       return;
     }
-    // The reference's totals include the sub-agents' requests.
+    // A failed model request reads as the reference's: a synthetic assistant message "API Error:
+    // STATUS MESSAGE" and a `success` result with is_error, that text as its result.
+    const apiErrorText = result.terminal_reason === "model_error" && result.api_error_status !== undefined ? `API Error: ${result.api_error_status} ${result.api_error?.message ?? result.error ?? ""}`.trim() : undefined;
+    if (apiErrorText !== undefined && this.format === "stream-json") this.apiErrorMessage(apiErrorText, result);
+    // The run's usage includes the sub-agents' requests; modelUsage and the cost count the whole
+    // session, every model (sub-agents' too), from a resumed session's saved totals on.
     const usage = { ...result.usage };
-    const modelUsage: Record<string, Record<string, number>> = { [this.model]: modelUsageRow(result.usage, usageCostUsd(this.model, result.usage)) };
-    let cost = usageCostUsd(this.model, result.usage);
+    this.addSessionUsage(this.model, result.usage);
     for (const [model, sub] of this.subagentUsage) {
       addUsage(usage, sub);
-      const subCost = usageCostUsd(model, sub);
-      if (cost !== undefined) cost = subCost === undefined ? cost : cost + subCost;
-      const row = modelUsage[model];
-      modelUsage[model] = row ? addRows(row, modelUsageRow(sub, subCost)) : modelUsageRow(sub, subCost);
+      this.addSessionUsage(model, sub);
+    }
+    this.subagentUsage.clear();
+    const modelUsage: Record<string, Record<string, number>> = {};
+    let cost: number | undefined = 0;
+    for (const [model, total] of this.sessionUsage) {
+      const modelCost = usageCostUsd(model, total);
+      modelUsage[model] = modelUsageRow(total, modelCost);
+      // The main model's price decides whether the total is known (an unpriced sub-agent model adds 0).
+      if (modelCost === undefined && model === this.model) cost = undefined;
+      else if (cost !== undefined) cost += modelCost ?? 0;
     }
     if (cost !== undefined) cost = Math.round(cost * 1e8) / 1e8;
+    this.info.onSessionUsage?.(Object.fromEntries(this.sessionUsage));
     // The reference counts the user messages of the run: the prompt, each tool result, and each
     // note the loop added (a background task's end), so never fewer than the model requests.
     const numTurns = Math.max(1 + this.toolResults, result.num_turns);
@@ -337,11 +367,12 @@ export class AgentOutput {
     const error = extras.error ?? result.error;
     this.line({
       type: "result",
-      subtype: extras.subtype ?? result.subtype,
+      subtype: extras.subtype ?? (apiErrorText !== undefined ? "success" : result.subtype),
       is_error: result.is_error || extras.subtype !== undefined,
-      result: result.text,
+      // With a JSON schema the reference's `result` is the value handed in, as JSON text.
+      result: apiErrorText ?? ("structuredOutput" in extras ? JSON.stringify(extras.structuredOutput) : result.text),
       stop_reason: result.stop_reason,
-      terminal_reason: result.terminal_reason,
+      terminal_reason: apiErrorText !== undefined ? "api_error" : result.terminal_reason,
       num_turns: numTurns,
       duration_ms: result.duration_ms,
       duration_api_ms: result.duration_api_ms,
@@ -351,11 +382,36 @@ export class AgentOutput {
       modelUsage,
       permission_denials: result.denials,
       api_error_status: result.api_error_status ?? null,
-      ...(error !== undefined ? { errors: [error] } : {}),
+      ...(result.api_error?.type !== undefined ? { api_error_type: result.api_error.type } : {}),
+      ...(apiErrorText !== undefined ? { errors: [apiErrorText] } : error !== undefined ? { errors: [error] } : {}),
       ...("structuredOutput" in extras ? { structured_output: extras.structuredOutput } : {}),
       result_index: resultIndex,
       session_id: this.info.sessionId,
       uuid: randomUUID(),
+    });
+  }
+
+  private addSessionUsage(model: string, usage: Usage): void {
+    if (usage.input_tokens + usage.output_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens === 0) return;
+    const total = this.sessionUsage.get(model) ?? emptyUsage();
+    addUsage(total, usage);
+    this.sessionUsage.set(model, total);
+  }
+
+  private apiErrorMessage(text: string, result: AgentResult): void {
+    const status = result.api_error_status ?? 0;
+    const kind = status === 401 ? "authentication_failed" : status === 429 ? "rate_limit" : status >= 500 ? "server_error" : "unknown";
+    this.line({
+      type: "assistant",
+      message: { id: randomUUID(), type: "message", role: "assistant", model: "<synthetic>", content: [{ type: "text", text }], stop_reason: "stop_sequence", stop_sequence: "", usage: emptyUsage(), context_management: null },
+      parent_tool_use_id: null,
+      session_id: this.info.sessionId,
+      uuid: randomUUID(),
+      timestamp: new Date().toISOString(),
+      error: kind,
+      is_api_error_message: true,
+      api_error_status: status,
+      ...(result.api_error?.type !== undefined ? { api_error_type: result.api_error.type } : {}),
     });
   }
 
@@ -385,12 +441,6 @@ function modelUsageRow(usage: Usage, cost: number | undefined): Record<string, n
     cacheCreationInputTokens: usage.cache_creation_input_tokens,
     costUSD: cost ?? 0,
   };
-}
-
-function addRows(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
-  const out: Record<string, number> = { ...a };
-  for (const [k, v] of Object.entries(b)) out[k] = (out[k] ?? 0) + v;
-  return out;
 }
 
 /** The Agent tool's progress: `{agentId, model, event}` with one of the sub-agent's loop events. */

@@ -5,6 +5,7 @@ import { hookCommonInput } from "../pipeline/run-tool-use.js";
 import { findTaskRegistry, untilSettled } from "../tasks/registry.js";
 import { AgentOutput, type InitInfo, type OutputFormat, type ResultExtras } from "./agent-output.js";
 import { usageCostUsd } from "./agent/prices.js";
+import type { Usage } from "../providers/model.js";
 import type { StructuredOutputHolder } from "./agent/structured-output.js";
 import type { CliIO } from "./io.js";
 
@@ -13,6 +14,8 @@ export interface RunOnceExtras {
   structured?: StructuredOutputHolder | undefined;
   /** `--max-budget-usd`: stop once the cost passes it. */
   maxBudgetUsd?: number | undefined;
+  /** Told how to abort the run (the process's signal handler stops it before the session closes). */
+  onAbortable?(abort: (reason: string) => void): void;
 }
 
 /** How long `-p` waits, after its answer, for background work the model was promised to hear of. */
@@ -32,33 +35,34 @@ export async function runAgentOnce(options: RunAgentOptions, io: CliIO, format: 
   const output = new AgentOutput(io, format, info);
   const controller = new AbortController();
   const onInterrupt = (): void => controller.abort(new Error("interrupted"));
+  extras.onAbortable?.((reason) => controller.abort(new Error(reason)));
   // With signal handling on, SIGINT is the session's clean exit (agent.ts), not an abort here.
   if (!io.handleSignals) process.once("SIGINT", onInterrupt);
   output.init();
   let cost = 0;
   let overBudget = false;
+  const max = extras.maxBudgetUsd;
+  // The budget is checked when a reply is complete, before its calls run (as the reference does).
+  const budgetGate = max === undefined ? {} : { overBudget: (reply: Usage): boolean => cost + (usageCostUsd(options.model, reply) ?? 0) > max };
   // stream-json has the reference's shape for it (several results); text and json keep one
   // result, the loop giving the model its turn for that work within the run.
   const afterResult = format === "stream-json";
-  let run: RunAgentOptions = { ...options, awaitBackground: !afterResult, sessionEnd: false };
+  let run: RunAgentOptions = { ...options, awaitBackground: !afterResult, sessionEnd: false, ...budgetGate };
   let code = 1;
   try {
     for (;;) {
       let result: AgentResult | undefined;
       for await (const event of runAgent({ ...run, signal: controller.signal })) {
-        if (event.type === "assistant_message" && extras.maxBudgetUsd !== undefined) {
-          cost += usageCostUsd(options.model, event.usage) ?? 0;
-          if (cost > extras.maxBudgetUsd && !overBudget) {
-            overBudget = true;
-            controller.abort(new Error("budget"));
-          }
+        if (event.type === "assistant_message") cost += usageCostUsd(options.model, event.usage) ?? 0;
+        if (event.type === "result") {
+          result = event.result;
+          overBudget = result.subtype === "error_max_budget_usd";
         }
-        if (event.type === "result") result = event.result;
         output.event(event, { holdResult: true });
       }
       if (!result) return (code = 1);
       const more: ResultExtras = {};
-      if (overBudget) Object.assign(more, { subtype: "error_max_budget_usd", error: `stopped: the cost passed --max-budget-usd ${extras.maxBudgetUsd}` });
+      if (overBudget) more.error = `stopped: the cost passed --max-budget-usd ${extras.maxBudgetUsd}`;
       else if (extras.structured?.given) more.structuredOutput = extras.structured.value;
       else if (extras.structured && !result.is_error) Object.assign(more, { subtype: "error_max_structured_output_retries", error: "the model did not hand in a value for --json-schema" });
       output.writeResult(result, more);

@@ -1,23 +1,24 @@
 import { randomUUID } from "node:crypto";
+import { statSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { providerSummarizer } from "../agent/summarizer.js";
-import { buildSystemPrompt, gitSummary } from "../agent/system-prompt.js";
+import { buildSystemPrompt, gitSummary, projectNotesSection } from "../agent/system-prompt.js";
 import { conversationFile, latestConversationId, loadConversation, TranscriptError } from "../agent/transcript.js";
-import type { AgentMessage } from "../providers/model.js";
+import type { AgentMessage, Usage } from "../providers/model.js";
 import { createProvider, PROVIDER_NAMES, resolveProviderConfig, type ProviderConfig } from "../providers/create-provider.js";
 import { isDeniedOutright } from "../registry/pool.js";
 import { createSession, type Session } from "../session/session.js";
 import { conversationsDir, sessionKey } from "../session/session-home.js";
 import { openSessionDir, SessionDirError, type SessionDirHandle } from "../session/state-dir.js";
-import { userDirFor } from "../settings/load.js";
+import { SETTING_SOURCES, userDirFor, type SettingSource } from "../settings/load.js";
 import { trustedProjectDirs } from "../settings/project-inputs.js";
 import { loadAgentDefinitions } from "../tools/agent/index.js";
 import { builtinTools } from "../tools/index.js";
 import { anthropicWebSearch } from "../tools/web-search/index.js";
-import { connectCliMcp, MCP_CONFIG_HELP, MCP_CONFIG_OPTIONS } from "./mcp-config.js";
+import { connectCliMcp, hostMcpEntries, MCP_CONFIG_HELP, MCP_CONFIG_OPTIONS } from "./mcp-config.js";
 import { runAgentOnce } from "./agent-run.js";
 import { existingOutputs, namedInConversations, removeUnnamedOutputs } from "./named-outputs.js";
 import { AgentOutput, OUTPUT_FORMATS, type OutputFormat } from "./agent-output.js";
@@ -41,6 +42,11 @@ import { sdkApprover } from "./agent/sdk-approver.js";
 import { sdkHookRunner, type SdkHookConfig } from "./agent/sdk-hooks.js";
 import { ControlMcpTransport } from "./agent/sdk-mcp-transport.js";
 import { runStreamSession } from "./agent/stream-session.js";
+import { readSessionUsage, writeSessionUsage } from "./agent/session-usage.js";
+import { CLAUDE_CODE_PROTOCOL_VERSION } from "./agent/protocol-version.js";
+import { accountInfo, expandSkillCommand, skillCommands, supportedModels } from "./agent/sdk-catalog.js";
+import { modelAliases, ModelAliasError, resolveModelAlias } from "../providers/model-aliases.js";
+import type { Skill } from "../skills/load-skills.js";
 import { STRUCTURED_OUTPUT_TOOL, structuredOutputTool, type StructuredOutputHolder } from "./agent/structured-output.js";
 import { cliSkills, skillToolOptions } from "./skills.js";
 import { loadExecSettings, SETTINGS_HELP, SETTINGS_OPTIONS, settingsHooks, settingsInputFrom, settingsWarnings } from "./settings.js";
@@ -249,6 +255,12 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   settingsInput.cli.allow = [...(settingsInput.cli.allow ?? []), ...splitToolRules([...(values["allowed-tools"] ?? []), ...(values.allowedTools ?? [])])];
   settingsInput.cli.deny = [...(settingsInput.cli.deny ?? []), ...splitToolRules([...(values["disallowed-tools"] ?? []), ...(values.disallowedTools ?? [])])];
   const cwd = settingsInput.cwd;
+  // The reference's settings levels: `--setting-sources` names those read (absent: all); as the
+  // SDK's engine armature reads the reference's `.claude/` files beside its own, as
+  // `--settings-from claude` does.
+  const settingSources = parseSettingSources(values["setting-sources"]);
+  if (settingSources !== undefined) settingsInput.settingSources = settingSources;
+  if (streamInput && !(settingsInput.settingsFrom ?? []).includes("claude")) settingsInput.settingsFrom = [...(settingsInput.settingsFrom ?? []), "claude"];
 
   const interactive = !streamInput && !values.print && positionals.length === 0 && io.isTTY;
   let prompt: string | undefined;
@@ -268,17 +280,39 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
     init = await channel.initialize();
   }
   const initRequest: Record<string, unknown> = init?.request ?? {};
+  // The host may say the person accepted this folder (`workspaceTrust`): the project's own
+  // configuration is trusted for this run, as with --trust-project.
+  if (hostTrusts(initRequest.workspaceTrust, cwd)) settingsInput.trustProject = true;
   const initPrompt = Array.isArray(initRequest.systemPrompt) ? initRequest.systemPrompt.filter((p): p is string => typeof p === "string").join("\n\n") : undefined;
   // The system prompt's git line: git runs while the settings, tools and MCP servers are prepared.
   const git = values["system-prompt"] === undefined && initPrompt === undefined ? gitSummary(cwd) : undefined;
 
-  const settings = await loadExecSettings(settingsInput);
+  // SDK 0.3.337's other deliveries in initialize (settingsDelivery, disallowedToolsDelivery,
+  // additionalDirectoriesDelivery: 'initialize'): what --settings, --disallowedTools and
+  // --add-dir would have carried, confirmed in the reply.
+  const delivered = applyInitializeDeliveries(initRequest, settingsInput);
+  let settings: Awaited<ReturnType<typeof loadExecSettings>>;
+  try {
+    if (delivered.settings !== undefined) settingsInput.settingsFile = await delivered.settings.write();
+    settings = await loadExecSettings(settingsInput);
+  } finally {
+    await delivered.settings?.remove();
+  }
   let config: ProviderConfig;
   try {
     config = resolveProviderConfig({ provider: values.provider, model: values.model, baseURL: values["base-url"] }, process.env, settings.env);
   } catch (err) {
     throw new UsageError(`--provider: ${(err as Error).message}`);
   }
+  // `--model opus` and the other aliases: the current model of the family (or the settings' mapping).
+  const aliasEnv = { ...process.env, ...settings.env };
+  try {
+    config = { ...config, model: resolveModelAlias(config.model, config.provider, aliasEnv) };
+  } catch (err) {
+    if (err instanceof ModelAliasError) throw new UsageError(`--model: ${err.message}`);
+    throw err;
+  }
+  const aliases = modelAliases(config.provider, aliasEnv);
   const maxThinking = values["max-thinking-tokens"];
   const thinking = thinkingConfig(values.thinking ?? maxThinking, config.provider);
   // The SDK's retries of a failed request, for the output to report (set once the output exists).
@@ -335,7 +369,7 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   }
   // Sub-agent types: the user's own, and the project's once the project is trusted; the SDK host's.
   const home = settingsInput.home ?? homedir();
-  const claude = (values["settings-from"] ?? []).includes("claude");
+  const claude = (settingsInput.settingsFrom ?? []).includes("claude");
   const agentDirs = [
     join(userDirFor(settingsInput, home), "agents"),
     ...(claude ? [join(home, ".claude", "agents")] : []),
@@ -346,7 +380,7 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   const agents = [...agentFiles.agents, ...sdkAgents(initRequest.agents)];
   const skills = await cliSkills(settings, settingsInput);
   let tools: Tool[] = builtinTools({
-    subagents: { agents, skills, ...(hooks ? { hooks } : {}) },
+    subagents: { agents, skills, models: aliases, ...(hooks ? { hooks } : {}) },
     ...skillToolOptions(skills),
     // WebFetch answers its prompt with the run's model; WebSearch is the Anthropic server tool.
     webFetch: { summarize: providerSummarizer(provider, config.model) },
@@ -365,11 +399,26 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   const outright = new Set(tools.filter((t) => settings.rules.some((r) => r.behavior === "deny" && r.ruleContent === undefined && ruleNamesTool(r, t.name, t.mcpServer))).map((t) => t.name));
   tools = tools.map((t) => (outright.has(t.name) ? { ...t, validateInput: () => disabledForSession(t.name) } : t));
 
-  // MCP: the configured servers, and the SDK host's in-process ones (reached over the channel).
+  // MCP: the configured servers, and the SDK host's: its in-process ones (reached over the
+  // channel) and, from SDK 0.3.337 on, the others it sends in initialize instead of --mcp-config.
   const sdkServers = Array.isArray(initRequest.sdkMcpServers) ? initRequest.sdkMcpServers.filter((n): n is string => typeof n === "string") : [];
+  const hostServers = hostMcpEntries(initRequest.mcpServers, cwd, "the SDK host (initialize.mcpServers)");
+  for (const problem of hostServers.problems) io.stderr.write(`armature: MCP server left out: ${problem}\n`);
+  const account = accountInfo(config, apiKeySourceOf(config));
   // The host answers `initialize` before any mcp_message: it waits for this reply first.
-  if (channel && init) channel.respond(init, initializeResponse(agents, hooks !== undefined));
-  const toolSource = await connectCliMcp(values, settings, cwd, io, channel ? { servers: sdkServers, transport: (name: string) => new ControlMcpTransport(channel, name) } : undefined);
+  if (channel && init) {
+    channel.respond(init, {
+      ...initializeResponse({ agents, hooks: hooks !== undefined, mcpServers: initRequest.mcpServers !== undefined, models: supportedModels(config, aliases), account, skills }),
+      ...delivered.applied,
+    });
+  }
+  const toolSource = await connectCliMcp(
+    values,
+    settings,
+    cwd,
+    io,
+    channel ? { servers: sdkServers, configured: hostServers.entries, transport: (name: string) => new ControlMcpTransport(channel, name) } : undefined,
+  );
 
   let approver: Approver | undefined = interactive ? terminalApprover(io, cwd) : undefined;
   if (channel && values["permission-prompt-tool"] === "stdio") {
@@ -409,11 +458,19 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   });
   ref.session = session;
   const visible = session.context.options.tools.filter((t) => !isDeniedOutright(t, session.context.permissionContext)).map((t) => t.name);
-  let system = values["system-prompt"] ?? initPrompt ?? (await buildSystemPrompt({ cwd, toolNames: visible, projectTrusted: settings.loaded.trust.trusted, skills, ...(git ? { git } : {}) }));
+  const given = values["system-prompt"] ?? initPrompt;
+  const notes = settingSources === undefined || settingSources.includes("project");
+  let system = given ?? (await buildSystemPrompt({ cwd, toolNames: visible, projectTrusted: settings.loaded.trust.trusted, skills, projectNotes: notes, ...(git ? { git } : {}) }));
+  // A host's own prompt still gets the project's CLAUDE.md / AGENTS.md when the project source is read (the reference's rule).
+  if (given !== undefined && notes) {
+    const notes = await projectNotesSection(cwd, settings.loaded.trust.trusted);
+    if (notes !== undefined) system = system === "" ? notes : `${system}\n\n${notes}`;
+  }
   for (const extra of [values["append-system-prompt"], typeof initRequest.appendSystemPrompt === "string" ? initRequest.appendSystemPrompt : undefined]) {
     if (extra !== undefined && extra !== "") system = `${system}\n\n${extra}`;
   }
 
+  let usageSaved: Promise<unknown> = Promise.resolve();
   const run = {
     session,
     provider,
@@ -427,7 +484,7 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
     // As the reference: the run ends once the answer was handed in.
     ...(structured ? { endAfterTools: [STRUCTURED_OUTPUT_TOOL] } : {}),
   };
-  const apiKeySource = config.apiKey !== undefined ? `${config.provider === "anthropic" ? "ANTHROPIC" : "OPENAI"}_API_KEY` : "none";
+  const apiKeySource = apiKeySourceOf(config);
   const info = {
     cwd,
     sessionId,
@@ -444,6 +501,13 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
     includePartialMessages: values["include-partial-messages"] === true,
     tasks: () => taskRegistry(session.context),
     retries,
+    // modelUsage and total_cost_usd over the whole session: a resumed one goes on from its totals.
+    sessionUsage: resumeId !== undefined && !forked ? await readSessionUsage(join(sessionsDir, sessionId)) : {},
+    onSessionUsage: (totals: Record<string, Usage>) => {
+      usageSaved = usageSaved
+        .then(() => writeSessionUsage(join(sessionsDir, sessionId), totals))
+        .catch((err: unknown) => io.stderr.write(`armature: could not save the session's token totals: ${(err as Error).message}\n`));
+    },
   };
   // SIGTERM / SIGINT / SIGHUP: every process the session started is stopped and the state saved,
   // then exit 128 + the signal's number (as exec does).
@@ -452,6 +516,7 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
     if (finished) return;
     finished = true;
     await session.close();
+    await usageSaved;
     // Full Bash outputs no result named cannot be found again: removed (an earlier run's stay).
     await namedInConversations(run.conversationPath, session.context.session.dir, earlierOutputs);
     await removeUnnamedOutputs(session.context.session.dir, earlierOutputs);
@@ -467,6 +532,8 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   const removeSignalHandlers = io.handleSignals
     ? exitOnSignals(async () => {
         stopping = true;
+        // The running turn stops first: no model request goes out while the session closes.
+        ref.abortRun?.("the process was told to stop");
         await finish();
       })
     : undefined;
@@ -486,11 +553,20 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
         onRunStart: (abort) => {
           ref.abortRun = abort;
         },
+        hostMcpEntries: (servers) => hostMcpEntries(servers, cwd, "the SDK host (mcp_set_servers)"),
+        resolveModel: (model) => resolveModelAlias(model, config.provider, aliasEnv),
+        expandPrompt: (text) => expandSkillCommand(text, skills),
       });
       await pump;
       return code;
     }
-    return await runAgentOnce({ ...run, prompt: prompt! }, io, format, info, { structured, maxBudgetUsd: mode.maxBudgetUsd });
+    return await runAgentOnce({ ...run, prompt: prompt! }, io, format, info, {
+      structured,
+      maxBudgetUsd: mode.maxBudgetUsd,
+      onAbortable: (abort) => {
+        ref.abortRun = abort;
+      },
+    });
   } finally {
     if (!stopping) {
       await finish();
@@ -499,21 +575,110 @@ async function agentWithValues(values: AgentValues, positionals: string[], io: C
   }
 }
 
+interface InitializeDeliveries {
+  /** The host's `settings` object, written to a file for the loader (as inline `--settings` JSON is). */
+  settings?: { write(): Promise<string>; remove(): Promise<void> };
+  /** The reply's `*_applied` fields for what the request carried. */
+  applied: Record<string, boolean>;
+}
+
+/**
+ * `initialize.settings`, `.disallowedTools` and `.additionalDirectories`: the same as the flags
+ * they replace (the host's own settings, deny rules, working directories). A value of the wrong
+ * shape is not applied, and the reply says so (the SDK then ends the session with its message).
+ */
+function applyInitializeDeliveries(init: Record<string, unknown>, input: ReturnType<typeof settingsInputFrom>): InitializeDeliveries {
+  const applied: Record<string, boolean> = {};
+  const out: InitializeDeliveries = { applied };
+  const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
+  if (init.disallowedTools !== undefined) {
+    applied.disallowed_tools_applied = strings(init.disallowedTools);
+    if (strings(init.disallowedTools)) input.cli.deny = [...(input.cli.deny ?? []), ...splitToolRules(init.disallowedTools)];
+  }
+  if (init.additionalDirectories !== undefined) {
+    const dirs = strings(init.additionalDirectories) ? init.additionalDirectories.map((d) => resolve(input.cwd, d)) : undefined;
+    if (dirs) for (const dir of dirs) if (!isDirectory(dir)) throw new UsageError(`initialize.additionalDirectories: ${dir} is not a directory`);
+    applied.additional_directories_applied = dirs !== undefined;
+    if (dirs) input.cli.addDirs = [...(input.cli.addDirs ?? []), ...dirs];
+  }
+  if (init.settings !== undefined) {
+    const value = init.settings;
+    const ok = typeof value === "object" && value !== null && !Array.isArray(value) && input.settingsFile === undefined;
+    applied.settings_applied = ok;
+    if (ok) {
+      let dir: string | undefined;
+      out.settings = {
+        async write() {
+          dir = await mkdtemp(join(tmpdir(), "armature-settings-"));
+          const file = join(dir, "settings.json");
+          await writeFile(file, JSON.stringify(value), { mode: 0o600 });
+          return file;
+        },
+        async remove() {
+          if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+        },
+      };
+    }
+  }
+  return out;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** `--setting-sources user,project,local` ("" reads none); undefined when the flag is absent. */
+function parseSettingSources(value: string | undefined): SettingSource[] | undefined {
+  if (value === undefined) return undefined;
+  const names = value.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  for (const name of names) {
+    if (!(SETTING_SOURCES as readonly string[]).includes(name)) throw new UsageError(`--setting-sources: ${JSON.stringify(name)} is not one of ${SETTING_SOURCES.join(", ")}`);
+  }
+  return names as SettingSource[];
+}
+
+/** `initialize.workspaceTrust`: `{accepted: true, directory}` naming this run's folder. */
+function hostTrusts(value: unknown, cwd: string): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const { accepted, directory } = value as { accepted?: unknown; directory?: unknown };
+  return accepted === true && typeof directory === "string" && isAbsolute(directory) && resolve(directory) === resolve(cwd);
+}
+
+function apiKeySourceOf(config: ProviderConfig): string {
+  return config.apiKey !== undefined ? `${config.provider === "anthropic" ? "ANTHROPIC" : "OPENAI"}_API_KEY` : "none";
+}
+
+interface InitializeReplyInput {
+  agents: readonly AgentDefinition[];
+  hooks: boolean;
+  /** The request carried `mcpServers` (they were taken, as an --mcp-config item would be). */
+  mcpServers: boolean;
+  models: Array<Record<string, unknown>>;
+  account: Record<string, unknown>;
+  skills: readonly Skill[];
+}
+
 /** The reply to the host's `initialize` (the SDK's SDKControlInitializeResponse). */
-function initializeResponse(agents: readonly AgentDefinition[], hooks: boolean): Record<string, unknown> {
+function initializeResponse(input: InitializeReplyInput): Record<string, unknown> {
   return {
-    commands: [],
+    commands: skillCommands(input.skills),
     agents: [
       { name: "general-purpose", description: "A sub-agent with every tool, for multi-step tasks." },
       { name: "Explore", description: "A read-only sub-agent for searching the codebase." },
-      ...agents.map((a) => ({ name: a.name, description: a.description, ...(a.model !== undefined ? { model: a.model } : {}) })),
+      ...input.agents.map((a) => ({ name: a.name, description: a.description, ...(a.model !== undefined ? { model: a.model } : {}) })),
     ],
     output_style: "default",
     available_output_styles: ["default"],
-    models: [],
-    account: {},
-    ...(hooks ? { hooks_applied: true } : {}),
+    models: input.models,
+    account: input.account,
+    ...(input.hooks ? { hooks_applied: true } : {}),
     hook_on_failure_supported: true,
+    ...(input.mcpServers ? { mcp_servers_applied: true } : {}),
+    claude_code_version: CLAUDE_CODE_PROTOCOL_VERSION,
   };
 }
 

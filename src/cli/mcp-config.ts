@@ -100,18 +100,27 @@ export async function connectCliMcp(
   settings: ExecSettings,
   cwd: string,
   io: CliIO,
-  sdk?: { servers: readonly string[]; transport: NonNullable<ConnectMcpOptions["sdkTransport"]> },
+  sdk?: {
+    /** The host's in-process servers (`initialize.sdkMcpServers`). */
+    servers: readonly string[];
+    transport: NonNullable<ConnectMcpOptions["sdkTransport"]>;
+    /** The host's other servers (`initialize.mcpServers`): what `--mcp-config` would have carried. */
+    configured?: readonly McpServerEntry[];
+  },
 ): Promise<McpManager | undefined> {
   // Workspace trust: a project's own servers start only once the user trusts the project
   // (`armature trust`, or --trust-project for one run) and approves them.
   const trusted = settings.loaded.trust.trusted;
   const { entries, warnings } = await mcpServerEntries(values, settings, cwd, trusted);
   for (const w of warnings) io.stderr.write(`armature: ${w}\n`);
-  // The SDK host's in-process servers come first: the host named them for this run.
+  // The SDK host's servers come first: the host named them for this run (in-process ones, then
+  // those it sent in initialize instead of --mcp-config).
+  entries.unshift(...(sdk?.configured ?? []));
   for (const name of [...(sdk?.servers ?? [])].reverse()) {
     entries.unshift({ name, normalizedName: normalizeMcpName(name), config: { type: "sdk" }, scope: "dynamic", source: "the SDK host (initialize.sdkMcpServers)" });
   }
-  if (entries.length === 0) return undefined;
+  // An SDK host may add servers later (setMcpServers): it always gets a manager (the MCP SDK loads with the first server).
+  if (entries.length === 0 && !sdk) return undefined;
   const { connectMcpServers } = await import("../mcp/manager.js");
   const projectBoundary = entries.some((e) => e.scope === "project" || e.scope === "local")
     ? projectCodeBoundary(sandboxStatus(settings.sandbox), { projectDir: resolve(cwd), additionalDirectories: settings.additionalDirectories })
@@ -127,4 +136,24 @@ export async function connectCliMcp(
       if (event.type === "lost") io.stderr.write(`armature: MCP server ${event.server} stopped: ${event.error}\n`);
     },
   });
+}
+
+/**
+ * Servers an SDK host hands over (`initialize.mcpServers`, `mcp_set_servers.servers`): the
+ * in-process ones (`{type: "sdk"}`, reached over the control channel) and the others, read as an
+ * `--mcp-config` item would be (the host's own configuration, outside the project's boundary).
+ * A bad entry is left out and named in `problems`.
+ */
+export function hostMcpEntries(servers: unknown, cwd: string, source: string): { entries: McpServerEntry[]; problems: string[] } {
+  if (servers === undefined || servers === null) return { entries: [], problems: [] };
+  if (typeof servers !== "object" || Array.isArray(servers)) return { entries: [], problems: [`${source}: must be an object of servers by name`] };
+  const inProcess: McpServerEntry[] = [];
+  const configured: Record<string, unknown> = {};
+  for (const [name, raw] of Object.entries(servers as Record<string, unknown>)) {
+    if (typeof raw === "object" && raw !== null && (raw as { type?: unknown }).type === "sdk") {
+      inProcess.push({ name, normalizedName: normalizeMcpName(name), config: { type: "sdk" }, scope: "dynamic", source });
+    } else configured[name] = raw;
+  }
+  const parsed = parseMcpServers({ mcpServers: configured }, source, "dynamic", { baseDir: cwd });
+  return { entries: [...inProcess, ...parsed.servers], problems: parsed.problems };
 }

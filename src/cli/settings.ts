@@ -1,4 +1,4 @@
-import { loadSettings, type CliSettings, type LoadedSettings } from "../settings/load.js";
+import { loadSettings, type CliSettings, type LoadedSettings, type SettingSource } from "../settings/load.js";
 import { visible } from "../text/visible.js";
 import { SettingsError } from "../settings/schema.js";
 import type { PermissionMode, PermissionRule } from "../tool/types.js";
@@ -105,6 +105,8 @@ export interface ExecSettingsInput {
   allowProjectBypass?: boolean;
   trustProject?: boolean;
   allowProjectEnv?: boolean;
+  /** `--setting-sources`: the settings levels read (undefined: all). */
+  settingSources?: readonly SettingSource[];
   cli: { allow?: string[]; ask?: string[]; deny?: string[]; mode?: PermissionMode; addDirs?: string[] };
   /** For tests: where managed and user settings (and trust.json) are read from. */
   home?: string;
@@ -145,6 +147,7 @@ export async function loadExecSettings(input: ExecSettingsInput): Promise<ExecSe
     allowBypassFromProject: input.allowProjectBypass === true,
     trustProject: input.trustProject === true,
     allowProjectEnv: input.allowProjectEnv === true,
+    ...(input.settingSources !== undefined ? { settingSources: input.settingSources } : {}),
   };
   let loaded: LoadedSettings;
   try {

@@ -43,6 +43,8 @@ const passThroughObject = z.looseObject({}) as unknown as AnyObjectSchema;
 export interface McpToolExtras {
   /** The server's tool name (before normalisation). */
   readonly remoteName: string;
+  /** The description the server listed (capped at MAX_MCP_DESCRIPTION_CHARS). */
+  readonly remoteDescription: string;
   readonly annotations: NonNullable<RemoteToolInfo["annotations"]>;
   /** `openWorldHint` (absent counts as true: the tool may reach beyond the machine). */
   readonly openWorld: boolean;
@@ -93,5 +95,5 @@ export function createMcpTool(caller: McpToolCaller, info: RemoteToolInfo): McpT
       return mapMcpResult(data, toolUseId, MCP_MAX_RESULT_SIZE_CHARS);
     },
   });
-  return Object.assign(tool, { remoteName: info.name, annotations, openWorld: annotations.openWorldHint !== false });
+  return Object.assign(tool, { remoteName: info.name, remoteDescription: description, annotations, openWorld: annotations.openWorldHint !== false });
 }

@@ -11,7 +11,8 @@ export interface ProviderConfig extends ProviderOptions {
   model: string;
 }
 
-const DEFAULT_MODELS: Record<ProviderName, string> = {
+/** Each provider's model when none is given (every one has a price: cli/agent/prices.ts). */
+export const DEFAULT_MODELS: Readonly<Record<ProviderName, string>> = {
   anthropic: "claude-sonnet-5-5",
   openai: "gpt-5",
   "openai-responses": "gpt-5",

@@ -95,6 +95,8 @@ export type ModelEvent =
       status?: number;
       /** A deadline ended the request: no headers in time, or the stream went silent (retried like an overloaded server). */
       timeout?: "headers" | "idle";
+      /** A failed HTTP request: the message and type of the API's error body. */
+      apiError?: { message: string; type?: string };
     };
 
 export interface ModelProvider {

@@ -188,10 +188,28 @@ export function serverName(baseURL: string | undefined, fallback: string): strin
  * A failed request as an `error` event's fields: a deadline names its phase; a failure without
  * an HTTP status (a broken or malformed stream, a refused connection) names the server.
  */
-export function streamErrorFields(err: unknown, server: string): { message: string; status?: number; timeout?: DeadlinePhase } {
+/** The API's own words for a failed request: `error.message` and `error.type` of its JSON body. */
+export interface ApiErrorBody {
+  message: string;
+  type?: string;
+}
+
+/** Anthropic's body is `{type: "error", error: {type, message}}`; the OpenAI SDK's `error` is already the inner object. */
+function apiErrorBody(body: unknown): ApiErrorBody | undefined {
+  if (typeof body !== "object" || body === null) return undefined;
+  const outer = body as { error?: unknown; message?: unknown; type?: unknown };
+  const inner = (typeof outer.error === "object" && outer.error !== null ? outer.error : outer) as { message?: unknown; type?: unknown };
+  if (typeof inner.message !== "string" || inner.message === "") return undefined;
+  return { message: inner.message, ...(typeof inner.type === "string" ? { type: inner.type } : {}) };
+}
+
+export function streamErrorFields(err: unknown, server: string): { message: string; status?: number; timeout?: DeadlinePhase; apiError?: ApiErrorBody } {
   if (err instanceof StreamTimeoutError) return { message: err.message, timeout: err.phase };
   const status = (err as { status?: unknown } | null)?.status;
   const message = err instanceof Error ? err.message : String(err);
-  if (typeof status === "number") return { message, status };
+  if (typeof status === "number") {
+    const apiError = apiErrorBody((err as { error?: unknown }).error);
+    return { message, status, ...(apiError ? { apiError } : {}) };
+  }
   return { message: `the model server ${server}: ${message}` };
 }

@@ -10,6 +10,10 @@ import { PROJECT_MCP_PATH, projectInputs, projectSettingsPath } from "./project-
 import { ConfigFileError, readConfigJson } from "./read-config-file.js";
 import { projectTrustStatus, type TrustStatus } from "./trust.js";
 
+/** The levels `--setting-sources` names (the reference's words). */
+export const SETTING_SOURCES = ["user", "project", "local"] as const;
+export type SettingSource = (typeof SETTING_SOURCES)[number];
+
 /** Settings levels, highest precedence first. */
 export type SettingsLevel = "managed" | "cli" | "local" | "project" | "user";
 
@@ -29,6 +33,12 @@ export interface CliSettings {
   allowBypassFromProject?: boolean;
   /** `--trust-project`: trust the project's own configuration for this run (as `armature trust` would, unpinned). */
   trustProject?: boolean;
+  /**
+   * `--setting-sources user,project,local` (the reference's flag): only these levels' files are
+   * read, armature's and the `.claude/` ones alike; undefined: all. Managed settings and the
+   * command line's are read whatever it says.
+   */
+  settingSources?: readonly SettingSource[];
   /** `--allow-project-env`: a trusted project's `env` may set any variable, not only inert ones. */
   allowProjectEnv?: boolean;
 }
@@ -148,7 +158,9 @@ export function settingsFilePlan(options: LoadSettingsOptions, claude: boolean):
     ["project", projectSettingsPath(cwd, "project", false), projectSettingsPath(cwd, "project", true), cwd],
     ["user", join(userDir, "settings.json"), join(home, ".claude", "settings.json"), userDir],
   ];
+  const sources = options.cli?.settingSources;
   for (const [level, ours, theirs, root] of levels) {
+    if (sources !== undefined && !sources.includes(level as SettingSource)) continue;
     plan.push({ path: ours, level, root });
     if (claude) plan.push({ path: theirs, level, root: level === "user" ? join(home, ".claude") : root });
   }

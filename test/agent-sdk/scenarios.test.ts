@@ -224,7 +224,7 @@ describe("Agent SDK scenarios on armature", () => {
       outputFormat: { type: "json_schema", schema: { type: "object", properties: { answer: { type: "number" } }, required: ["answer"] } },
     });
     expect(run.error, run.stderr).toBeUndefined();
-    expect(run.result).toMatchObject({ subtype: "success", structured_output: { answer: 42 } });
+    expect(run.result).toMatchObject({ subtype: "success", structured_output: { answer: 42 }, result: '{"answer":42}' });
     const tools = (ctx.server.requests[0]?.body.tools ?? []) as Array<{ name: string; input_schema: unknown }>;
     expect(tools.find((t) => t.name === "StructuredOutput")?.input_schema).toMatchObject({ required: ["answer"] });
   });

@@ -5,6 +5,16 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { query, type Options, type SDKMessage, type SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
+import { query as query337 } from "@anthropic-ai/claude-agent-sdk-0.3.337";
+
+/**
+ * The SDK releases the drop-in is tested with (both pinned as devDependencies): 0.3.332 puts
+ * external MCP servers on the command line, 0.3.337 sends them in `initialize`. Their `query()`
+ * options and messages are the same shape for what these tests use.
+ */
+export const SDK_QUERIES = { "0.3.332": query, "0.3.337": query337 as unknown as typeof query } as const;
+export type SdkVersion = keyof typeof SDK_QUERIES;
+export const SDK_VERSIONS = Object.keys(SDK_QUERIES) as SdkVersion[];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 /** The built CLI (`npm run build` first); a .js path, so the SDK starts it with node. */
@@ -36,9 +46,14 @@ export function sdkEnv(home: string, extra: Record<string, string>): Record<stri
 }
 
 /** Runs one `query()` to its end; collects every message (a thrown error is kept, not raised). */
-export async function runQuery(prompt: string | AsyncIterable<SDKUserMessage>, options: Options, onMessage?: (m: SDKMessage, q: ReturnType<typeof query>) => void | Promise<void>): Promise<SdkRun> {
+export async function runQuery(
+  prompt: string | AsyncIterable<SDKUserMessage>,
+  options: Options,
+  onMessage?: (m: SDKMessage, q: ReturnType<typeof query>) => void | Promise<void>,
+  sdk: SdkVersion = "0.3.332",
+): Promise<SdkRun> {
   let stderr = "";
-  const q = query({ prompt, options: { pathToClaudeCodeExecutable: ARMATURE_BIN, stderr: (t) => (stderr += t), ...options } });
+  const q = SDK_QUERIES[sdk]({ prompt, options: { pathToClaudeCodeExecutable: ARMATURE_BIN, stderr: (t) => (stderr += t), ...options } });
   const run: SdkRun = { messages: [], result: undefined, stderr: "" };
   try {
     for await (const m of q) {

@@ -16,7 +16,15 @@ export interface ModelPrice {
 const anthropic = (input: number, output: number): ModelPrice => ({ input, output, cacheWrite: input * 1.25, cacheRead: input * 0.1 });
 const openai = (input: number, output: number, cachedInput: number): ModelPrice => ({ input, output, cacheWrite: input, cacheRead: cachedInput });
 
+/** A row measured on the reference CLI (its `costUSD` for a million tokens of each kind). */
+const measured = (input: number, output: number, cacheWrite: number, cacheRead: number): ModelPrice => ({ input, output, cacheWrite, cacheRead });
+
 export const MODEL_PRICES: Readonly<Record<string, ModelPrice>> = {
+  // The current models (and the aliases opus, sonnet, haiku): as the reference 2.1.337 prices
+  // them, each kind of token measured alone against a scripted reply (December 2026).
+  "claude-opus-5-5": measured(4, 20, 5, 0.2),
+  "claude-sonnet-5-5": measured(2, 10, 2.5, 0.1),
+  "claude-haiku-5-5": measured(0.5, 0.5, 0.625, 0.05),
   "claude-opus-4-5": anthropic(5, 25),
   "claude-opus-4-6": anthropic(5, 25),
   "claude-opus-4-1": anthropic(15, 75),

@@ -72,7 +72,6 @@ export const IGNORED_FLAGS = [
   "no-optional-locks",
   "replay-user-messages",
   "fallback-model",
-  "setting-sources",
   "no-session-persistence",
 ] as const;
 

@@ -62,7 +62,9 @@ export function sdkApprover(channel: ControlChannel, hooks: SdkApproverHooks): A
       return out;
     }
     const message = typeof answer.message === "string" && answer.message !== "" ? answer.message : "The SDK host denied this call";
-    if (answer.interrupt === true) hooks.interrupt(message);
+    // The run stops once this deny is the call's outcome (an abort now would make it an
+    // interrupted call instead, missing from permission_denials).
+    if (answer.interrupt === true) setImmediate(() => hooks.interrupt(message));
     return { behavior: "deny", message, reason: message, source: "sdk" };
   };
 }
