@@ -80,7 +80,9 @@ describe.skipIf(!probe.available)("a project's MCP stdio servers run inside the 
       mkdirSync(project);
       mkdirSync(cfg);
       mkdirSync(home);
-      writeFileSync(join(cfg, "settings.json"), JSON.stringify({ enabledMcpjsonServers: ["fx"] }));
+      // The boundary has a /tmp of its own: where this checkout lies under /tmp, the user lets it see
+      // the fixture server and its modules.
+      writeFileSync(join(cfg, "settings.json"), JSON.stringify({ enabledMcpjsonServers: ["fx"], sandbox: { filesystem: { allowRead: [process.cwd()] } } }));
       const fixture = join(process.cwd(), "test", "fixtures", "mcp-server.mjs");
       writeFileSync(join(project, "srv.sh"), `echo ran > ${join(home, "mcp-marker")} 2>/dev/null\necho ran > in-project.txt\nexec node ${fixture}\n`);
       writeFileSync(join(project, ".mcp.json"), JSON.stringify({ mcpServers: { fx: { command: "bash", args: ["srv.sh"] } } }));

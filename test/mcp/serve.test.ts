@@ -270,7 +270,9 @@ describe("armature exec --mcp-config", () => {
     expect(unapproved.stderr).toContain("not approved");
     const settings = join(tmp.dir, "user-settings.json");
     // Approved, and allowed: echo's readOnlyHint alone would not run it.
-    writeFileSync(settings, JSON.stringify({ enabledMcpjsonServers: ["proj"], permissions: { allow: ["mcp__proj__echo"] } }));
+    // The project's server runs in the project-code boundary, which has a /tmp of its own: where
+    // this checkout lies under /tmp, the user lets the boundary see it (the fixture and its modules).
+    writeFileSync(settings, JSON.stringify({ enabledMcpjsonServers: ["proj"], permissions: { allow: ["mcp__proj__echo"] }, sandbox: { filesystem: { allowRead: [process.cwd()] } } }));
     const approved = spawnSync(process.execPath, [BIN, "exec", "-", "--cwd", tmp.dir, "--trust-project", "--settings", settings], { input: turn, encoding: "utf8", env, timeout: 60_000 });
     expect(approved.stdout).toContain('"text":"p"');
   }, 120_000);
