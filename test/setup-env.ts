@@ -6,7 +6,11 @@ import { afterAll } from "vitest";
 // Tests never read or write the user's own ~/.armature (settings, trust.json): each test file gets its own.
 const configDir = mkdtempSync(join(tmpdir(), "armature-test-config-"));
 process.env.ARMATURE_CONFIG_DIR = configDir;
-afterAll(() => rmSync(configDir, { recursive: true, force: true }));
+const removeConfigDir = (): void => rmSync(configDir, { recursive: true, force: true });
+afterAll(removeConfigDir);
+// Again as the test file's process ends: a session or child that closes late may have written
+// into it after afterAll (a crash record, a trust store), which would leave it in $TMPDIR.
+process.on("exit", removeConfigDir);
 
 // The tests' commits need an author on a machine with no git identity configured (an empty HOME,
 // no ~/.gitconfig): through the environment, it reaches the git the tests run themselves and the
