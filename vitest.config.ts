@@ -18,6 +18,7 @@ const common = {
 export default defineConfig({
   test: {
     reporters: ["default", "./test/plain-summary-reporter.ts"],
+    globalSetup: ["./test/global-teardown.ts"],
     projects: [
       { test: { ...common, name: "armature", include: ["src/**/*.test.ts", "test/**/*.test.ts"], env: { ARMATURE_TEST_PEERS: "current" } } },
       {

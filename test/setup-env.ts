@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { afterAll } from "vitest";
 
 // Tests never read or write the user's own ~/.armature (settings, trust.json): each test file gets its own.
-const configDir = mkdtempSync(join(tmpdir(), "armature-test-config-"));
+// Named after the run (test/global-teardown.ts removes the run's once more at its end).
+const configDir = mkdtempSync(join(tmpdir(), `armature-test-config-${process.env.ARMATURE_TEST_RUN ?? "solo"}-`));
 process.env.ARMATURE_CONFIG_DIR = configDir;
 const removeConfigDir = (): void => rmSync(configDir, { recursive: true, force: true });
 afterAll(removeConfigDir);
