@@ -5,14 +5,14 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { query, type Options, type SDKMessage, type SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
-import { query as query337 } from "@anthropic-ai/claude-agent-sdk-0.3.337";
+import { query as query332 } from "@anthropic-ai/claude-agent-sdk-0.3.332";
 
 /**
- * The SDK releases the drop-in is tested with (both pinned as devDependencies): 0.3.332 puts
+ * The SDK releases the drop-in is tested with (the latest as the devDependency, 0.3.332 as an npm alias): 0.3.332 puts
  * external MCP servers on the command line, 0.3.337 sends them in `initialize`. Their `query()`
  * options and messages are the same shape for what these tests use.
  */
-export const SDK_QUERIES = { "0.3.332": query, "0.3.337": query337 as unknown as typeof query } as const;
+export const SDK_QUERIES = { "0.3.332": query332 as unknown as typeof query, "0.3.337": query } as const;
 export type SdkVersion = keyof typeof SDK_QUERIES;
 export const SDK_VERSIONS = Object.keys(SDK_QUERIES) as SdkVersion[];
 
